@@ -1,0 +1,49 @@
+import { requestId } from "hono/request-id";
+import { bodyParser } from "./http/body.ts";
+import { cors } from "./http/cors.ts";
+import type { AppDeps } from "./http/env.ts";
+import { errorResponse } from "./http/errors.ts";
+import { registerSecurity } from "./http/openapi.ts";
+import { jsonCharset, requestLog } from "./http/request_log.ts";
+import { createRouter } from "./http/router.ts";
+import { mountDocs } from "./routes/docs.ts";
+import { healthRoutes } from "./routes/health.ts";
+
+/**
+ * The whole HTTP API for one set of dependencies. No I/O happens here: main.ts and the tests
+ * open storage and pass it in.
+ */
+export function createApp(deps: AppDeps) {
+  const app = createRouter();
+  registerSecurity(app as never);
+
+  app.use("*", async (c, next) => {
+    c.set("deps", deps);
+    await next();
+  });
+  app.use("*", requestId());
+  app.use("*", requestLog);
+  app.use("*", cors);
+  app.use("*", jsonCharset);
+  app.use("/api/*", bodyParser);
+
+  const api = createRouter()
+    .route("/", healthRoutes);
+  app.route("/api", api);
+  mountDocs(app);
+
+  app.notFound((c) => c.json({ error: "Not found" }, 404));
+  app.onError((err, c) => {
+    const res = errorResponse(c, err);
+    if (res.status >= 500) {
+      deps.log.error("unhandled error", {
+        requestId: c.var.requestId,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+    return res;
+  });
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,33 @@
+import type { Config } from "./config.ts";
+import type { AppDeps } from "./http/env.ts";
+import { RateLimits } from "./http/rate_limit.ts";
+import { createLogger, type Logger } from "./lib/log.ts";
+import { ApiKeyUseRecorder } from "./store/api_key_use.ts";
+import type { Persistence } from "./store/kv.ts";
+
+export interface DepsInput {
+  kv: Deno.Kv;
+  config: Config;
+  persistence: Persistence;
+  log?: Logger;
+  now?: () => number;
+}
+
+/** Wires the runtime services every request may use. */
+export function createDeps(input: DepsInput): AppDeps {
+  return {
+    kv: input.kv,
+    config: input.config,
+    persistence: input.persistence,
+    log: input.log ?? createLogger(input.config.logLevel),
+    rateLimits: new RateLimits(),
+    apiKeyUse: new ApiKeyUseRecorder(input.kv),
+    startedAt: Date.now(),
+    now: input.now ?? Date.now,
+  };
+}
+
+/** Waits for background writes so KV can be closed. */
+export async function drainDeps(deps: AppDeps): Promise<void> {
+  await deps.apiKeyUse.flush();
+}

@@ -1,0 +1,89 @@
+import type { MiddlewareHandler } from "hono";
+import { ApiError, TOO_LARGE_MESSAGE } from "./errors.ts";
+import type { AppEnv } from "./env.ts";
+
+export const BODY_LIMIT = 2 * 1024 * 1024;
+/**
+ * Oversized bodies up to this size are read and thrown away so the client, which is usually
+ * still sending, reads the 413; beyond it the connection is closed instead.
+ */
+export const DRAIN_LIMIT = 16 * 1024 * 1024;
+
+const DROPPED_KEYS = new Set(["__proto__", "prototype", "constructor"]);
+
+/** JSON.parse that drops prototype-polluting keys at any depth. */
+export function parseJsonSafely(text: string): unknown {
+  return JSON.parse(text, (key, value) => DROPPED_KEYS.has(key) ? undefined : value);
+}
+
+function tooLarge(close: boolean): ApiError {
+  return new ApiError(413, TOO_LARGE_MESSAGE, {}, close ? { Connection: "close" } : {});
+}
+
+/** Reads at most BODY_LIMIT bytes; beyond it drains up to DRAIN_LIMIT, then gives up. */
+async function readLimited(req: Request): Promise<Uint8Array> {
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  if (declared > DRAIN_LIMIT) {
+    await req.body?.cancel().catch(() => {});
+    throw tooLarge(true);
+  }
+  if (!req.body) return new Uint8Array();
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > DRAIN_LIMIT) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(true);
+    }
+    if (size <= BODY_LIMIT) chunks.push(value);
+  }
+  if (size > BODY_LIMIT) throw tooLarge(false);
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/**
+ * The request-body convention of every endpoint: at most 2 MiB; parsed as JSON whatever the
+ * Content-Type says; a body that does not parse is kept as text (`rawBody`) and validates as an
+ * object with no fields; dangerous keys are dropped. Multipart bodies are left to the route,
+ * with the bytes cached. Downstream validators then read the parsed value.
+ */
+export const bodyParser: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const raw = c.req.raw;
+  if (raw.method === "GET" || raw.method === "HEAD" || raw.method === "OPTIONS") return next();
+  const bytes = await readLimited(raw);
+  const contentType = raw.headers.get("content-type") ?? "";
+  const cache = c.req.bodyCache as Record<string, Promise<unknown>>;
+  if (contentType.toLowerCase().startsWith("multipart/form-data")) {
+    cache.arrayBuffer = Promise.resolve(bytes.buffer);
+    return next();
+  }
+  const text = new TextDecoder().decode(bytes);
+  let value: unknown = {};
+  if (text.trim() !== "") {
+    try {
+      value = parseJsonSafely(text);
+    } catch {
+      c.set("rawBody", text);
+    }
+  }
+  if (value === null || typeof value !== "object") {
+    if (typeof value !== "object") c.set("rawBody", text);
+    value = {};
+  }
+  const headers = new Headers(raw.headers);
+  headers.set("content-type", "application/json");
+  headers.delete("content-length");
+  c.req.raw = new Request(raw.url, { method: raw.method, headers });
+  cache.json = Promise.resolve(value);
+  await next();
+};

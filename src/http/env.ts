@@ -1,0 +1,36 @@
+import type { Config } from "../config.ts";
+import type { Logger } from "../lib/log.ts";
+import type { Persistence } from "../store/kv.ts";
+import type { ApiKeyUseRecorder } from "../store/api_key_use.ts";
+import type { RateLimits } from "./rate_limit.ts";
+
+/** Everything a request handler may use; built once by main.ts, or per test. */
+export interface AppDeps {
+  kv: Deno.Kv;
+  config: Config;
+  log: Logger;
+  persistence: Persistence;
+  rateLimits: RateLimits;
+  apiKeyUse: ApiKeyUseRecorder;
+  startedAt: number;
+  /** The clock; tests move it. */
+  now: () => number;
+}
+
+/** Who is calling: set by the bearer-token middleware. */
+export interface Principal {
+  userId: string;
+  kind: "session" | "apiKey";
+  /** Session token hash or API key id: what `DELETE /api/auth/session` or revocation ends. */
+  credentialId: string;
+}
+
+export interface AppEnv {
+  Variables: {
+    deps: AppDeps;
+    requestId: string;
+    /** The request body as text when it did not parse as a JSON object. */
+    rawBody?: string;
+    auth: Principal;
+  };
+}

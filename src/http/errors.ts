@@ -1,0 +1,59 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { z } from "@hono/zod-openapi";
+import { ConflictError } from "../store/kv.ts";
+
+/**
+ * An error the API answers with: status, message and the spec's extra fields
+ * (`reason`, `cap`, `used`, `blockedSender`, `code`). Thrown or returned at boundaries and
+ * turned into `{error, ...extra}` in one place ({@link errorResponse}).
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (what = "Not found") => new ApiError(404, what);
+export const badRequest = (message: string) => new ApiError(400, message);
+export const unauthorized = () => new ApiError(401, "Unauthorized");
+
+export const TOO_LARGE_MESSAGE = "Request body too large (limit 2 MiB).";
+
+/** The error body schema every error response shares, for the OpenAPI document. */
+export const ErrorSchema = z.object({ error: z.string() }).passthrough().openapi("Error");
+
+/** The one error-to-response mapping. */
+export function errorResponse(c: Context, err: unknown): Response {
+  if (err instanceof ApiError) {
+    for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+    return c.json({ error: err.message, ...err.extra }, err.status);
+  }
+  if (err instanceof ConflictError) return c.json({ error: err.message }, 409);
+  if (err instanceof HTTPException) {
+    const status = err.status as ContentfulStatusCode;
+    return c.json({ error: err.message || "Request failed" }, status);
+  }
+  return c.json({ error: "Internal server error" }, 500);
+}
+
+/** `itemSummary is required`, `limit: Too big: expected number to be <=200`, ... */
+export function describeZodError(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const field = issue.path.map(String).join(".") || "body";
+  return issue.message === REQUIRED ? `${field} is required` : `${field}: ${issue.message}`;
+}
+
+const REQUIRED = "__required__";
+
+// A missing field reads as "x is required" rather than "expected string, received undefined".
+z.config({
+  customError: (iss) =>
+    iss.code === "invalid_type" && iss.input === undefined ? REQUIRED : undefined,
+});

@@ -1,0 +1,89 @@
+import { z } from "@hono/zod-openapi";
+
+export interface Paging {
+  limit: number;
+  offset: number;
+}
+
+export interface PageBounds {
+  defaultLimit: number;
+  maxLimit: number;
+}
+
+export const LIST_BOUNDS: PageBounds = { defaultLimit: 50, maxLimit: 200 };
+
+function integer(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === "") return NaN;
+  const n = Number(raw);
+  return Number.isFinite(n) ? Math.trunc(n) : NaN;
+}
+
+/**
+ * The spec's clamping: above the max becomes the max; non-numeric or 0 becomes the default;
+ * negative becomes 1. Offset: non-numeric (or negative) becomes 0. Never an error.
+ */
+export function clampLimit(raw: string | undefined, bounds: PageBounds = LIST_BOUNDS): number {
+  const n = integer(raw);
+  if (Number.isNaN(n) || n === 0) return bounds.defaultLimit;
+  if (n < 0) return 1;
+  return Math.min(n, bounds.maxLimit);
+}
+
+export function clampOffset(raw: string | undefined): number {
+  const n = integer(raw);
+  return Number.isNaN(n) || n < 0 ? 0 : n;
+}
+
+export function parsePaging(
+  query: { limit?: string; offset?: string },
+  bounds: PageBounds = LIST_BOUNDS,
+): Paging {
+  return { limit: clampLimit(query.limit, bounds), offset: clampOffset(query.offset) };
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  limit: number;
+  offset: number;
+  hasMore: boolean;
+}
+
+export function envelope<T>(items: T[], total: number, paging: Paging): Page<T> {
+  return {
+    items,
+    total,
+    limit: paging.limit,
+    offset: paging.offset,
+    hasMore: paging.offset + items.length < total,
+  };
+}
+
+/** Pages an in-memory list (for small collections). */
+export function pageOf<T>(all: T[], paging: Paging): Page<T> {
+  return envelope(all.slice(paging.offset, paging.offset + paging.limit), all.length, paging);
+}
+
+/** Query parameters of every paginated endpoint, documented as they are clamped. */
+export const PagingQuery = z.object({
+  limit: z.string().optional().openapi({
+    description: "Page size, 1 to 200 (default 50). Above 200 becomes 200; non-numeric or 0 " +
+      "becomes 50; negative becomes 1.",
+    example: "50",
+  }),
+  offset: z.string().optional().openapi({
+    description: "Items to skip (default 0). Non-numeric becomes 0.",
+    example: "0",
+  }),
+});
+
+/** The envelope schema for a paginated list of `item`. */
+export function pageSchema<T extends z.ZodType>(item: T, name: string) {
+  return z.object({
+    items: z.array(item),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    hasMore: z.boolean(),
+  }).openapi(name);
+}

@@ -1,0 +1,17 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "./env.ts";
+import { ApiError, describeZodError } from "./errors.ts";
+
+/**
+ * A router whose request validation failures become 400 `{error}` naming the field, through
+ * the same error mapping as everything else.
+ */
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw new ApiError(400, describeZodError(result.error));
+    },
+  });
+}
+
+export type Router = ReturnType<typeof createRouter>;

@@ -1,0 +1,27 @@
+import type { LogLevel } from "../config.ts";
+
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export interface Logger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+/** One JSON object per line; errors and warnings to stderr. Callers never pass secrets. */
+export function createLogger(level: LogLevel, sink?: (line: string) => void): Logger {
+  const write = (at: LogLevel, msg: string, fields?: Record<string, unknown>) => {
+    if (RANK[at] < RANK[level]) return;
+    const line = JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields });
+    if (sink) sink(line);
+    else if (RANK[at] >= RANK.warn) console.error(line);
+    else console.log(line);
+  };
+  return {
+    debug: (m, f) => write("debug", m, f),
+    info: (m, f) => write("info", m, f),
+    warn: (m, f) => write("warn", m, f),
+    error: (m, f) => write("error", m, f),
+  };
+}

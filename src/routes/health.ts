@@ -1,0 +1,93 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { AppDeps } from "../http/env.ts";
+import { jsonResponse } from "../http/openapi.ts";
+import { createRouter } from "../http/router.ts";
+import { keys } from "../store/keys.ts";
+import { counterValue } from "../store/kv.ts";
+import { VERSION } from "../version.ts";
+import process from "node:process";
+
+const HealthSchema = z.object({
+  ok: z.boolean(),
+  uptimeMs: z.number().int(),
+  version: z.string().openapi({ description: "Version of the running deployment" }),
+  node: z.string().openapi({ description: "Node.js compatibility level of the runtime" }),
+  runtime: z.string().openapi({ description: "The runtime and its version" }),
+  persistence: z.enum(["sqlite", "memory", "remote"]).openapi({
+    description: "KV backend: a local SQLite file, in-memory, or a remote KV Connect store",
+  }),
+  counts: z.object({ users: z.number().int(), orders: z.number().int() }),
+  error: z.string().optional(),
+}).openapi("Health");
+
+interface Probe {
+  ok: boolean;
+  counts: { users: number; orders: number };
+  at: number;
+}
+
+/** Storage is probed at most once a second; concurrent health checks share the probe. */
+const PROBE_TTL_MS = 1000;
+const probes = new WeakMap<Deno.Kv, Promise<Probe>>();
+
+async function runProbe(kv: Deno.Kv, now: number): Promise<Probe> {
+  try {
+    const stamp = crypto.randomUUID();
+    await kv.set(keys.healthProbe(), stamp);
+    const [probe, users, orders] = await kv.getMany<[string, Deno.KvU64, Deno.KvU64]>([
+      keys.healthProbe(),
+      keys.stat("users"),
+      keys.stat("orders"),
+    ]);
+    return {
+      ok: probe.value === stamp,
+      counts: { users: counterValue(users.value), orders: counterValue(orders.value) },
+      at: now,
+    };
+  } catch {
+    return { ok: false, counts: { users: 0, orders: 0 }, at: now };
+  }
+}
+
+function probe(deps: AppDeps): Promise<Probe> {
+  const now = Date.now();
+  const cached = probes.get(deps.kv);
+  if (cached) {
+    return cached.then((p) => now - p.at < PROBE_TTL_MS ? p : refresh(deps, now));
+  }
+  return refresh(deps, now);
+}
+
+function refresh(deps: AppDeps, now: number): Promise<Probe> {
+  const next = runProbe(deps.kv, now);
+  probes.set(deps.kv, next);
+  return next;
+}
+
+const route = createRoute({
+  method: "get",
+  path: "/healthz",
+  tags: ["Service"],
+  summary: "Liveness and storage health",
+  description: "Probes storage with a write and a read (at most once a second). Never cached.",
+  responses: {
+    200: jsonResponse(HealthSchema, "Healthy"),
+    503: jsonResponse(HealthSchema, "Storage is unhealthy"),
+  },
+});
+
+export const healthRoutes = createRouter().openapi(route, async (c) => {
+  const deps = c.var.deps;
+  const p = await probe(deps);
+  c.header("Cache-Control", "no-store");
+  const body = {
+    ok: p.ok,
+    uptimeMs: Date.now() - deps.startedAt,
+    version: VERSION,
+    node: process.versions.node,
+    runtime: `deno ${Deno.version.deno}`,
+    persistence: deps.persistence,
+    counts: p.counts,
+  };
+  return p.ok ? c.json(body, 200) : c.json({ ...body, error: "Storage is unhealthy" }, 503);
+});

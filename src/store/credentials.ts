@@ -1,0 +1,75 @@
+import type { Principal } from "../http/env.ts";
+import { sha256Hex } from "../lib/crypto.ts";
+import { randomHex } from "../lib/ids.ts";
+import { keys } from "./keys.ts";
+
+export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
+
+export interface SessionRecord {
+  userId: string;
+  createdAt: string;
+  /** Checked on every read: KV's expireIn is only a lower bound on deletion. */
+  expiresAt: number;
+}
+
+export interface ApiKeyLookup {
+  userId: string;
+  keyId: string;
+}
+
+/** Issues a session token (64 hex characters); only its SHA-256 is stored. */
+export async function issueSession(
+  kv: Deno.Kv,
+  userId: string,
+  now = Date.now(),
+): Promise<string> {
+  const token = randomHex(32);
+  const hash = await sha256Hex(token);
+  const session: SessionRecord = {
+    userId,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: now + SESSION_TTL_MS,
+  };
+  await kv.atomic()
+    .set(keys.session(hash), session, { expireIn: SESSION_TTL_MS })
+    .set(keys.userSession(userId, hash), session, { expireIn: SESSION_TTL_MS })
+    .commit();
+  return token;
+}
+
+/** Ends one session; unknown tokens are ignored. */
+export async function endSession(kv: Deno.Kv, tokenHash: string): Promise<void> {
+  const entry = await kv.get<SessionRecord>(keys.session(tokenHash));
+  if (!entry.value) return;
+  await kv.atomic()
+    .delete(keys.session(tokenHash))
+    .delete(keys.userSession(entry.value.userId, tokenHash))
+    .commit();
+}
+
+/** Ends every session of an account (password reset, account deletion). */
+export async function endAllSessions(kv: Deno.Kv, userId: string): Promise<void> {
+  for await (const entry of kv.list({ prefix: keys.userSessions(userId) })) {
+    await endSession(kv, String(entry.key.at(-1)));
+  }
+}
+
+/**
+ * Spec rule 1: `sk_` tokens are API keys, anything else a session token. Unknown, revoked and
+ * expired credentials all give null.
+ */
+export async function resolveToken(
+  kv: Deno.Kv,
+  token: string,
+  now = Date.now(),
+): Promise<Principal | null> {
+  const hash = await sha256Hex(token);
+  if (token.startsWith("sk_")) {
+    const found = (await kv.get<ApiKeyLookup>(keys.apiKeyByHash(hash))).value;
+    return found ? { userId: found.userId, kind: "apiKey", credentialId: found.keyId } : null;
+  }
+  if (!/^[0-9a-f]{64}$/.test(token)) return null;
+  const session = (await kv.get<SessionRecord>(keys.session(hash))).value;
+  if (!session || session.expiresAt <= now) return null;
+  return { userId: session.userId, kind: "session", credentialId: hash };
+}

@@ -1,0 +1,108 @@
+import { dirname } from "node:path";
+
+export type Persistence = "sqlite" | "memory" | "remote";
+
+export interface OpenedStore {
+  kv: Deno.Kv;
+  persistence: Persistence;
+}
+
+export function persistenceOf(path: string): Persistence {
+  if (path === ":memory:") return "memory";
+  if (/^https?:\/\//i.test(path)) return "remote";
+  return "sqlite";
+}
+
+/** Opens KV at a file (parent directories created), `:memory:` or a KV Connect URL. */
+export async function openStore(path: string): Promise<OpenedStore> {
+  const persistence = persistenceOf(path);
+  if (persistence === "sqlite") await Deno.mkdir(dirname(path), { recursive: true });
+  return { kv: await Deno.openKv(path), persistence };
+}
+
+/** Local KV allows 100 checks per commit, remote 10: the code stays within 10 everywhere. */
+export const MAX_CHECKS = 10;
+/** getMany reads at most 10 keys. */
+export const MAX_GET_MANY = 10;
+
+/** Thrown when optimistic-concurrency retries run out: a 409-class conflict, never a 500. */
+export class ConflictError extends Error {}
+
+/**
+ * Runs a read-check-write attempt until its commit succeeds. `attempt` returns the commit
+ * result (null when it decided to write nothing) and whatever it wants to hand back.
+ */
+export async function withRetry<T>(
+  attempt: () => Promise<{ commit: Deno.KvCommitResult | Deno.KvCommitError | null; value: T }>,
+  attempts = 50,
+): Promise<T> {
+  for (let i = 0; i < attempts; i++) {
+    const { commit, value } = await attempt();
+    if (commit === null || commit.ok) return value;
+    if (i > 3) await new Promise((r) => setTimeout(r, Math.random() * 5 * i));
+  }
+  throw new ConflictError("Too many concurrent changes, try again");
+}
+
+/** Reads any number of keys, ten per getMany. */
+export async function getManyChunked<T>(
+  kv: Deno.Kv,
+  keys: Deno.KvKey[],
+): Promise<Deno.KvEntryMaybe<T>[]> {
+  const out: Deno.KvEntryMaybe<T>[] = [];
+  for (let i = 0; i < keys.length; i += MAX_GET_MANY) {
+    out.push(...await kv.getMany<T[]>(keys.slice(i, i + MAX_GET_MANY)));
+  }
+  return out;
+}
+
+/** All values under a prefix. */
+export async function listValues<T>(
+  kv: Deno.Kv,
+  selector: Deno.KvListSelector,
+  options: Deno.KvListOptions = {},
+): Promise<T[]> {
+  const out: T[] = [];
+  for await (const entry of kv.list<T>(selector, options)) out.push(entry.value);
+  return out;
+}
+
+/** Deletes every key under a prefix, in commits of at most 500 mutations. */
+export async function deletePrefix(kv: Deno.Kv, prefix: Deno.KvKey): Promise<number> {
+  let batch = kv.atomic();
+  let pending = 0;
+  let deleted = 0;
+  for await (const entry of kv.list({ prefix })) {
+    batch.delete(entry.key);
+    pending++;
+    deleted++;
+    if (pending === 500) {
+      await batch.commit();
+      batch = kv.atomic();
+      pending = 0;
+    }
+  }
+  if (pending) await batch.commit();
+  return deleted;
+}
+
+const U64_WRAP = 1n << 64n;
+
+/** Adds `delta` (may be negative) to a KvU64 counter inside `op`. */
+export function addToCounter(op: Deno.AtomicOperation, key: Deno.KvKey, delta: number) {
+  if (delta === 0) return op;
+  const n = BigInt(delta);
+  return op.sum(key, n >= 0n ? n : U64_WRAP + n);
+}
+
+export async function readCounter(kv: Deno.Kv, key: Deno.KvKey): Promise<number> {
+  const entry = await kv.get<Deno.KvU64>(key);
+  return counterValue(entry.value);
+}
+
+/** A counter's value; a wrapped (negative) one reads as 0. */
+export function counterValue(value: Deno.KvU64 | null): number {
+  if (!value) return 0;
+  const n = value.value;
+  return n >= 1n << 63n ? 0 : Number(n);
+}
