@@ -24,6 +24,9 @@ export const keys = {
   apiKey: (userId: string, keyId: string) => ["ws", userId, "api_key", keyId] as const,
   apiKeyCount: (userId: string) => ["ws", userId, "count", "api_keys"] as const,
 
+  /** Orders of the workspace (the orders capability owns the rest of its keys). */
+  orderCount: (userId: string) => ["ws", userId, "count", "orders"] as const,
+
   /** Events of the workspace in id (creation) order; kept for a bounded time. */
   events: (userId: string) => ["ws", userId, "event"] as const,
   event: (userId: string, eventId: string) => ["ws", userId, "event", eventId] as const,

@@ -43,7 +43,8 @@ export async function createUser(
       .check({ key: keys.userByHandle(user.webhookHandle), versionstamp: null })
       .set(keys.user(user.id), user)
       .set(keys.userByEmail(email), user.id)
-      .set(keys.userByHandle(user.webhookHandle), user.id);
+      .set(keys.userByHandle(user.webhookHandle), user.id)
+      .sum(keys.stat("users"), 1n);
     if (user.username) {
       const uname = keys.userByUsername(user.username.toLowerCase());
       op.check({ key: uname, versionstamp: null }).set(uname, user.id);
