@@ -1,0 +1,16 @@
+import assert from "node:assert/strict";
+import { newId, randomHex, randomToken } from "../../src/lib/ids.ts";
+
+Deno.test("ids carry the type prefix and sort in creation order", () => {
+  const ids = Array.from({ length: 2000 }, () => newId("ord"));
+  for (const id of ids) assert.match(id, /^ord_[0-9a-z]{26}$/);
+  assert.deepEqual([...ids].sort(), ids);
+  assert.equal(new Set(ids).size, ids.length);
+  assert.match(newId("evt_test"), /^evt_test_/);
+  assert.ok(newId("usr", 1000) < newId("usr", 2000));
+});
+
+Deno.test("random tokens have the requested entropy", () => {
+  assert.match(randomHex(32), /^[0-9a-f]{64}$/);
+  assert.match(randomToken(32), /^[A-Za-z0-9_-]{43}$/);
+});

@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { deleteBlob, getBlob, putBlob } from "../../src/store/blob.ts";
+import {
+  addToCounter,
+  ConflictError,
+  deletePrefix,
+  getManyChunked,
+  persistenceOf,
+  readCounter,
+  withRetry,
+} from "../../src/store/kv.ts";
+
+function bytes(n: number, seed: number): Uint8Array {
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = (i * 31 + seed) & 255;
+  return out;
+}
+
+Deno.test("blobs of any size round-trip; a rewrite leaves no old chunks", async () => {
+  using kv = await Deno.openKv(":memory:");
+  for (const size of [0, 10, 60_000, 200_000, 2 * 1024 * 1024]) {
+    const data = bytes(size, size);
+    await putBlob(kv, ["raw", "m1"], data);
+    assert.deepEqual(await getBlob(kv, ["raw", "m1"]), data, `size ${size}`);
+  }
+  const chunkVersions = new Set<unknown>();
+  for await (const e of kv.list({ prefix: ["raw", "m1", "chunk"] })) chunkVersions.add(e.key[3]);
+  assert.equal(chunkVersions.size, 1, "only the current version's chunks remain");
+  await deleteBlob(kv, ["raw", "m1"]);
+  assert.equal(await getBlob(kv, ["raw", "m1"]), null);
+  assert.equal((await Array.fromAsync(kv.list({ prefix: ["raw"] }))).length, 0);
+});
+
+Deno.test("counters add and subtract in commits and never read below zero", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const key = ["count", "x"];
+  await addToCounter(kv.atomic(), key, 5).commit();
+  await addToCounter(kv.atomic(), key, -2).commit();
+  assert.equal(await readCounter(kv, key), 3);
+  await addToCounter(kv.atomic(), key, -10).commit();
+  assert.equal(await readCounter(kv, key), 0);
+  assert.equal(await readCounter(kv, ["count", "missing"]), 0);
+});
+
+Deno.test("withRetry re-runs an attempt until its commit wins; gives up as a conflict", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const key = ["n"];
+  await kv.set(key, 0);
+  await Promise.all(Array.from({ length: 20 }, () =>
+    withRetry(async () => {
+      const entry = await kv.get<number>(key);
+      const commit = await kv.atomic().check(entry).set(key, entry.value! + 1).commit();
+      return { commit, value: null };
+    })));
+  assert.equal((await kv.get(key)).value, 20);
+  await assert.rejects(
+    withRetry(() => Promise.resolve({ commit: { ok: false } as Deno.KvCommitError, value: 1 }), 3),
+    ConflictError,
+  );
+});
+
+Deno.test("getManyChunked reads more than ten keys; deletePrefix removes a subtree", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const op = kv.atomic();
+  for (let i = 0; i < 25; i++) op.set(["ws", "u1", "x", i], i);
+  op.set(["ws", "u2", "x", 0], "other");
+  await op.commit();
+  const entries = await getManyChunked<number>(
+    kv,
+    Array.from({ length: 25 }, (_, i) => ["ws", "u1", "x", i]),
+  );
+  assert.deepEqual(entries.map((e) => e.value), Array.from({ length: 25 }, (_, i) => i));
+  assert.equal(await deletePrefix(kv, ["ws", "u1"]), 25);
+  assert.equal((await kv.get(["ws", "u2", "x", 0])).value, "other");
+});
+
+Deno.test("KV_PATH kinds", () => {
+  assert.equal(persistenceOf(":memory:"), "memory");
+  assert.equal(persistenceOf("https://kv.example.com/db"), "remote");
+  assert.equal(persistenceOf("./data/kv.sqlite3"), "sqlite");
+});
