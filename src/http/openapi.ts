@@ -44,13 +44,13 @@ export function errors(...codes: number[]) {
 /** Route settings for endpoints that take either token type. */
 export const authed = {
   security: [{ Bearer: [] }],
-  middleware: [requireAuth] as const,
+  middleware: [requireAuth],
 };
 
 /** Route settings for endpoints that take only a session token. */
 export const sessionOnly = {
   security: [{ Bearer: [] }],
-  middleware: [requireSession] as const,
+  middleware: [requireSession],
 };
 
 /** An `{ok: true}` body. */
