@@ -1,0 +1,125 @@
+/**
+ * What a benchmark scenario gets to work with: servers started as child processes on free
+ * loopback ports, and measurements that pair the load generator's figures with the server's
+ * CPU use and peak memory.
+ */
+import { join } from "node:path";
+import { openStore } from "../../src/store/kv.ts";
+import { type RunningService, startService } from "../service.ts";
+import { load, type LoadOptions, type LoadResult } from "./load.ts";
+import { cpuSeconds, peakRssMiB } from "./proc.ts";
+
+export interface BenchServer {
+  name: string;
+  url: string;
+  pid: number;
+}
+
+export interface Measurement extends LoadResult {
+  /** Server CPU use during the measurement, in % of one core. */
+  serverCpuPct: number;
+  /** Load generator CPU use, in % of one core. */
+  loaderCpuPct: number;
+  /** The server's peak RSS so far (VmHWM), MiB. */
+  peakRssMiB: number;
+}
+
+export interface ServiceStart {
+  /** Extra environment for main.ts (KV_PATH and LOG_LEVEL=error are set already). */
+  env?: Record<string, string>;
+  /** Writes data through the storage layer into the service's KV file before it starts. */
+  seed?: (kv: Deno.Kv) => Promise<void>;
+}
+
+export type MeasureOptions = Omit<LoadOptions, "url" | "durationMs"> & { path: string };
+
+export interface Scenario {
+  /** Short name, for BENCH_ONLY. */
+  name: string;
+  /** Heading of the scenario's section in docs/benchmarks.md. */
+  title: string;
+  /** Measures and returns the section's markdown body. */
+  run(ctx: BenchContext): Promise<string>;
+}
+
+export class BenchContext {
+  #running: RunningService[] = [];
+  #dirs: string[] = [];
+
+  constructor(
+    /** Seconds of each measurement (BENCH_SECONDS). */
+    readonly seconds: number,
+    /** Concurrent keep-alive connections (BENCH_CONNECTIONS). */
+    readonly connections: number,
+  ) {}
+
+  /** The service (main.ts) on a fresh KV file in a temporary directory. */
+  async startService(options: ServiceStart = {}): Promise<BenchServer> {
+    const dir = await Deno.makeTempDir({ prefix: "bench-kv-" });
+    this.#dirs.push(dir);
+    const kvPath = join(dir, "kv.sqlite3");
+    if (options.seed) {
+      const { kv } = await openStore(kvPath);
+      try {
+        await options.seed(kv);
+      } finally {
+        kv.close();
+      }
+    }
+    return this.#start("service", "main.ts", {
+      KV_PATH: kvPath,
+      LOG_LEVEL: "error",
+      ...options.env,
+    });
+  }
+
+  /** The ceiling: a bare Deno.serve answering the same JSON (scripts/bench/bare.ts). */
+  startBare(): Promise<BenchServer> {
+    return this.#start("bare Deno.serve", "scripts/bench/bare.ts", {});
+  }
+
+  async #start(name: string, script: string, env: Record<string, string>) {
+    const running = await startService({ script, env });
+    this.#running.push(running);
+    return { name, url: running.url, pid: running.pid };
+  }
+
+  /** One second of warm-up, then `seconds` of load on `server` with CPU and memory readings. */
+  async measure(server: BenchServer, options: MeasureOptions): Promise<Measurement> {
+    const { path, ...rest } = options;
+    const base = { connections: this.connections, ...rest, url: server.url + path };
+    await load({ ...base, durationMs: 1000 });
+    const before = await Promise.all([cpuSeconds(server.pid), cpuSeconds(Deno.pid)]);
+    const started = performance.now();
+    const result = await load({ ...base, durationMs: this.seconds * 1000 });
+    const elapsed = (performance.now() - started) / 1000;
+    const after = await Promise.all([cpuSeconds(server.pid), cpuSeconds(Deno.pid)]);
+    const pct = (i: number) => Math.round((after[i] - before[i]) / elapsed * 100);
+    return {
+      ...result,
+      serverCpuPct: pct(0),
+      loaderCpuPct: pct(1),
+      peakRssMiB: await peakRssMiB(server.pid),
+    };
+  }
+
+  /** Stops every server started so far and removes their data. */
+  async cleanup(): Promise<void> {
+    for (const running of this.#running.splice(0)) {
+      const exit = await running.stop();
+      if (exit.code !== 0 && exit.stderr.length) console.error(exit.stderr.join("\n"));
+    }
+    for (const dir of this.#dirs.splice(0)) await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** A markdown table. */
+export function table(head: string[], rows: (string | number)[][]): string {
+  const line = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
+  return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+/** `200: 1234, 404: 5` */
+export function statusList(statuses: Record<number, number>): string {
+  return Object.entries(statuses).map(([code, n]) => `${code}: ${n}`).join(", ");
+}

@@ -1,0 +1,75 @@
+import {
+  type BenchContext,
+  type Measurement,
+  type Scenario,
+  statusList,
+  table,
+} from "../context.ts";
+
+/** The service's share of the bare ceiling that issue 2 sets as the target. */
+const TARGET = 0.5;
+
+const ENDPOINTS = [
+  { label: "`GET /api/healthz`", path: "/api/healthz" },
+  { label: "`GET /api/nope` (JSON 404)", path: "/api/nope" },
+];
+
+/**
+ * Framework overhead: the service and a bare `Deno.serve` answering the same JSON, measured
+ * alternately in the same run.
+ */
+export const foundation: Scenario = {
+  name: "foundation",
+  title: "Foundation: the service against a bare Deno.serve",
+  async run(ctx: BenchContext) {
+    const service = await ctx.startService();
+    const bare = await ctx.startBare();
+    const rows: (string | number)[][] = [];
+    const ratios: (string | number)[][] = [];
+    for (const { label, path } of ENDPOINTS) {
+      const results: [string, Measurement][] = [];
+      for (const server of [bare, service]) {
+        const m = await ctx.measure(server, { path });
+        results.push([server.name, m]);
+        rows.push([
+          label,
+          server.name,
+          m.rps,
+          m.p50Ms,
+          m.p99Ms,
+          statusList(m.statuses),
+          m.errors,
+          `${m.serverCpuPct}%`,
+          `${m.loaderCpuPct}%`,
+          m.peakRssMiB,
+        ]);
+      }
+      const ratio = results[1][1].rps / results[0][1].rps;
+      ratios.push([
+        label,
+        results[1][1].rps,
+        results[0][1].rps,
+        `${Math.round(ratio * 100)}%`,
+        ratio >= TARGET ? "met" : "**not met**",
+      ]);
+    }
+    return [
+      table([
+        "Endpoint",
+        "Server",
+        "Requests/s",
+        "p50 ms",
+        "p99 ms",
+        "Responses",
+        "Errors",
+        "Server CPU",
+        "Generator CPU",
+        "Peak RSS MiB",
+      ], rows),
+      "",
+      `Target: the service answers at least ${TARGET * 100}% of the bare ceiling's requests/s.`,
+      "",
+      table(["Endpoint", "Service req/s", "Bare req/s", "Ratio", "Target"], ratios),
+    ].join("\n");
+  },
+};

@@ -1,0 +1,125 @@
+/**
+ * Runs a server script (main.ts, or the benchmark's bare server) as a child process and waits
+ * for its JSON "listening" log line. Used by the benchmark and by the process-level tests.
+ */
+
+const ROOT = new URL("../", import.meta.url);
+
+export interface ServiceOptions {
+  /** Script path relative to the project root. */
+  script?: string;
+  env?: Record<string, string>;
+  /** How long to wait for the listening line. */
+  startTimeoutMs?: number;
+}
+
+export interface ExitReport {
+  code: number;
+  /** Every stdout and stderr line the process wrote. */
+  stdout: string[];
+  stderr: string[];
+}
+
+export interface RunningService {
+  pid: number;
+  port: number;
+  url: string;
+  stdout: string[];
+  stderr: string[];
+  /** Sends `signal` and waits for the exit. */
+  stop(signal?: Deno.Signal): Promise<ExitReport>;
+}
+
+function spawn(options: ServiceOptions): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", options.script ?? "main.ts"],
+    cwd: ROOT,
+    env: { HOST: "127.0.0.1", ...options.env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/** Collects a stream's lines until it ends, calling `onLine` for each. */
+async function collect(
+  stream: ReadableStream<Uint8Array>,
+  into: string[],
+  onLine?: (line: string) => void,
+) {
+  let rest = "";
+  for await (const text of stream.pipeThrough(new TextDecoderStream())) {
+    const parts = (rest + text).split("\n");
+    rest = parts.pop()!;
+    for (const line of parts) {
+      into.push(line);
+      onLine?.(line);
+    }
+  }
+  if (rest) into.push(rest);
+}
+
+/** A port nobody listens on right now. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+async function accepts(port: number): Promise<boolean> {
+  try {
+    (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs a script that is expected to exit on its own (e.g. bad configuration). */
+export async function runToExit(options: ServiceOptions): Promise<ExitReport> {
+  const child = spawn(options);
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const [status] = await Promise.all([
+    child.status,
+    collect(child.stdout, stdout),
+    collect(child.stderr, stderr),
+  ]);
+  return { code: status.code, stdout, stderr };
+}
+
+/**
+ * Starts the script on a free loopback port (unless `env.PORT` is given) and resolves once the
+ * port accepts connections, whatever the log level.
+ */
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const port = Number(options.env?.PORT ?? freePort());
+  const child = spawn({ ...options, env: { ...options.env, PORT: String(port) } });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const streams = Promise.all([collect(child.stdout, stdout), collect(child.stderr, stderr)]);
+  let exitCode: number | null = null;
+  const exited = child.status.then((status) => {
+    exitCode = status.code;
+    return status;
+  });
+  const stop = async (signal: Deno.Signal = "SIGTERM"): Promise<ExitReport> => {
+    if (exitCode === null) child.kill(signal);
+    const [status] = await Promise.all([exited, streams]);
+    return { code: status.code, stdout, stderr };
+  };
+
+  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
+  while (!await accepts(port)) {
+    if (exitCode !== null || Date.now() > deadline) {
+      const report = await stop("SIGKILL");
+      throw new Error(
+        `${options.script ?? "main.ts"} did not start (exit ${report.code}): ` +
+          report.stderr.join("\n"),
+      );
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { pid: child.pid, port, url: `http://127.0.0.1:${port}`, stdout, stderr, stop };
+}
