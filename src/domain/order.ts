@@ -1,0 +1,282 @@
+/**
+ * Order rules as pure functions: creation from a message, merging a later message into an
+ * existing order, PATCH edits, the status machine and which events a change fires.
+ * docs/orders.md explains the decisions the spec leaves open.
+ */
+import type { EventType, OrderSource } from "../events/types.ts";
+
+export const ORDER_STATUSES = ["ordered", "shipped", "delivered", "canceled", "issue"] as const;
+export type OrderStatus = typeof ORDER_STATUSES[number];
+
+export function isOrderStatus(value: unknown): value is OrderStatus {
+  return (ORDER_STATUSES as readonly unknown[]).includes(value);
+}
+
+/** Every field a PATCH may set; each one sent is recorded in `userEdited`. */
+export const EDITABLE_FIELDS = [
+  "itemSummary",
+  "orderNumber",
+  "store",
+  "trackingNumber",
+  "carrier",
+  "total",
+  "price",
+  "costCents",
+  "salePriceCents",
+  "receivedAt",
+  "estimatedDelivery",
+  "actualDelivery",
+  "status",
+] as const;
+export type EditableField = typeof EDITABLE_FIELDS[number];
+
+export interface Order {
+  id: string;
+  status: OrderStatus;
+  itemSummary: string;
+  orderNumber?: string;
+  store?: string;
+  trackingNumber?: string;
+  carrier?: string;
+  /** Display money, copied from the source; never computed with. */
+  total?: string;
+  price?: string;
+  costCents?: number;
+  salePriceCents?: number;
+  receivedAt: string;
+  /** Calendar dates. */
+  estimatedDelivery?: string;
+  actualDelivery?: string;
+  /** Fields the user set by PATCH: later messages never overwrite them. Sorted. */
+  userEdited: EditableField[];
+  /** The channel that created the order. */
+  source: OrderSource;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What an incoming message (or a manual create) says about an order. */
+export interface OrderFields {
+  itemSummary?: string;
+  orderNumber?: string;
+  store?: string;
+  trackingNumber?: string;
+  carrier?: string;
+  total?: string;
+  price?: string;
+  costCents?: number;
+  salePriceCents?: number;
+  receivedAt?: string;
+  estimatedDelivery?: string;
+  actualDelivery?: string;
+  status?: OrderStatus;
+}
+
+/** Status news a parsed message carries besides its fields. */
+export interface StatusSignals {
+  shipped?: boolean;
+  delivered?: boolean;
+  canceled?: boolean;
+  issue?: boolean;
+}
+type Signal = keyof StatusSignals;
+
+/** Order numbers match after trimming, ignoring case and a leading `#`. */
+export function normaliseOrderNumber(raw: string): string {
+  return raw.trim().replace(/^#/, "").trim().toLowerCase();
+}
+
+/**
+ * Descriptive facts fixed when the order is placed: a later message only fills them in when
+ * the order has none yet.
+ */
+export const FILL_ONLY_FIELDS = [
+  "itemSummary",
+  "orderNumber",
+  "store",
+  "total",
+  "price",
+  "costCents",
+  "salePriceCents",
+  "receivedAt",
+] as const satisfies readonly (keyof OrderFields)[];
+
+/** Facts that move while the order travels: a later message brings the newer value. */
+export const REFRESHED_FIELDS = [
+  "trackingNumber",
+  "carrier",
+  "estimatedDelivery",
+  "actualDelivery",
+] as const satisfies readonly (keyof OrderFields)[];
+
+/**
+ * The statuses a message signal moves an order out of. Messages never move an order out of
+ * `delivered` or `canceled`; `issue` is left by delivery, cancellation or the user.
+ */
+const SIGNAL_MOVES_FROM: Record<Signal, readonly OrderStatus[]> = {
+  delivered: ["ordered", "shipped", "issue"],
+  canceled: ["ordered", "shipped", "issue"],
+  issue: ["ordered", "shipped"],
+  shipped: ["ordered"],
+};
+/** When one message carries several signals, the furthest-reaching one that applies wins. */
+const SIGNAL_PRECEDENCE: readonly Signal[] = ["delivered", "canceled", "issue", "shipped"];
+
+/**
+ * The signals of a message: its explicit ones, its `status` field read as a signal
+ * (`ordered` says nothing), and a tracking number, which means the order shipped.
+ */
+export function signalsOf(fields: OrderFields, signals: StatusSignals = {}): StatusSignals {
+  const out: StatusSignals = { ...signals };
+  if (fields.status && fields.status !== "ordered") out[fields.status] = true;
+  if (fields.trackingNumber) out.shipped = true;
+  return out;
+}
+
+/** Where the signals move an order that is in `current` (unchanged when none applies). */
+export function statusAfterSignals(current: OrderStatus, signals: StatusSignals): OrderStatus {
+  for (const signal of SIGNAL_PRECEDENCE) {
+    if (signals[signal] && SIGNAL_MOVES_FROM[signal].includes(current)) return signal;
+  }
+  return current;
+}
+
+/** Status events of a real status change: repeats and other moves fire nothing. */
+export function statusEvents(before: OrderStatus, after: OrderStatus): EventType[] {
+  if (before === after) return [];
+  if (after === "shipped" && before !== "delivered") return ["order.shipped"];
+  if (after === "delivered") return ["order.delivered"];
+  return [];
+}
+
+function definedFields(fields: OrderFields): Partial<Order> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined && k !== "status") out[k] = v;
+  return out as Partial<Order>;
+}
+
+/**
+ * A new order from its first message. An explicit `status` is taken as given; otherwise the
+ * message's signals move it on from `ordered` (a tracking number means `shipped`).
+ */
+export function newOrder(
+  id: string,
+  fields: OrderFields & { itemSummary: string },
+  signals: StatusSignals,
+  source: OrderSource,
+  now: number,
+): Order {
+  const at = new Date(now).toISOString();
+  return {
+    id,
+    status: fields.status ?? statusAfterSignals("ordered", signalsOf(fields, signals)),
+    ...definedFields(fields),
+    itemSummary: fields.itemSummary,
+    receivedAt: fields.receivedAt ?? at,
+    userEdited: [],
+    source,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/**
+ * Merges a later message into an existing order: fill-only fields are filled when empty,
+ * refreshed fields take the message's value, fields in `userEdited` are never touched, and the
+ * status moves by the message's signals unless the user set it. `changed` is false when the
+ * message added nothing.
+ */
+export function mergeMessage(
+  existing: Order,
+  fields: OrderFields,
+  signals: StatusSignals,
+  now: number,
+): { order: Order; changed: boolean } {
+  const protectedFields = new Set<string>(existing.userEdited);
+  const next: Order = { ...existing };
+  const write = next as unknown as Record<string, unknown>;
+  let changed = false;
+  const set = (field: string, value: unknown) => {
+    if (value === undefined || protectedFields.has(field) || write[field] === value) return;
+    write[field] = value;
+    changed = true;
+  };
+  for (const field of FILL_ONLY_FIELDS) {
+    if (write[field] === undefined) set(field, fields[field]);
+  }
+  for (const field of REFRESHED_FIELDS) set(field, fields[field]);
+  if (!protectedFields.has("status")) {
+    set("status", statusAfterSignals(existing.status, signalsOf(fields, signals)));
+  }
+  if (changed) next.updatedAt = new Date(now).toISOString();
+  return { order: next, changed };
+}
+
+/** A PATCH body: editable fields; `salePriceCents: null` clears the sale price. */
+export type OrderPatch = Omit<OrderFields, "salePriceCents"> & { salePriceCents?: number | null };
+
+/** The webhook `patch`: fields applied, `status` when a tracking number moved it, `userEdited`. */
+export type AppliedPatch = OrderPatch & { userEdited: EditableField[] };
+
+/**
+ * Applies a user's edit. Every field sent is recorded in `userEdited`. Sending a tracking
+ * number for an order still `ordered` moves it to `shipped` unless the same PATCH sets a status.
+ */
+export function applyPatch(
+  existing: Order,
+  patch: OrderPatch,
+  now: number,
+): { order: Order; applied: AppliedPatch } {
+  const sent = EDITABLE_FIELDS.filter((f) => patch[f] !== undefined);
+  const next = { ...existing } as unknown as Record<string, unknown>;
+  const applied: Record<string, unknown> = {};
+  for (const field of sent) {
+    const value = patch[field];
+    applied[field] = value;
+    if (value === null) delete next[field];
+    else next[field] = value;
+  }
+  if (patch.trackingNumber && patch.status === undefined && existing.status === "ordered") {
+    next.status = applied.status = "shipped";
+  }
+  const userEdited = [...new Set([...existing.userEdited, ...sent])].sort();
+  next.userEdited = applied.userEdited = userEdited;
+  next.updatedAt = new Date(now).toISOString();
+  return { order: next as unknown as Order, applied: applied as AppliedPatch };
+}
+
+/** Event types of a message merged into an existing order, in firing order. */
+export function mergeEvents(before: Order, after: Order): EventType[] {
+  return ["order.merged", ...statusEvents(before.status, after.status)];
+}
+
+/** Event types of a PATCH, in firing order. */
+export function patchEvents(before: Order, after: Order): EventType[] {
+  return ["order.updated", ...statusEvents(before.status, after.status)];
+}
+
+/** Lowercase text `q` searches: order number (normalised), item summary, store, tracking. */
+export function searchText(order: Order): string {
+  return [
+    order.orderNumber ? normaliseOrderNumber(order.orderNumber) : "",
+    order.itemSummary,
+    order.store ?? "",
+    order.trackingNumber ?? "",
+  ].join("\n").toLowerCase();
+}
+
+/** Normalised form of a search query; empty means no search. */
+export function normaliseQuery(q: string | undefined): string {
+  return (q ?? "").trim().toLowerCase();
+}
+
+/**
+ * Case-insensitive substring match on the search text. A query starting with `#` also matches
+ * the order number without its `#`, as order numbers match everywhere else.
+ */
+export function matchesQuery(text: string, query: string): boolean {
+  if (text.includes(query)) return true;
+  if (!query.startsWith("#")) return false;
+  const number = query.slice(1).trim();
+  return number !== "" && text.slice(0, text.indexOf("\n")).includes(number);
+}

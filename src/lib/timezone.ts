@@ -1,0 +1,98 @@
+/**
+ * Calendar arithmetic in an account's IANA timezone, through Intl (no tz database of our own).
+ * Calendar dates are `YYYY-MM-DD` strings; instants are epoch milliseconds.
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** The zone itself when Intl knows it, else UTC: a bad stored value never breaks a request. */
+export function safeTimeZone(timeZone: string | undefined): string {
+  if (!timeZone) return "UTC";
+  try {
+    formatter(timeZone);
+    return timeZone;
+  } catch {
+    return "UTC";
+  }
+}
+
+interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+function wallClock(ms: number, timeZone: string): WallClock {
+  const out: Record<string, number> = {};
+  for (const p of formatter(timeZone).formatToParts(ms)) {
+    if (p.type !== "literal") out[p.type] = Number(p.value);
+  }
+  return out as unknown as WallClock;
+}
+
+/** Local time minus UTC at an instant, in milliseconds. */
+export function offsetAt(ms: number, timeZone: string): number {
+  const w = wallClock(ms, timeZone);
+  const local = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  return local - (ms - (((ms % 1000) + 1000) % 1000));
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+/** The calendar date of an instant in the zone. */
+export function localDate(ms: number, timeZone: string): string {
+  const w = wallClock(ms, timeZone);
+  return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}`;
+}
+
+/** The calendar month (`YYYY-MM`) of an instant in the zone. */
+export function localMonth(ms: number, timeZone: string): string {
+  return localDate(ms, timeZone).slice(0, 7);
+}
+
+/** A valid `YYYY-MM-DD` plus `days` (may be negative). */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split("-").map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+/**
+ * The first instant of a calendar date in the zone. Where a DST change skips local midnight,
+ * the day starts at the first local time that exists.
+ */
+export function startOfDay(date: string, timeZone: string): number {
+  const [y, m, d] = date.split("-").map(Number);
+  const wall = Date.UTC(y, m - 1, d);
+  const first = wall - offsetAt(wall, timeZone);
+  const candidates = [first, wall - offsetAt(first, timeZone)];
+  const valid = candidates.filter((t) => localDate(t, timeZone) === date);
+  return valid.length ? Math.min(...valid) : first;
+}
+
+/** The first instant of the calendar month after the one `ms` falls in, in the zone. */
+export function startOfNextMonth(ms: number, timeZone: string): number {
+  const [y, m] = localMonth(ms, timeZone).split("-").map(Number);
+  const next = new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
+  return startOfDay(next, timeZone);
+}
