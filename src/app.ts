@@ -8,6 +8,8 @@ import { jsonCharset, requestLog } from "./http/request_log.ts";
 import { createRouter } from "./http/router.ts";
 import { mountDocs } from "./routes/docs.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { orderRoutes } from "./routes/orders.ts";
+import { billingRoutes } from "./routes/billing.ts";
 
 /**
  * The whole HTTP API for one set of dependencies. No I/O happens here: main.ts and the tests
@@ -28,7 +30,9 @@ export function createApp(deps: AppDeps) {
   app.use("/api/*", bodyParser);
 
   const api = createRouter()
-    .route("/", healthRoutes);
+    .route("/", healthRoutes)
+    .route("/", orderRoutes)
+    .route("/", billingRoutes);
   app.route("/api", api);
   mountDocs(app);
 

@@ -29,6 +29,11 @@ const EnvSchema = z.object({
   ),
   SMTP_URL: z.url().optional(),
   MAIL_FROM: optionalText,
+  ATLAS_ISSUER: z.url().optional(),
+  ATLAS_JWKS_URL: z.url().optional(),
+  ATLAS_AUDIENCE: optionalText,
+  DISCORD_CLIENT_ID: optionalText,
+  DISCORD_API_BASE: z.url().default("https://discord.com/api/v10"),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_PRICE_ID: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
@@ -60,6 +65,10 @@ export interface Config {
   corsOrigins: "*" | string[];
   turnstile: { secretKey?: string; verifyUrl: string };
   smtp: { url?: string; from?: string };
+  /** Sign-in service: JWTs from `issuer`, keys from `jwksUrl`; off without an issuer. */
+  atlas: { issuer?: string; jwksUrl?: string; audience?: string };
+  /** Chat-platform sign-in: access tokens of the OAuth app `clientId`; off without it. */
+  discord: { clientId?: string; apiBase: string };
   stripe: { secretKey?: string; priceId?: string; webhookSecret?: string; apiBase: string };
   logLevel: LogLevel;
 }
@@ -78,6 +87,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid ${String(issue.path[0])}: ${issue.message}`);
   }
   const e = parsed.data;
+  if (e.SMTP_URL && !e.MAIL_FROM) {
+    throw new ConfigError("Invalid MAIL_FROM: required when SMTP_URL is set");
+  }
+  // Without an audience, a token the issuer minted for another application would sign in here.
+  if (e.ATLAS_ISSUER && !e.ATLAS_AUDIENCE) {
+    throw new ConfigError("Invalid ATLAS_AUDIENCE: required when ATLAS_ISSUER is set");
+  }
   const origins = list(e.CORS_ORIGINS);
   return {
     port: e.PORT,
@@ -93,6 +109,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     corsOrigins: origins.includes("*") ? "*" : origins,
     turnstile: { secretKey: e.TURNSTILE_SECRET_KEY, verifyUrl: e.TURNSTILE_VERIFY_URL },
     smtp: { url: e.SMTP_URL, from: e.MAIL_FROM },
+    atlas: {
+      issuer: e.ATLAS_ISSUER,
+      jwksUrl: e.ATLAS_JWKS_URL ??
+        (e.ATLAS_ISSUER && `${e.ATLAS_ISSUER.replace(/\/+$/, "")}/.well-known/jwks.json`),
+      audience: e.ATLAS_AUDIENCE,
+    },
+    discord: { clientId: e.DISCORD_CLIENT_ID, apiBase: e.DISCORD_API_BASE.replace(/\/+$/, "") },
     stripe: {
       secretKey: e.STRIPE_SECRET_KEY,
       priceId: e.STRIPE_PRICE_ID,

@@ -3,6 +3,7 @@ import type { AppDeps } from "./http/env.ts";
 import { RateLimits } from "./http/rate_limit.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
 import { ApiKeyUseRecorder } from "./store/api_key_use.ts";
+import { OrderSearch } from "./store/order_search.ts";
 import type { Persistence } from "./store/kv.ts";
 
 export interface DepsInput {
@@ -22,6 +23,7 @@ export function createDeps(input: DepsInput): AppDeps {
     log: input.log ?? createLogger(input.config.logLevel),
     rateLimits: new RateLimits(),
     apiKeyUse: new ApiKeyUseRecorder(input.kv),
+    orderSearch: new OrderSearch(input.kv),
     startedAt: Date.now(),
     now: input.now ?? Date.now,
   };

@@ -1,4 +1,16 @@
-/** An account as stored. `passwordHash` never leaves the store layer's callers. */
+/** Sign-in providers an account can be linked to, by the provider's subject id. */
+export type IdentityProvider = "atlas" | "discord";
+
+/** What a sign-in provider vouched for after its token checked out. */
+export interface VerifiedIdentity {
+  provider: IdentityProvider;
+  subject: string;
+  email?: string;
+  emailVerified: boolean;
+  displayName?: string;
+}
+
+/** An account as stored. `passwordHash` and `identities` never leave the store layer's callers. */
 export interface UserRecord {
   id: string;
   email: string;
@@ -15,14 +27,38 @@ export interface UserRecord {
   subscriptionPriceId?: string;
   emailVerified: boolean;
   passwordHash?: string;
+  /** Linked sign-in identities: provider -> subject. */
+  identities?: Partial<Record<IdentityProvider, string>>;
 }
 
-/** The account user of `GET /api/auth/me`: every field but secrets. */
-export type PublicUser = Omit<UserRecord, "passwordHash">;
+/** The spec's account user fields, in its order: everything `GET /api/auth/me` returns. */
+export const PUBLIC_USER_FIELDS = [
+  "id",
+  "username",
+  "email",
+  "displayName",
+  "createdAt",
+  "publicProfile",
+  "publicStats",
+  "webhookHandle",
+  "timezone",
+  "plan",
+  "subscriptionStatus",
+  "subscriptionPeriodEnd",
+  "subscriptionPriceId",
+  "emailVerified",
+] as const satisfies readonly (keyof UserRecord)[];
 
+/** The account user of `GET /api/auth/me`. */
+export type PublicUser = Pick<UserRecord, typeof PUBLIC_USER_FIELDS[number]>;
+
+/** Copies only the spec's fields (an allow-list, so a new secret field can never leak). */
 export function toPublicUser(user: UserRecord): PublicUser {
-  const { passwordHash: _secret, ...rest } = user;
-  return rest;
+  const out: Record<string, unknown> = {};
+  for (const field of PUBLIC_USER_FIELDS) {
+    if (user[field] !== undefined) out[field] = user[field];
+  }
+  return out as PublicUser;
 }
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();

@@ -1,21 +1,40 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import type { UserRecord } from "../domain/user.ts";
 import { resolveToken } from "../store/credentials.ts";
-import type { AppEnv } from "./env.ts";
+import { getUser } from "../store/users.ts";
+import type { AppEnv, Principal } from "./env.ts";
 import { unauthorized } from "./errors.ts";
 
-function bearer(header: string | undefined): string | null {
+/** The token of `Authorization: Bearer <token>`; cookies and query strings are never read. */
+export function bearer(header: string | undefined): string | null {
   const match = header?.match(/^Bearer[ ]+([^\s]+)\s*$/i);
   return match ? match[1] : null;
 }
 
+/**
+ * The caller behind the request's bearer token, or null (no token, or one that is unknown,
+ * revoked, expired, or an API key where only sessions are accepted). The use of an accepted API
+ * key is recorded (`lastUsedAt`) off the request's path.
+ */
+export async function principalOf(
+  c: Context<AppEnv>,
+  sessionOnly = false,
+): Promise<Principal | null> {
+  const token = bearer(c.req.header("authorization"));
+  if (!token) return null;
+  const { kv, now, apiKeyUse } = c.var.deps;
+  const principal = await resolveToken(kv, token, now());
+  if (!principal || (sessionOnly && principal.kind !== "session")) return null;
+  if (principal.kind === "apiKey") {
+    apiKeyUse.record(principal.userId, principal.credentialId, now());
+  }
+  return principal;
+}
+
 function authenticate(sessionOnly: boolean): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const token = bearer(c.req.header("authorization"));
-    if (!token) throw unauthorized();
-    const { kv, now, apiKeyUse } = c.var.deps;
-    const principal = await resolveToken(kv, token, now());
-    if (!principal || (sessionOnly && principal.kind !== "session")) throw unauthorized();
-    if (principal.kind === "apiKey") apiKeyUse.record(principal.credentialId, now());
+    const principal = await principalOf(c, sessionOnly);
+    if (!principal) throw unauthorized();
     c.set("auth", principal);
     await next();
   };
@@ -25,3 +44,10 @@ function authenticate(sessionOnly: boolean): MiddlewareHandler<AppEnv> {
 export const requireAuth = authenticate(false);
 /** Session tokens only: export and account deletion. */
 export const requireSession = authenticate(true);
+
+/** The authenticated caller's account; 401 when it is gone (deleted while the request ran). */
+export async function currentUser(c: Context<AppEnv>): Promise<UserRecord> {
+  const user = await getUser(c.var.deps.kv, c.var.auth.userId);
+  if (!user) throw unauthorized();
+  return user;
+}

@@ -2,6 +2,7 @@ import type { Config } from "../config.ts";
 import type { Logger } from "../lib/log.ts";
 import type { Persistence } from "../store/kv.ts";
 import type { ApiKeyUseRecorder } from "../store/api_key_use.ts";
+import type { OrderSearch } from "../store/order_search.ts";
 import type { RateLimits } from "./rate_limit.ts";
 
 /** Everything a request handler may use; built once by main.ts, or per test. */
@@ -12,6 +13,8 @@ export interface AppDeps {
   persistence: Persistence;
   rateLimits: RateLimits;
   apiKeyUse: ApiKeyUseRecorder;
+  /** In-process search over orders (`q`), kept in step with KV before every search. */
+  orderSearch: OrderSearch;
   startedAt: number;
   /** The clock; tests move it. */
   now: () => number;

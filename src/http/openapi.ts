@@ -53,6 +53,11 @@ export const sessionOnly = {
   middleware: [requireSession],
 };
 
+/** Route settings for public endpoints that read a bearer token when one is sent. */
+export const optionalAuth: { security: Record<string, string[]>[] } = {
+  security: [{ Bearer: [] }, {}],
+};
+
 /** An `{ok: true}` body. */
 export const OkSchema = z.object({ ok: z.literal(true) }).openapi("Ok");
 

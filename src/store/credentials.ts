@@ -1,7 +1,9 @@
 import type { Principal } from "../http/env.ts";
+import { unauthorized } from "../http/errors.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { randomHex } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
+import { deleteKeys, withRetry } from "./kv.ts";
 
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 
@@ -17,7 +19,11 @@ export interface ApiKeyLookup {
   keyId: string;
 }
 
-/** Issues a session token (64 hex characters); only its SHA-256 is stored. */
+/**
+ * Issues a session token (64 hex characters); only its SHA-256 is stored. The commit checks the
+ * account is unchanged since it was read, so a sign-in racing the account's deletion cannot
+ * leave a session behind.
+ */
 export async function issueSession(
   kv: Deno.Kv,
   userId: string,
@@ -30,10 +36,16 @@ export async function issueSession(
     createdAt: new Date(now).toISOString(),
     expiresAt: now + SESSION_TTL_MS,
   };
-  await kv.atomic()
-    .set(keys.session(hash), session, { expireIn: SESSION_TTL_MS })
-    .set(keys.userSession(userId, hash), session, { expireIn: SESSION_TTL_MS })
-    .commit();
+  await withRetry(async () => {
+    const user = await kv.get(keys.user(userId));
+    if (!user.versionstamp) throw unauthorized();
+    const commit = await kv.atomic()
+      .check(user)
+      .set(keys.session(hash), session, { expireIn: SESSION_TTL_MS })
+      .set(keys.userSession(userId, hash), session, { expireIn: SESSION_TTL_MS })
+      .commit();
+    return { commit, value: undefined };
+  });
   return token;
 }
 
@@ -47,11 +59,19 @@ export async function endSession(kv: Deno.Kv, tokenHash: string): Promise<void> 
     .commit();
 }
 
+/** The global keys of every session of an account: what ending them all deletes. */
+export async function sessionKeysOf(kv: Deno.Kv, userId: string): Promise<Deno.KvKey[]> {
+  const out: Deno.KvKey[] = [];
+  for await (const entry of kv.list({ prefix: keys.userSessions(userId) })) {
+    const hash = String(entry.key.at(-1));
+    out.push(keys.session(hash), keys.userSession(userId, hash));
+  }
+  return out;
+}
+
 /** Ends every session of an account (password reset, account deletion). */
 export async function endAllSessions(kv: Deno.Kv, userId: string): Promise<void> {
-  for await (const entry of kv.list({ prefix: keys.userSessions(userId) })) {
-    await endSession(kv, String(entry.key.at(-1)));
-  }
+  await deleteKeys(kv, await sessionKeysOf(kv, userId));
 }
 
 /**

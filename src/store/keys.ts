@@ -26,12 +26,47 @@ export const keys = {
 
   /** Orders of the workspace (the orders capability owns the rest of its keys). */
   orderCount: (userId: string) => ["ws", userId, "count", "orders"] as const,
+  // Orders (src/store/orders.ts writes all of these in one commit per change)
+  /** Order id -> the order. */
+  orders: (userId: string) => ["ws", userId, "order"] as const,
+  order: (userId: string, orderId: string) => ["ws", userId, "order", orderId] as const,
+  /** Normalised order number -> order id; unique, checked on every create. */
+  orderByNumber: (userId: string, number: string) =>
+    ["ws", userId, "order_by_number", number] as const,
+  /** (receivedAt ms, id) -> copy of the order: the newest-first list. */
+  ordersByReceived: (userId: string) => ["ws", userId, "order_by_received"] as const,
+  orderByReceived: (userId: string, ms: number, orderId: string) =>
+    ["ws", userId, "order_by_received", ms, orderId] as const,
+  /** (status, receivedAt ms, id) -> copy of the order: the list filtered by status. */
+  ordersByStatus: (userId: string, status: string) =>
+    ["ws", userId, "order_by_status", status] as const,
+  orderByStatus: (userId: string, status: string, ms: number, orderId: string) =>
+    ["ws", userId, "order_by_status", status, ms, orderId] as const,
+  /** KvU64: orders in a status. */
+  orderStatusCount: (userId: string, status: string) =>
+    ["ws", userId, "count", "orders_status", status] as const,
+  /** KvU64: orders received in a time bucket (`dim` is "all" or a status; see domain/buckets). */
+  orderBuckets: (userId: string, dim: string, level: number) =>
+    ["ws", userId, "order_bucket", dim, level] as const,
+  orderBucket: (userId: string, dim: string, level: number, bucket: number) =>
+    ["ws", userId, "order_bucket", dim, level, bucket] as const,
+  /** KvU64: new orders created in a calendar month (`YYYY-MM`, account timezone): the plan cap. */
+  ordersCreatedInMonth: (userId: string, month: string) =>
+    ["ws", userId, "count", "orders_created", month] as const,
+  /** Recent order changes, (real time ms, id) -> search entry or tombstone; expire in an hour. */
+  orderChanges: (userId: string) => ["ws", userId, "order_change"] as const,
+  orderChange: (userId: string, ms: number, orderId: string) =>
+    ["ws", userId, "order_change", ms, orderId] as const,
+  /** Rewritten by every order change: a cheap "anything new?" for the search cache. */
+  orderRevision: (userId: string) => ["ws", userId, "order_rev"] as const,
+  /** Sum of the workspace's order values: account deletion subtracts it from the platform's. */
+  valueCents: (userId: string) => ["ws", userId, "count", "value_cents"] as const,
 
   /** Events of the workspace in id (creation) order; kept for a bounded time. */
   events: (userId: string) => ["ws", userId, "event"] as const,
   event: (userId: string, eventId: string) => ["ws", userId, "event", eventId] as const,
 
   // Platform-wide counters (health counts, landing stats)
-  stat: (name: "users" | "orders") => ["stats", name] as const,
+  stat: (name: "users" | "orders" | "value_cents") => ["stats", name] as const,
   healthProbe: () => ["health", "probe"] as const,
 };

@@ -86,6 +86,15 @@ export async function deletePrefix(kv: Deno.Kv, prefix: Deno.KvKey): Promise<num
   return deleted;
 }
 
+/** Deletes the given keys, in commits of at most 500 mutations. */
+export async function deleteKeys(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 500) {
+    const op = kv.atomic();
+    for (const key of keys.slice(i, i + 500)) op.delete(key);
+    await op.commit();
+  }
+}
+
 const U64_WRAP = 1n << 64n;
 
 /** Adds `delta` (may be negative) to a KvU64 counter inside `op`. */

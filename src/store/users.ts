@@ -1,7 +1,10 @@
-import type { UserRecord } from "../domain/user.ts";
+import type { IdentityProvider, UserRecord } from "../domain/user.ts";
 import { normaliseEmail } from "../domain/user.ts";
+import { usernameKey } from "../domain/profile.ts";
+import { compact } from "../lib/compact.ts";
 import { newId, randomToken } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
+import { withRetry } from "./kv.ts";
 
 export interface NewUser {
   email: string;
@@ -10,13 +13,35 @@ export interface NewUser {
   displayName?: string;
   timezone?: string;
   emailVerified?: boolean;
+  identities?: UserRecord["identities"];
 }
+
+export type Taken = "email" | "username" | "identity";
 
 export type CreateUserResult =
   | { ok: true; user: UserRecord }
-  | { ok: false; taken: "email" | "username" };
+  | { ok: false; taken: Taken };
 
-/** Creates an account with its unique email, username and handle lookups in one commit. */
+const identityKeys = (user: Pick<UserRecord, "identities">) =>
+  Object.entries(user.identities ?? {}).map(([provider, subject]) =>
+    keys.userByIdentity(provider, subject!)
+  );
+
+/** The account's unique global lookups: email, handle, username and linked identities. */
+export function lookupKeysOf(user: UserRecord): Deno.KvKey[] {
+  const out: Deno.KvKey[] = [
+    keys.userByEmail(user.email),
+    keys.userByHandle(user.webhookHandle),
+    ...identityKeys(user),
+  ];
+  if (user.username) out.push(keys.userByUsername(usernameKey(user.username)));
+  return out;
+}
+
+/**
+ * Creates an account with its unique email, username, handle and identity lookups in one
+ * commit; `plan` starts at `free`, the webhook handle is 96 random bits (URL-safe).
+ */
 export async function createUser(
   kv: Deno.Kv,
   input: NewUser,
@@ -24,7 +49,7 @@ export async function createUser(
 ): Promise<CreateUserResult> {
   const email = normaliseEmail(input.email);
   for (;;) {
-    const user: UserRecord = {
+    const user: UserRecord = compact({
       id: newId("usr", now),
       email,
       username: input.username,
@@ -37,28 +62,28 @@ export async function createUser(
       plan: "free",
       emailVerified: input.emailVerified ?? false,
       passwordHash: input.passwordHash,
-    };
-    const op = kv.atomic()
-      .check({ key: keys.userByEmail(email), versionstamp: null })
-      .check({ key: keys.userByHandle(user.webhookHandle), versionstamp: null })
-      .set(keys.user(user.id), user)
-      .set(keys.userByEmail(email), user.id)
-      .set(keys.userByHandle(user.webhookHandle), user.id)
-      .sum(keys.stat("users"), 1n);
-    if (user.username) {
-      const uname = keys.userByUsername(user.username.toLowerCase());
-      op.check({ key: uname, versionstamp: null }).set(uname, user.id);
-    }
+      identities: input.identities,
+    });
+    const op = kv.atomic().set(keys.user(user.id), user).sum(keys.stat("users"), 1n);
+    for (const key of lookupKeysOf(user)) op.check({ key, versionstamp: null }).set(key, user.id);
     const res = await op.commit();
     if (res.ok) return { ok: true, user };
-    const [byEmail, byName] = await kv.getMany([
-      keys.userByEmail(email),
-      keys.userByUsername((user.username ?? "").toLowerCase()),
-    ]);
-    if (byEmail.versionstamp) return { ok: false, taken: "email" };
-    if (user.username && byName.versionstamp) return { ok: false, taken: "username" };
+    const taken = await whichIsTaken(kv, user);
+    if (taken) return { ok: false, taken };
     // Otherwise the random handle collided: draw another.
   }
+}
+
+async function whichIsTaken(kv: Deno.Kv, user: UserRecord): Promise<Taken | null> {
+  const [byEmail, byName, ...byIdentity] = await kv.getMany([
+    keys.userByEmail(user.email),
+    keys.userByUsername(usernameKey(user.username ?? "")),
+    ...identityKeys(user),
+  ]);
+  if (byEmail.versionstamp) return "email";
+  if (user.username && byName.versionstamp) return "username";
+  if (byIdentity.some((e) => e.versionstamp)) return "identity";
+  return null;
 }
 
 export async function getUser(kv: Deno.Kv, userId: string): Promise<UserRecord | null> {
@@ -67,4 +92,78 @@ export async function getUser(kv: Deno.Kv, userId: string): Promise<UserRecord |
 
 export async function findUserIdByEmail(kv: Deno.Kv, email: string): Promise<string | null> {
   return (await kv.get<string>(keys.userByEmail(normaliseEmail(email)))).value;
+}
+
+export async function findUserIdByUsername(
+  kv: Deno.Kv,
+  username: string,
+): Promise<string | null> {
+  return (await kv.get<string>(keys.userByUsername(usernameKey(username.trim())))).value;
+}
+
+/** Login takes an email or a username in one field; usernames never contain `@`. */
+export async function findUserByLogin(kv: Deno.Kv, login: string): Promise<UserRecord | null> {
+  const id = login.includes("@")
+    ? await findUserIdByEmail(kv, login)
+    : await findUserIdByUsername(kv, login);
+  return id ? await getUser(kv, id) : null;
+}
+
+export async function findUserIdByIdentity(
+  kv: Deno.Kv,
+  provider: IdentityProvider,
+  subject: string,
+): Promise<string | null> {
+  return (await kv.get<string>(keys.userByIdentity(provider, subject))).value;
+}
+
+export type UpdateUserResult =
+  | { ok: true; user: UserRecord }
+  | { ok: false; taken: Taken }
+  | null;
+
+/**
+ * Applies `change` to the stored account under optimistic concurrency. A changed username
+ * moves its case-insensitive lookup in the same commit (409-class `taken` when another account
+ * holds it); identity lookups follow the record's identities. Null when the account does not
+ * exist.
+ */
+export function updateUser(
+  kv: Deno.Kv,
+  userId: string,
+  change: (user: UserRecord) => UserRecord,
+): Promise<UpdateUserResult> {
+  return withRetry<UpdateUserResult>(async () => {
+    const entry = await kv.get<UserRecord>(keys.user(userId));
+    if (!entry.value) return { commit: null, value: null };
+    const before = entry.value;
+    // Records keep only fields with a value (a cleared display name is removed).
+    const after = compact(change(structuredClone(before)));
+    const op = kv.atomic().check(entry).set(keys.user(userId), after);
+    const oldName = before.username && usernameKey(before.username);
+    const newName = after.username && usernameKey(after.username);
+    if (oldName !== newName) {
+      if (oldName) op.delete(keys.userByUsername(oldName));
+      if (newName) {
+        const key = keys.userByUsername(newName);
+        const holder = await kv.get<string>(key);
+        if (holder.value && holder.value !== userId) {
+          return { commit: null, value: { ok: false, taken: "username" } };
+        }
+        op.check(holder).set(key, userId);
+      }
+    }
+    const has = (list: Deno.KvKey[], key: Deno.KvKey) => list.some((k) => k.join() === key.join());
+    const added = identityKeys(after).filter((k) => !has(identityKeys(before), k));
+    for (const key of identityKeys(before)) if (!has(identityKeys(after), key)) op.delete(key);
+    for (const key of added) op.check({ key, versionstamp: null }).set(key, userId);
+    const commit = await op.commit();
+    if (!commit.ok && added.length) {
+      const linked = await kv.getMany(added);
+      if (linked.some((e) => e.versionstamp)) {
+        return { commit: null, value: { ok: false, taken: "identity" } };
+      }
+    }
+    return { commit, value: { ok: true, user: after } };
+  });
 }

@@ -1,0 +1,202 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { checkUsername } from "../domain/profile.ts";
+import { normaliseEmail, toPublicUser, type UserRecord } from "../domain/user.ts";
+import { currentUser } from "../http/auth.ts";
+import type { AppEnv } from "../http/env.ts";
+import { ApiError, badRequest, unauthorized } from "../http/errors.ts";
+import { authed, errors, jsonBody, jsonResponse, OkSchema, sessionOnly } from "../http/openapi.ts";
+import { createRouter, type Router } from "../http/router.ts";
+import {
+  DisplayNameField,
+  ExportSchema,
+  SnapshotSchema,
+  TimezoneField,
+  UsernameField,
+  UserResponseSchema,
+} from "../schemas/account.ts";
+import { deleteAccount } from "../store/account_deletion.ts";
+import { buildExport } from "../store/export.ts";
+import { buildSnapshot, type WorkspaceContext } from "../store/snapshot.ts";
+import { findUserIdByUsername, updateUser } from "../store/users.ts";
+
+/** What the snapshot and export sections read, for the caller's account. */
+export function workspaceOf(c: Context<AppEnv>, user: UserRecord): WorkspaceContext {
+  const { kv, now, apiKeyUse } = c.var.deps;
+  return { kv, user, now: now(), apiKeyUse };
+}
+
+interface ProfileField {
+  path: string;
+  field: keyof UserRecord;
+  schema: z.ZodType;
+  summary: string;
+}
+
+/** The profile endpoints: each sets one field of the account and answers `{user}`. */
+const PROFILE_FIELDS: ProfileField[] = [
+  { path: "username", field: "username", schema: UsernameField, summary: "Set the username" },
+  {
+    path: "display-name",
+    field: "displayName",
+    schema: DisplayNameField,
+    summary: "Set or clear the display name",
+  },
+  {
+    path: "visibility",
+    field: "publicProfile",
+    schema: z.boolean().openapi({
+      description: "Whether `GET /api/profile/...` shows the account",
+    }),
+    summary: "Make the profile public or private",
+  },
+  {
+    path: "public-stats",
+    field: "publicStats",
+    schema: z.boolean().openapi({
+      description: "Show order counts on the public profile and mirror chat-bot checkouts to " +
+        "the community feed",
+    }),
+    summary: "Turn public stats on or off",
+  },
+  { path: "timezone", field: "timezone", schema: TimezoneField, summary: "Set the timezone" },
+];
+
+function addProfileField(router: Router, spec: ProfileField) {
+  const route = createRoute({
+    method: "post",
+    path: `/account/${spec.path}`,
+    tags: ["Account"],
+    summary: spec.summary,
+    ...authed,
+    request: { body: jsonBody(z.object({ [spec.field]: spec.schema })) },
+    responses: {
+      200: jsonResponse(UserResponseSchema, "The updated account"),
+      ...errors(400, 401, ...(spec.field === "username" ? [409] : [])),
+    },
+  });
+  router.openapi(route, async (c) => {
+    const value = (c.req.valid("json") as Record<string, unknown>)[spec.field];
+    const updated = await updateUser(c.var.deps.kv, c.var.auth.userId, (user) => ({
+      ...user,
+      [spec.field]: value,
+    }));
+    if (!updated) throw unauthorized();
+    if (!updated.ok) throw new ApiError(409, "Username is taken");
+    return c.json({ user: toPublicUser(updated.user) }, 200);
+  });
+}
+
+const AvailabilitySchema = z.object({
+  username: z.string(),
+  available: z.boolean(),
+  reason: z.string().optional().openapi({ description: "Why not: a broken rule, or `taken`" }),
+}).openapi("UsernameAvailability");
+
+const availability = createRoute({
+  method: "get",
+  path: "/account/username/available",
+  tags: ["Account"],
+  summary: "Whether a username can be taken",
+  description: "The caller's own username counts as available.",
+  ...authed,
+  request: { query: z.object({ u: z.string().openapi({ example: "parcel_fan" }) }) },
+  responses: {
+    200: jsonResponse(AvailabilitySchema, "The verdict"),
+    ...errors(400, 401),
+  },
+});
+
+const state = createRoute({
+  method: "get",
+  path: "/state",
+  tags: ["Account"],
+  summary: "Workspace snapshot",
+  description: "Everything in one response; it grows with the workspace, so integrations " +
+    "should prefer the paginated endpoints.",
+  ...authed,
+  responses: {
+    200: jsonResponse(SnapshotSchema, "The snapshot"),
+    ...errors(401),
+  },
+});
+
+const exportRoute = createRoute({
+  method: "get",
+  path: "/account/export",
+  tags: ["Account"],
+  summary: "Download the account export",
+  description: "Sent as an attachment. Session token only: an API key gets 401. Secrets are " +
+    "excluded (password hash, one-time tokens, API key hashes, mailbox passwords and OAuth " +
+    "tokens, webhook signing secrets; chat webhook URLs are cut to their host).",
+  ...sessionOnly,
+  responses: {
+    200: jsonResponse(ExportSchema, "The export document"),
+    ...errors(401),
+  },
+});
+
+const DeleteBody = z.object({
+  confirmEmail: z.string().optional().openapi({
+    description: "The account email, compared after trimming and ignoring case",
+  }),
+}).openapi("DeleteAccountRequest");
+
+const deleteRoute = createRoute({
+  method: "delete",
+  path: "/account",
+  tags: ["Account"],
+  summary: "Delete the account and everything it owns",
+  description: "Session token only. Removes every record, index and counter share of the " +
+    "account and ends its sessions and API keys.",
+  ...sessionOnly,
+  request: { body: jsonBody(DeleteBody) },
+  responses: {
+    200: jsonResponse(OkSchema, "Deleted"),
+    ...errors(400, 401),
+  },
+});
+
+const router = createRouter();
+for (const field of PROFILE_FIELDS) addProfileField(router, field);
+
+export const accountRoutes = router
+  .openapi(availability, async (c) => {
+    const wanted = c.req.valid("query").u.trim();
+    const checked = checkUsername(wanted);
+    if (!checked.ok) {
+      return c.json(
+        { username: wanted, available: false, reason: `username ${checked.error}` },
+        200,
+      );
+    }
+    const holder = await findUserIdByUsername(c.var.deps.kv, checked.value);
+    const available = !holder || holder === c.var.auth.userId;
+    return c.json(
+      available
+        ? { username: checked.value, available }
+        : { username: checked.value, available, reason: "taken" },
+      200,
+    );
+  })
+  .openapi(state, async (c) => {
+    const user = await currentUser(c);
+    return c.json(await buildSnapshot(workspaceOf(c, user)), 200);
+  })
+  .openapi(exportRoute, async (c) => {
+    const user = await currentUser(c);
+    const document = await buildExport(workspaceOf(c, user));
+    const day = document.exportedAt.slice(0, 10);
+    c.header("Content-Disposition", `attachment; filename="order-tracker-export-${day}.json"`);
+    c.header("Cache-Control", "no-store");
+    return c.json(document, 200);
+  })
+  .openapi(deleteRoute, async (c) => {
+    const user = await currentUser(c);
+    const typed = c.req.valid("json").confirmEmail;
+    if (typed === undefined || normaliseEmail(typed) !== user.email) {
+      throw badRequest("To delete the account, type its email address exactly in confirmEmail");
+    }
+    if (!await deleteAccount(c.var.deps.kv, user.id)) throw unauthorized();
+    return c.json({ ok: true as const }, 200);
+  });

@@ -1,0 +1,77 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { API_KEY_LIMIT } from "../domain/api_key.ts";
+import { ApiError, notFound } from "../http/errors.ts";
+import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
+import { createRouter } from "../http/router.ts";
+import { ApiKeyNameField, ApiKeyRecordSchema } from "../schemas/account.ts";
+import { createApiKey, listApiKeys, revokeApiKey } from "../store/api_keys.ts";
+
+const CreatedSchema = z.object({
+  key: z.string().openapi({
+    description: "The raw key (`sk_` + 43 characters): shown this once, only its hash is kept",
+  }),
+  record: ApiKeyRecordSchema,
+}).openapi("ApiKeyCreated");
+
+const create = createRoute({
+  method: "post",
+  path: "/account/api-keys",
+  tags: ["API keys"],
+  summary: "Create an API key",
+  description: `At most ${API_KEY_LIMIT} keys per account; the next one gets 429. An API key ` +
+    "can create further keys. Rotate by creating a new key, deploying it, then revoking the old.",
+  ...authed,
+  request: { body: jsonBody(z.object({ name: ApiKeyNameField }).openapi("CreateApiKeyRequest")) },
+  responses: {
+    201: jsonResponse(CreatedSchema, "The key (once) and its record"),
+    ...errors(400, 401, 429),
+  },
+});
+
+const list = createRoute({
+  method: "get",
+  path: "/account/api-keys",
+  tags: ["API keys"],
+  summary: "List API keys",
+  description: "Newest first; never the keys themselves or their hashes.",
+  ...authed,
+  responses: {
+    200: jsonResponse(z.object({ items: z.array(ApiKeyRecordSchema) }), "The account's keys"),
+    ...errors(401),
+  },
+});
+
+const revoke = createRoute({
+  method: "delete",
+  path: "/account/api-keys/{id}",
+  tags: ["API keys"],
+  summary: "Revoke an API key",
+  description: "The next request with the key gets 401.",
+  ...authed,
+  request: {
+    params: z.object({ id: z.string().openapi({ example: "key_01j9zq0000abcdefghjkmnpq" }) }),
+  },
+  responses: {
+    200: jsonResponse(OkSchema, "Revoked"),
+    ...errors(401, 404),
+  },
+});
+
+export const apiKeyRoutes = createRouter()
+  .openapi(create, async (c) => {
+    const { kv, now } = c.var.deps;
+    const created = await createApiKey(kv, c.var.auth.userId, c.req.valid("json").name, now());
+    if (!created.ok) {
+      throw new ApiError(429, `API key limit reached (${created.limit} per account)`);
+    }
+    return c.json({ key: created.key, record: created.record }, 201);
+  })
+  .openapi(list, async (c) => {
+    const { kv, apiKeyUse } = c.var.deps;
+    return c.json({ items: await listApiKeys(kv, c.var.auth.userId, apiKeyUse) }, 200);
+  })
+  .openapi(revoke, async (c) => {
+    const revoked = await revokeApiKey(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id);
+    if (!revoked) throw notFound("API key not found");
+    return c.json({ ok: true as const }, 200);
+  });

@@ -1,0 +1,42 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { CARRIER_KEYS } from "../domain/carriers.ts";
+import { jsonResponse } from "../http/openapi.ts";
+import { createRouter } from "../http/router.ts";
+import { keys } from "../store/keys.ts";
+import { counterValue } from "../store/kv.ts";
+
+const LandingStatsSchema = z.object({
+  generatedAt: z.string(),
+  totalValueCents: z.number().int().openapi({
+    description: "Total value of the orders tracked on the platform, in cents",
+  }),
+  ordersTracked: z.number().int().openapi({ description: "Orders stored on the platform" }),
+  platformsSupported: z.number().int().openapi({
+    description: "Shipping carriers whose tracking status the service looks up",
+  }),
+}).openapi("LandingStats");
+
+const route = createRoute({
+  method: "get",
+  path: "/landing-stats",
+  tags: ["Public"],
+  summary: "Platform-wide figures for the landing page",
+  description: "Read from counters kept in the same commits as the changes they count; " +
+    "cacheable for a minute.",
+  responses: { 200: jsonResponse(LandingStatsSchema, "The figures") },
+});
+
+export const landingRoutes = createRouter().openapi(route, async (c) => {
+  const { kv, now } = c.var.deps;
+  const [orders, value] = await kv.getMany<[Deno.KvU64, Deno.KvU64]>([
+    keys.stat("orders"),
+    keys.stat("value_cents"),
+  ]);
+  c.header("Cache-Control", "public, max-age=60");
+  return c.json({
+    generatedAt: new Date(now()).toISOString(),
+    totalValueCents: counterValue(value.value),
+    ordersTracked: counterValue(orders.value),
+    platformsSupported: CARRIER_KEYS.length,
+  }, 200);
+});

@@ -1,0 +1,73 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { UserRecord } from "../domain/user.ts";
+import { principalOf } from "../http/auth.ts";
+import { notFound } from "../http/errors.ts";
+import { errors, jsonResponse, optionalAuth } from "../http/openapi.ts";
+import { createRouter } from "../http/router.ts";
+import { keys } from "../store/keys.ts";
+import { readCounter } from "../store/kv.ts";
+import { compact } from "../lib/compact.ts";
+import { findUserIdByUsername, getUser } from "../store/users.ts";
+
+const ProfileSchema = z.object({
+  id: z.string(),
+  username: z.string().optional(),
+  displayName: z.string().optional(),
+  createdAt: z.string(),
+  publicProfile: z.boolean().openapi({
+    description: "False only when the owner looks at their own private profile",
+  }),
+  publicStats: z.boolean(),
+  stats: z.object({ ordersTracked: z.number().int() }).optional().openapi({
+    description: "Present when the account shows public stats",
+  }),
+}).openapi("PublicProfile");
+
+const route = createRoute({
+  method: "get",
+  path: "/profile/{usernameOrUserId}",
+  tags: ["Public"],
+  summary: "A public profile",
+  description: "By username (any case) or user id. Never the email or other private fields. " +
+    'A private profile is 404 `{error: "Profile not found"}` unless the bearer token (optional ' +
+    "here) belongs to its owner.",
+  ...optionalAuth,
+  request: {
+    params: z.object({ usernameOrUserId: z.string().openapi({ example: "parcel_fan" }) }),
+  },
+  responses: {
+    200: jsonResponse(z.object({ profile: ProfileSchema }), "The profile"),
+    ...errors(404),
+  },
+});
+
+const PROFILE_NOT_FOUND = "Profile not found";
+
+async function findProfileOwner(kv: Deno.Kv, ref: string): Promise<UserRecord | null> {
+  // Usernames cannot start with `usr_`, so the two kinds of reference never collide.
+  if (ref.startsWith("usr_")) return await getUser(kv, ref);
+  const id = await findUserIdByUsername(kv, ref);
+  return id ? await getUser(kv, id) : null;
+}
+
+export const profileRoutes = createRouter().openapi(route, async (c) => {
+  const { kv } = c.var.deps;
+  const user = await findProfileOwner(kv, c.req.valid("param").usernameOrUserId);
+  if (!user) throw notFound(PROFILE_NOT_FOUND);
+  if (!user.publicProfile && (await principalOf(c))?.userId !== user.id) {
+    throw notFound(PROFILE_NOT_FOUND);
+  }
+  const stats = user.publicStats
+    ? { ordersTracked: await readCounter(kv, keys.orderCount(user.id)) }
+    : undefined;
+  const profile = {
+    id: user.id,
+    username: user.username,
+    displayName: user.displayName,
+    createdAt: user.createdAt,
+    publicProfile: user.publicProfile,
+    publicStats: user.publicStats,
+    stats,
+  };
+  return c.json({ profile: compact(profile) }, 200);
+});

@@ -1,0 +1,47 @@
+import type { ApiKeyRecord } from "../domain/api_key.ts";
+import { type PublicUser, toPublicUser } from "../domain/user.ts";
+import { listApiKeys } from "./api_keys.ts";
+import { type Item, loadSections, noFields, noItems, type WorkspaceContext } from "./snapshot.ts";
+
+/**
+ * The account export document of the spec. Secrets are left out by construction: each section
+ * reads the same public shape its list endpoint returns (no password hash, no one-time
+ * tokens, no key hashes, no mailbox passwords or OAuth tokens, no webhook signing secrets,
+ * chat webhook URLs cut to their host).
+ */
+export interface AccountExport {
+  exportedAt: string;
+  account: PublicUser;
+  settings: Record<string, unknown>;
+  orders: Item[];
+  emailSources: Item[];
+  bots: Item[];
+  customTemplates: Item[];
+  subscriptions: Item[];
+  shares: Item[];
+  /** As in the key list. */
+  apiKeys: ApiKeyRecord[];
+  /** Stored source emails and webhook posts. */
+  intakeMessages: Item[];
+}
+
+/** One loader per export section; each capability puts its reader here. */
+const SECTIONS = {
+  settings: noFields,
+  orders: noItems,
+  emailSources: noItems,
+  bots: noItems,
+  customTemplates: noItems,
+  subscriptions: noItems,
+  shares: noItems,
+  apiKeys: (ctx: WorkspaceContext) => listApiKeys(ctx.kv, ctx.user.id, ctx.apiKeyUse),
+  intakeMessages: noItems,
+};
+
+export async function buildExport(ctx: WorkspaceContext): Promise<AccountExport> {
+  return {
+    exportedAt: new Date(ctx.now).toISOString(),
+    account: toPublicUser(ctx.user),
+    ...await loadSections(SECTIONS, ctx),
+  };
+}
