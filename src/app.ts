@@ -8,6 +8,12 @@ import { jsonCharset, requestLog } from "./http/request_log.ts";
 import { createRouter } from "./http/router.ts";
 import { mountDocs } from "./routes/docs.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { authProviderRoutes } from "./routes/auth_providers.ts";
+import { apiKeyRoutes } from "./routes/api_keys.ts";
+import { accountRoutes } from "./routes/account.ts";
+import { profileRoutes } from "./routes/profiles.ts";
+import { landingRoutes } from "./routes/landing.ts";
 import { orderRoutes } from "./routes/orders.ts";
 import { billingRoutes } from "./routes/billing.ts";
 
@@ -31,6 +37,12 @@ export function createApp(deps: AppDeps) {
 
   const api = createRouter()
     .route("/", healthRoutes)
+    .route("/", authRoutes)
+    .route("/", authProviderRoutes)
+    .route("/", apiKeyRoutes)
+    .route("/", accountRoutes)
+    .route("/", profileRoutes)
+    .route("/", landingRoutes)
     .route("/", orderRoutes)
     .route("/", billingRoutes);
   app.route("/api", api);

@@ -4,6 +4,9 @@ import { RateLimits } from "./http/rate_limit.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
 import { ApiKeyUseRecorder } from "./store/api_key_use.ts";
 import { OrderSearch } from "./store/order_search.ts";
+import { BackgroundTasks } from "./lib/background.ts";
+import { createMailer } from "./net/mailer.ts";
+import { createAtlasVerifier } from "./net/atlas.ts";
 import type { Persistence } from "./store/kv.ts";
 
 export interface DepsInput {
@@ -16,14 +19,18 @@ export interface DepsInput {
 
 /** Wires the runtime services every request may use. */
 export function createDeps(input: DepsInput): AppDeps {
+  const log = input.log ?? createLogger(input.config.logLevel);
   return {
     kv: input.kv,
     config: input.config,
     persistence: input.persistence,
-    log: input.log ?? createLogger(input.config.logLevel),
+    log,
     rateLimits: new RateLimits(),
     apiKeyUse: new ApiKeyUseRecorder(input.kv),
     orderSearch: new OrderSearch(input.kv),
+    background: new BackgroundTasks(log),
+    mailer: createMailer(input.config.smtp, log),
+    atlas: createAtlasVerifier(input.config.atlas),
     startedAt: Date.now(),
     now: input.now ?? Date.now,
   };
@@ -31,5 +38,6 @@ export function createDeps(input: DepsInput): AppDeps {
 
 /** Waits for background writes so KV can be closed. */
 export async function drainDeps(deps: AppDeps): Promise<void> {
+  await deps.background.drain();
   await deps.apiKeyUse.flush();
 }

@@ -3,6 +3,9 @@ import type { Logger } from "../lib/log.ts";
 import type { Persistence } from "../store/kv.ts";
 import type { ApiKeyUseRecorder } from "../store/api_key_use.ts";
 import type { OrderSearch } from "../store/order_search.ts";
+import type { BackgroundTasks } from "../lib/background.ts";
+import type { Mailer } from "../net/mailer.ts";
+import type { AtlasVerifier } from "../net/atlas.ts";
 import type { RateLimits } from "./rate_limit.ts";
 
 /** Everything a request handler may use; built once by main.ts, or per test. */
@@ -15,6 +18,11 @@ export interface AppDeps {
   apiKeyUse: ApiKeyUseRecorder;
   /** In-process search over orders (`q`), kept in step with KV before every search. */
   orderSearch: OrderSearch;
+  /** Work requests start without waiting (mail); drained at shutdown. */
+  background: BackgroundTasks;
+  mailer: Mailer;
+  /** Sign-in-service token checks; undefined when ATLAS_ISSUER is unset. */
+  atlas?: AtlasVerifier;
   startedAt: number;
   /** The clock; tests move it. */
   now: () => number;

@@ -13,8 +13,11 @@ export const keys = {
   session: (tokenHash: string) => ["session", tokenHash] as const,
   /** API key hash -> {userId, keyId}. */
   apiKeyByHash: (hash: string) => ["api_key_by_hash", hash] as const,
-  /** API key id -> last use time; kept apart so the hot path writes a tiny value. */
-  apiKeyLastUsed: (keyId: string) => ["api_key_last_used", keyId] as const,
+  /** Linked sign-in identity (provider, subject) -> user id. */
+  userByIdentity: (provider: string, subject: string) =>
+    ["user_by_identity", provider, subject] as const,
+  /** Password-reset token hash -> {userId, expiresAt}; one-time, 1 hour. */
+  passwordReset: (tokenHash: string) => ["password_reset", tokenHash] as const,
 
   // Workspace (everything under one user id)
   workspace: (userId: string) => ["ws", userId] as const,
@@ -23,6 +26,13 @@ export const keys = {
   apiKeys: (userId: string) => ["ws", userId, "api_key"] as const,
   apiKey: (userId: string, keyId: string) => ["ws", userId, "api_key", keyId] as const,
   apiKeyCount: (userId: string) => ["ws", userId, "count", "api_keys"] as const,
+  /** API key id -> last use time; kept apart so the hot path writes a tiny value. */
+  apiKeysLastUsed: (userId: string) => ["ws", userId, "api_key_used"] as const,
+  apiKeyLastUsed: (userId: string, keyId: string) => ["ws", userId, "api_key_used", keyId] as const,
+  /** Outstanding password-reset tokens of the account (what a reset or deletion ends). */
+  userPasswordResets: (userId: string) => ["ws", userId, "password_reset"] as const,
+  userPasswordReset: (userId: string, tokenHash: string) =>
+    ["ws", userId, "password_reset", tokenHash] as const,
 
   /** Orders of the workspace (the orders capability owns the rest of its keys). */
   orderCount: (userId: string) => ["ws", userId, "count", "orders"] as const,
