@@ -1,0 +1,193 @@
+import { createRoute } from "@hono/zod-openapi";
+import { isOrderStatus, normaliseQuery, type OrderPatch } from "../domain/order.ts";
+import { planLimitMessage } from "../domain/plan.ts";
+import { ApiError, badRequest, notFound, unauthorized } from "../http/errors.ts";
+import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
+import { envelope, parsePaging } from "../http/paging.ts";
+import { createRouter } from "../http/router.ts";
+import { addDays, safeTimeZone, startOfDay } from "../lib/timezone.ts";
+import { planLimitResponse } from "../schemas/billing.ts";
+import {
+  CreateOrderBody,
+  ListOrdersQuery,
+  OrderEnvelope,
+  OrderIdParam,
+  OrderPageSchema,
+  OrderResultSchema,
+  PatchOrderBody,
+} from "../schemas/orders.ts";
+import {
+  deleteOrder,
+  getOrder,
+  ingestOrder,
+  listOrders,
+  type OrderQuery,
+  updateOrder,
+} from "../store/orders.ts";
+import { getUser } from "../store/users.ts";
+
+const ORDER_NOT_FOUND = "Order not found";
+const tags = ["Orders"];
+
+const createOrder = createRoute({
+  ...authed,
+  method: "post",
+  path: "/orders",
+  tags,
+  summary: "Create an order, or merge into the one with the same order number",
+  description:
+    "Creates an order (201, `merged: false`, fires `order.created`). When `orderNumber` " +
+    "matches an order of the workspace (ignoring surrounding spaces, case and a leading `#`) " +
+    "the fields are merged into it instead (200, `merged: true`, fires `order.merged`, then " +
+    "`order.shipped` / `order.delivered` when the status moved). Merging fills fields the " +
+    "order lacks, refreshes tracking number, carrier and delivery dates, never overwrites a " +
+    "field listed in `userEdited`, and never moves an order backwards. Without a status, a " +
+    "new order with a tracking number starts as `shipped`. With billing enabled, a free " +
+    "account's new orders per calendar month are capped (429); merges are never blocked.",
+  request: { body: jsonBody(CreateOrderBody) },
+  responses: {
+    201: jsonResponse(OrderResultSchema, "Created"),
+    200: jsonResponse(OrderResultSchema, "Merged into the order with this number"),
+    ...errors(400, 401),
+    429: planLimitResponse,
+  },
+});
+
+const listOrdersRoute = createRoute({
+  ...authed,
+  method: "get",
+  path: "/orders",
+  tags,
+  summary: "List orders, newest received first",
+  description: "Paginated. Filters combine; `total` counts every match before paging. " +
+    "`from`/`to` are calendar dates in the account's timezone, both inclusive.",
+  request: { query: ListOrdersQuery },
+  responses: {
+    200: jsonResponse(OrderPageSchema, "A page of orders"),
+    ...errors(400, 401),
+  },
+});
+
+const getOrderRoute = createRoute({
+  ...authed,
+  method: "get",
+  path: "/orders/{id}",
+  tags,
+  summary: "One order",
+  request: { params: OrderIdParam },
+  responses: {
+    200: jsonResponse(OrderEnvelope, "The order"),
+    ...errors(401, 404),
+  },
+});
+
+const patchOrder = createRoute({
+  ...authed,
+  method: "patch",
+  path: "/orders/{id}",
+  tags,
+  summary: "Edit an order",
+  description:
+    "Sets the fields sent (at least one) and records each in `userEdited`, so later messages " +
+    "never overwrite them. `salePriceCents: null` clears the sale price. A tracking number " +
+    "sent for an order still `ordered` moves it to `shipped` (unless `status` is sent too). " +
+    "Fires `order.updated` with `data.patch` (the fields applied, `status` when the tracking " +
+    "number moved the order, and the new `userEdited`), then `order.shipped` / " +
+    "`order.delivered` when the status moved there. A new `orderNumber` must not belong to " +
+    "another order (409).",
+  request: { params: OrderIdParam, body: jsonBody(PatchOrderBody) },
+  responses: {
+    200: jsonResponse(OrderEnvelope, "The order after the edit"),
+    ...errors(400, 401, 404, 409),
+  },
+});
+
+const deleteOrderRoute = createRoute({
+  ...authed,
+  method: "delete",
+  path: "/orders/{id}",
+  tags,
+  summary: "Delete an order",
+  description: "Fires no event. The plan's monthly count of new orders is not given back.",
+  request: { params: OrderIdParam },
+  responses: {
+    200: jsonResponse(OkSchema, "Deleted"),
+    ...errors(401, 404),
+  },
+});
+
+/** The `from`/`to` calendar dates as a `[fromMs, toMs)` range in the account's timezone. */
+async function receivedRange(
+  kv: Deno.Kv,
+  userId: string,
+  from: string | undefined,
+  to: string | undefined,
+): Promise<Pick<OrderQuery, "fromMs" | "toMs">> {
+  if (!from && !to) return {};
+  const user = await getUser(kv, userId);
+  if (!user) throw unauthorized();
+  const tz = safeTimeZone(user.timezone);
+  return {
+    fromMs: from ? startOfDay(from, tz) : undefined,
+    toMs: to ? startOfDay(addDays(to, 1), tz) : undefined,
+  };
+}
+
+export const orderRoutes = createRouter()
+  .openapi(createOrder, async (c) => {
+    const { deps, auth } = c.var;
+    const result = await ingestOrder(
+      deps.kv,
+      { userId: auth.userId, source: "manual", fields: c.req.valid("json") },
+      { now: deps.now(), billing: deps.config },
+    );
+    if (!result.ok) {
+      throw new ApiError(429, planLimitMessage(result.limit.cap), {
+        ...result.limit,
+      });
+    }
+    const body = { order: result.order, merged: result.merged };
+    return result.merged ? c.json(body, 200) : c.json(body, 201);
+  })
+  .openapi(listOrdersRoute, async (c) => {
+    const { deps, auth } = c.var;
+    const query = c.req.valid("query");
+    const paging = parsePaging(query);
+    const range = await receivedRange(deps.kv, auth.userId, query.from, query.to);
+    const { items, total } = await listOrders(deps.kv, deps.orderSearch, auth.userId, {
+      status: isOrderStatus(query.status) ? query.status : undefined,
+      q: normaliseQuery(query.q),
+      ...range,
+    }, paging);
+    return c.json(envelope(items, total, paging), 200);
+  })
+  .openapi(getOrderRoute, async (c) => {
+    const { deps, auth } = c.var;
+    const order = await getOrder(deps.kv, auth.userId, c.req.valid("param").id);
+    if (!order) throw notFound(ORDER_NOT_FOUND);
+    return c.json({ order }, 200);
+  })
+  .openapi(patchOrder, async (c) => {
+    const { deps, auth } = c.var;
+    const patch: OrderPatch = c.req.valid("json");
+    if (Object.values(patch).every((v) => v === undefined)) {
+      throw badRequest("Send at least one editable field");
+    }
+    const result = await updateOrder(
+      deps.kv,
+      auth.userId,
+      c.req.valid("param").id,
+      patch,
+      deps.now(),
+    );
+    if (!result.ok && result.reason === "not_found") throw notFound(ORDER_NOT_FOUND);
+    if (!result.ok) throw new ApiError(409, "Another order already has this order number");
+    return c.json({ order: result.order }, 200);
+  })
+  .openapi(deleteOrderRoute, async (c) => {
+    const { deps, auth } = c.var;
+    if (!await deleteOrder(deps.kv, auth.userId, c.req.valid("param").id)) {
+      throw notFound(ORDER_NOT_FOUND);
+    }
+    return c.json({ ok: true as const }, 200);
+  });

@@ -1,0 +1,105 @@
+import { deepStrictEqual as eq, equal, rejects } from "node:assert/strict";
+import { ApiError } from "../../src/http/errors.ts";
+import { OrderSearch } from "../../src/store/order_search.ts";
+import { deleteOrder, ingestOrder, updateOrder } from "../../src/store/orders.ts";
+import { createUser } from "../../src/store/users.ts";
+
+const billing = { billingEnabled: false, freePlanMonthlyOrders: 100 };
+
+async function workspace() {
+  const kv = await Deno.openKv(":memory:");
+  const created = await createUser(kv, { email: "s@example.com" });
+  if (!created.ok) throw new Error("no user");
+  const userId = created.user.id;
+  let now = Date.parse("2025-01-01T00:00:00.000Z");
+  const add = async (itemSummary: string, extra: Record<string, unknown> = {}) => {
+    now += 60_000;
+    const r = await ingestOrder(kv, {
+      userId,
+      source: "email",
+      fields: { itemSummary, ...extra },
+    }, { now, billing });
+    if (!r.ok) throw new Error("not created");
+    return r.order.id;
+  };
+  return { kv, userId, add, [Symbol.dispose]: () => kv.close() };
+}
+
+const ids = (hits: { id: string }[]) => hits.map((h) => h.id);
+
+Deno.test("two processes' caches both see every commit, in either order", async () => {
+  using ws = await workspace();
+  const { kv, userId, add } = ws;
+  const a = new OrderSearch(kv);
+  const b = new OrderSearch(kv);
+  const first = await add("Green lamp", { store: "Lights" });
+  eq(ids(await a.find(userId, { query: "lamp" })), [first]);
+  // Process b builds later; process a only syncs.
+  const second = await add("Lamp shade");
+  eq(ids(await b.find(userId, { query: "lamp" })), [second, first]);
+  eq(ids(await a.find(userId, { query: "lamp" })), [second, first]);
+
+  // An edit and a delete made "elsewhere" are picked up by both.
+  await updateOrder(kv, userId, first, { itemSummary: "Green bulb" }, Date.now());
+  await deleteOrder(kv, userId, second);
+  for (const search of [a, b]) {
+    eq(ids(await search.find(userId, { query: "lamp" })), []);
+    eq(ids(await search.find(userId, { query: "bulb" })), [first]);
+    eq(ids(await search.find(userId, { query: "lights", status: "ordered" })), [first]);
+    eq(ids(await search.find(userId, { query: "lights", status: "shipped" })), []);
+  }
+  // Replaying the change entries again changes nothing.
+  await add("Unrelated");
+  eq(ids(await a.find(userId, { query: "bulb" })), [first]);
+  eq(ids(await a.find(userId, { query: "lamp" })), []);
+});
+
+Deno.test("concurrent searches and writes: each search sees what committed before it began", async () => {
+  using ws = await workspace();
+  const { kv, userId, add } = ws;
+  const search = new OrderSearch(kv);
+  const made: string[] = [];
+  await Promise.all(Array.from({ length: 20 }, async (_, i) => {
+    const id = await add(`widget ${i}`);
+    made.push(id);
+    const hits = ids(await search.find(userId, { query: "widget" }));
+    equal(hits.includes(id), true);
+  }));
+  equal((await search.find(userId, { query: "widget" })).length, 20);
+  const window = await search.find(userId, {
+    query: "widget",
+    fromMs: Date.parse("2025-01-01T00:05:00.000Z"),
+    toMs: Date.parse("2025-01-01T00:10:00.000Z"),
+  });
+  equal(window.length, 5);
+});
+
+Deno.test("a bounded cache drops the least recently searched workspace", async () => {
+  using ws = await workspace();
+  const { kv, userId, add } = ws;
+  const other = await createUser(kv, { email: "t@example.com" });
+  if (!other.ok) throw new Error("no user");
+  await add("one");
+  await add("two");
+  await ingestOrder(kv, {
+    userId: other.user.id,
+    source: "chat",
+    fields: { itemSummary: "three" },
+  }, { now: Date.now(), billing });
+  const search = new OrderSearch(kv, 2);
+  equal((await search.find(userId, { query: "o" })).length, 2);
+  equal((await search.find(other.user.id, { query: "three" })).length, 1);
+  // Rebuilt on demand after being dropped.
+  equal((await search.find(userId, { query: "tw" })).length, 1);
+});
+
+Deno.test("ingestOrder for an account that no longer exists is a 401", async () => {
+  using kv = await Deno.openKv(":memory:");
+  await rejects(
+    ingestOrder(kv, { userId: "usr_gone", source: "chat", fields: { itemSummary: "x" } }, {
+      now: Date.now(),
+      billing,
+    }),
+    (err) => err instanceof ApiError && err.status === 401,
+  );
+});
