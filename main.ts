@@ -1,6 +1,8 @@
 import { createApp } from "./src/app.ts";
 import { ConfigError, loadConfig } from "./src/config.ts";
 import { createDeps, drainDeps } from "./src/deps.ts";
+import { webhookHandlers } from "./src/events/delivery.ts";
+import { startQueueListener } from "./src/events/queue.ts";
 import { openStore } from "./src/store/kv.ts";
 import { VERSION } from "./src/version.ts";
 
@@ -17,6 +19,12 @@ const { kv, persistence } = await openStore(config.kvPath);
 const deps = createDeps({ kv, config, persistence });
 const app = createApp(deps);
 
+// The one queue listener of the process, routing messages by kind. KV Connect has no queues.
+const queue = persistence === "remote" ? null : startQueueListener(deps, {
+  ...webhookHandlers(deps),
+});
+if (!queue) deps.log.warn("remote KV has no queues: webhook delivery is off");
+
 const server = Deno.serve({
   port: config.port,
   hostname: config.host,
@@ -28,8 +36,10 @@ const server = Deno.serve({
 async function shutdown(signal: string) {
   deps.log.info("shutting down", { signal });
   await server.shutdown();
+  await queue?.drain();
   await drainDeps(deps);
   kv.close();
+  await queue?.closed;
   Deno.exit(0);
 }
 

@@ -14,6 +14,9 @@ import { apiKeyRoutes } from "./routes/api_keys.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { profileRoutes } from "./routes/profiles.ts";
 import { landingRoutes } from "./routes/landing.ts";
+import { settingsRoutes } from "./routes/settings.ts";
+import { webhookLogRoutes } from "./routes/webhook_logs.ts";
+import { webhookSubscriptionRoutes } from "./routes/webhook_subscriptions.ts";
 import { orderRoutes } from "./routes/orders.ts";
 import { billingRoutes } from "./routes/billing.ts";
 
@@ -43,6 +46,9 @@ export function createApp(deps: AppDeps) {
     .route("/", accountRoutes)
     .route("/", profileRoutes)
     .route("/", landingRoutes)
+    .route("/", webhookSubscriptionRoutes)
+    .route("/", webhookLogRoutes)
+    .route("/", settingsRoutes)
     .route("/", orderRoutes)
     .route("/", billingRoutes);
   app.route("/api", api);

@@ -8,6 +8,9 @@ import { BackgroundTasks } from "./lib/background.ts";
 import { createMailer } from "./net/mailer.ts";
 import { createAtlasVerifier } from "./net/atlas.ts";
 import type { Persistence } from "./store/kv.ts";
+import { type SecretBox, secretBoxFor } from "./lib/secret_box.ts";
+import { Outbound } from "./net/outbound.ts";
+import { dnsResolver, type Resolver } from "./net/resolver.ts";
 
 export interface DepsInput {
   kv: Deno.Kv;
@@ -15,6 +18,10 @@ export interface DepsInput {
   persistence: Persistence;
   log?: Logger;
   now?: () => number;
+  /** Secret encryption; by default from `SECRETS_KEY`, the key file or an ephemeral key. */
+  secrets?: SecretBox | null;
+  /** Outbound requests: name resolution, deadline, extra TLS roots (tests set their own). */
+  outbound?: { resolver?: Resolver; timeoutMs?: number; ca?: string[] };
 }
 
 /** Wires the runtime services every request may use. */
@@ -33,6 +40,15 @@ export function createDeps(input: DepsInput): AppDeps {
     atlas: createAtlasVerifier(input.config.atlas),
     startedAt: Date.now(),
     now: input.now ?? Date.now,
+    secrets: input.secrets !== undefined
+      ? input.secrets
+      : secretBoxFor(input.config, input.persistence),
+    outbound: new Outbound({
+      resolver: input.outbound?.resolver ?? dnsResolver,
+      allowed: input.config.allowedPrivateAddresses,
+      timeoutMs: input.outbound?.timeoutMs,
+      ca: input.outbound?.ca,
+    }),
   };
 }
 

@@ -1,6 +1,6 @@
 import { createApp } from "../src/app.ts";
 import { type Config, testConfig } from "../src/config.ts";
-import { createDeps, drainDeps } from "../src/deps.ts";
+import { createDeps, type DepsInput, drainDeps } from "../src/deps.ts";
 import type { AppDeps } from "../src/http/env.ts";
 import { createLogger } from "../src/lib/log.ts";
 import { issueSession } from "../src/store/credentials.ts";
@@ -20,7 +20,7 @@ export interface TestContext extends AsyncDisposable {
 /** A fresh app on an in-memory KV; `await using ctx = await testApp()` closes it. */
 export async function testApp(
   env: Record<string, string> = {},
-  options: { now?: () => number } = {},
+  options: { now?: () => number; deps?: Pick<DepsInput, "secrets" | "outbound"> } = {},
 ): Promise<TestContext> {
   const kv = await Deno.openKv(":memory:");
   const config = testConfig({ LOG_LEVEL: "debug", ...env });
@@ -31,6 +31,7 @@ export async function testApp(
     persistence: "memory",
     log: createLogger(config.logLevel, (line) => logs.push(line)),
     now: options.now,
+    ...options.deps,
   });
   const app = createApp(deps);
   const close = async () => {

@@ -7,6 +7,8 @@ import type { BackgroundTasks } from "../lib/background.ts";
 import type { Mailer } from "../net/mailer.ts";
 import type { AtlasVerifier } from "../net/atlas.ts";
 import type { RateLimits } from "./rate_limit.ts";
+import type { SecretBox } from "../lib/secret_box.ts";
+import type { Outbound } from "../net/outbound.ts";
 
 /** Everything a request handler may use; built once by main.ts, or per test. */
 export interface AppDeps {
@@ -26,6 +28,10 @@ export interface AppDeps {
   startedAt: number;
   /** The clock; tests move it. */
   now: () => number;
+  /** Seals secrets at rest; null where none can exist (remote KV without SECRETS_KEY). */
+  secrets: SecretBox | null;
+  /** Every outbound request: the private-address guard and sends pinned to checked addresses. */
+  outbound: Outbound;
 }
 
 /** Who is calling: set by the bearer-token middleware. */

@@ -76,6 +76,17 @@ export const keys = {
   events: (userId: string) => ["ws", userId, "event"] as const,
   event: (userId: string, eventId: string) => ["ws", userId, "event", eventId] as const,
 
+  // Webhooks: subscriptions, delivery log and workspace settings
+  webhookSubs: (userId: string) => ["ws", userId, "whsub"] as const,
+  webhookSub: (userId: string, subId: string) => ["ws", userId, "whsub", subId] as const,
+  webhookSubCount: (userId: string) => ["ws", userId, "count", "whsubs"] as const,
+  /** One entry per delivery attempt, newest last; kept for a bounded time. */
+  webhookLogs: (userId: string) => ["ws", userId, "whlog"] as const,
+  webhookLog: (userId: string, logId: string) => ["ws", userId, "whlog", logId] as const,
+  settings: (userId: string) => ["ws", userId, "settings"] as const,
+  /** (event, subscription) -> attempt started: at most one attempt each; expires. */
+  webhookAttempt: (eventId: string, subId: string) => ["whsub_attempt", eventId, subId] as const,
+
   // Platform-wide counters (health counts, landing stats)
   stat: (name: "users" | "orders" | "value_cents") => ["stats", name] as const,
   healthProbe: () => ["health", "probe"] as const,

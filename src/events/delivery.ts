@@ -1,0 +1,232 @@
+import { z } from "@hono/zod-openapi";
+import {
+  afterAttempt,
+  afterSkip,
+  type Outcome,
+  outcomeOfStatus,
+  receives,
+  ROTATE_SECRET_ERROR,
+  type StoredSubscription,
+} from "../domain/webhook.ts";
+import type { AppDeps } from "../http/env.ts";
+import { newId } from "../lib/ids.ts";
+import type { Exchange } from "../net/http.ts";
+import type { OutboundResult } from "../net/outbound.ts";
+import { addWebhookLog, type WebhookLogEntry } from "../store/webhook_logs.ts";
+import {
+  changeSubscription,
+  claimAttempt,
+  getSubscription,
+  listSubscriptions,
+  MAX_DELIVERY_AGE_MS,
+} from "../store/webhook_subscriptions.ts";
+import { VERSION } from "../version.ts";
+import { enqueueAll, type QueueHandlers, type QueueMessage } from "./queue.ts";
+import { signatureHeader } from "./signature.ts";
+import { EVENT_TYPES, type EventEnvelope, type EventType } from "./types.ts";
+
+export const USER_AGENT = `order-tracker-webhooks/${VERSION}`;
+
+/**
+ * Up to this many matching subscriptions are sent from the event's own queue message, which
+ * keeps the common case at one dequeue; more get one `delivery` message each.
+ */
+export const INLINE_FANOUT_MAX = 5;
+
+/** One subscription's share of a large fan-out. */
+export interface DeliveryMessage extends QueueMessage {
+  kind: "delivery";
+  event: EventEnvelope;
+  subscriptionId: string;
+}
+
+// Queue payloads are validated: a malformed message is logged and acknowledged.
+const Envelope = z.object({
+  id: z.string(),
+  type: z.enum(EVENT_TYPES),
+  createdAt: z.string(),
+  userId: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
+const EventMessage = z.object({ kind: z.literal("event"), event: Envelope });
+const DeliveryMessage = z.object({
+  kind: z.literal("delivery"),
+  event: Envelope,
+  subscriptionId: z.string(),
+});
+
+/** The queue handlers of webhook delivery: `event` fans out, `delivery` sends one. */
+export function webhookHandlers(deps: AppDeps): QueueHandlers {
+  const parsed = <T>(schema: z.ZodType<T>, raw: unknown): T | null => {
+    const result = schema.safeParse(raw);
+    if (!result.success) deps.log.warn("malformed webhook queue message");
+    return result.success ? result.data : null;
+  };
+  return {
+    event: async (raw) => {
+      const m = parsed(EventMessage, raw);
+      if (m) await fanOut(deps, m.event);
+    },
+    delivery: async (raw) => {
+      const m = parsed(DeliveryMessage, raw);
+      if (m) await deliverTo(deps, m.event, m.subscriptionId);
+    },
+  };
+}
+
+/** An event older than the attempt markers' lifetime is dropped rather than risk a repeat. */
+function tooOld(deps: AppDeps, event: EventEnvelope): boolean {
+  const old = deps.now() - Date.parse(event.createdAt) > MAX_DELIVERY_AGE_MS;
+  if (old) deps.log.warn("webhook event too old to deliver", { eventId: event.id });
+  return old;
+}
+
+/**
+ * Sends an event to every active subscription of its workspace that wants its type. Throws
+ * only when storage fails; the queue then redelivers and the attempt markers keep every
+ * (event, subscription) pair at one attempt.
+ */
+export async function fanOut(deps: AppDeps, event: EventEnvelope): Promise<void> {
+  if (tooOld(deps, event)) return;
+  const subs = (await listSubscriptions(deps.kv, event.userId))
+    .filter((sub) => receives(sub, event.type));
+  if (subs.length > INLINE_FANOUT_MAX) {
+    await enqueueAll(
+      deps.kv,
+      subs.map((sub): DeliveryMessage => ({ kind: "delivery", event, subscriptionId: sub.id })),
+    );
+    return;
+  }
+  const results = await Promise.allSettled(subs.map((sub) => attempt(deps, event, sub)));
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
+}
+
+/** Sends an event to one subscription, as it stands now. */
+export async function deliverTo(deps: AppDeps, event: EventEnvelope, subId: string) {
+  if (tooOld(deps, event)) return;
+  const sub = await getSubscription(deps.kv, event.userId, subId);
+  if (sub && receives(sub, event.type)) await attempt(deps, event, sub);
+}
+
+/**
+ * The one attempt of (event, subscription): claim it first (a redelivered message or a
+ * restarted process finds the claim and stops), then send, then record the outcome.
+ */
+async function attempt(deps: AppDeps, event: EventEnvelope, sub: StoredSubscription) {
+  const { kv, log } = deps;
+  if (!await claimAttempt(kv, event.id, sub.id, deps.now())) return;
+  const secret = await openSecret(deps, sub);
+  if (secret === null) {
+    // Skipped, not queued, and not a failure toward auto-pause.
+    await changeSubscription(kv, sub.userId, sub.id, (s) => afterSkip(s, ROTATE_SECRET_ERROR));
+    log.warn("webhook skipped: no usable signing secret", { subscriptionId: sub.id });
+    return;
+  }
+  const deliveryId = crypto.randomUUID();
+  const result = await sendEvent(deps, sub.url, event, secret, { deliveryId });
+  const outcome = outcomeOf(result);
+  const entry = logEntry(deps, sub.id, event, result, { deliveryId });
+  await changeSubscription(
+    kv,
+    sub.userId,
+    sub.id,
+    (s) => afterAttempt(s, outcome, entry.createdAt),
+    (op) => addWebhookLog(op, sub.userId, entry),
+  );
+  log.debug("webhook delivered", { ...entry });
+}
+
+/** The signing secret, or null when it is missing or does not decrypt under this key. */
+export async function openSecret(deps: AppDeps, sub: StoredSubscription): Promise<string | null> {
+  if (sub.needsSecretRotation || !sub.sealedSecret || !deps.secrets) return null;
+  return await deps.secrets.open(sub.sealedSecret, sub.id);
+}
+
+/** A real attempt carries a delivery id; a test carries the test marker instead. */
+type Attempt = { deliveryId: string } | { test: true };
+
+/** POSTs the envelope, signed, with the headers of CONTRACT.md. Never throws. */
+export async function sendEvent(
+  deps: AppDeps,
+  url: string,
+  event: EventEnvelope,
+  secret: string,
+  kind: Attempt,
+): Promise<OutboundResult> {
+  const body = new TextEncoder().encode(JSON.stringify(event));
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    "User-Agent": USER_AGENT,
+    "X-Service-Event": event.type,
+    "X-Service-Event-Id": event.id,
+    "X-Service-Signature": await signatureHeader(secret, body),
+  };
+  if ("test" in kind) headers["X-Service-Test"] = "true";
+  else headers["X-Service-Delivery"] = kind.deliveryId;
+  return await deps.outbound.request(url, { body, headers });
+}
+
+export function outcomeOf(result: Exchange): Outcome {
+  return "status" in result ? outcomeOfStatus(result.status) : { ok: false, error: result.error };
+}
+
+function logEntry(
+  deps: AppDeps,
+  subscriptionId: string,
+  event: EventEnvelope,
+  result: OutboundResult,
+  kind: Attempt,
+): WebhookLogEntry {
+  const now = deps.now();
+  const outcome = outcomeOf(result);
+  return {
+    id: newId("log", now),
+    subscriptionId,
+    eventId: event.id,
+    eventType: event.type,
+    ok: outcome.ok,
+    ...("status" in result ? { status: result.status } : {}),
+    ...(outcome.ok ? {} : { error: outcome.error }),
+    durationMs: result.durationMs,
+    createdAt: new Date(now).toISOString(),
+    ...kind,
+  };
+}
+
+/** The answer of `POST .../test`. */
+export type TestResult = { ok: true; status: number } | {
+  ok: false;
+  status?: number;
+  error: string;
+};
+
+/**
+ * Sends a test event (`evt_test_` id, `data: {test: true}`, `X-Service-Test: true`, no
+ * delivery id) now. It is logged, and leaves the subscription's state untouched.
+ */
+export async function sendTestEvent(
+  deps: AppDeps,
+  sub: StoredSubscription,
+  type: EventType,
+): Promise<TestResult> {
+  const secret = await openSecret(deps, sub);
+  if (secret === null) return { ok: false, error: ROTATE_SECRET_ERROR };
+  const now = deps.now();
+  const event: EventEnvelope = {
+    id: newId("evt_test", now),
+    type,
+    createdAt: new Date(now).toISOString(),
+    userId: sub.userId,
+    data: { test: true },
+  };
+  const result = await sendEvent(deps, sub.url, event, secret, { test: true });
+  const entry = logEntry(deps, sub.id, event, result, { test: true });
+  const op = deps.kv.atomic();
+  addWebhookLog(op, sub.userId, entry);
+  await op.commit();
+  if (entry.ok) return { ok: true, status: entry.status! };
+  return entry.status === undefined
+    ? { ok: false, error: entry.error! }
+    : { ok: false, status: entry.status, error: entry.error! };
+}

@@ -1,0 +1,114 @@
+import { dirname, join } from "node:path";
+import { type Config, ConfigError } from "../config.ts";
+import type { Persistence } from "../store/kv.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const b64url = { alphabet: "base64url", omitPadding: true } as const;
+const VERSION = "v1";
+
+/**
+ * Encrypts secrets at rest (webhook signing secrets, mailbox passwords) with AES-256-GCM.
+ * Each sealed value is bound to a context string (the id of the record holding it), so a
+ * ciphertext copied onto another record does not open.
+ */
+export class SecretBox {
+  readonly #key: Promise<CryptoKey>;
+
+  constructor(rawKey: Uint8Array) {
+    if (rawKey.length !== 32) throw new Error("a secrets key is 32 bytes");
+    this.#key = crypto.subtle.importKey("raw", new Uint8Array(rawKey), "AES-GCM", false, [
+      "encrypt",
+      "decrypt",
+    ]);
+  }
+
+  /** A box whose key lives only as long as the process (in-memory deployments, tests). */
+  static ephemeral(): SecretBox {
+    return new SecretBox(crypto.getRandomValues(new Uint8Array(32)));
+  }
+
+  /** `v1.<iv>.<ciphertext>` in base64url. */
+  async seal(plain: string, context: string): Promise<string> {
+    const iv = crypto.getRandomValues(new Uint8Array(12));
+    const sealed = await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv, additionalData: encoder.encode(context) },
+      await this.#key,
+      encoder.encode(plain),
+    );
+    return [VERSION, iv.toBase64(b64url), new Uint8Array(sealed).toBase64(b64url)].join(".");
+  }
+
+  /** The plain text, or null when the value was sealed under another key or context. */
+  async open(sealed: string, context: string): Promise<string | null> {
+    const [version, iv, data] = sealed.split(".");
+    if (version !== VERSION || !iv || !data) return null;
+    try {
+      const plain = await crypto.subtle.decrypt(
+        {
+          name: "AES-GCM",
+          iv: Uint8Array.fromBase64(iv, b64url),
+          additionalData: encoder.encode(context),
+        },
+        await this.#key,
+        Uint8Array.fromBase64(data, b64url),
+      );
+      return decoder.decode(plain);
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** Name of the key file created beside a local KV file when `SECRETS_KEY` is unset. */
+export const KEY_FILE_NAME = "secrets.key";
+
+/**
+ * The deployment's box (CONTRACT.md `SECRETS_KEY`): the configured key; else, for a KV file, a
+ * key file `secrets.key` (mode 0600) beside it, created on first start; else, for `:memory:`,
+ * an ephemeral key. A remote KV without `SECRETS_KEY` has none: features that store secrets
+ * answer 503.
+ */
+export function secretBoxFor(config: Config, persistence: Persistence): SecretBox | null {
+  if (config.secretsKey) return new SecretBox(config.secretsKey);
+  if (persistence === "memory") return SecretBox.ephemeral();
+  if (persistence === "remote") return null;
+  return new SecretBox(loadOrCreateKeyFile(join(dirname(config.kvPath), KEY_FILE_NAME)));
+}
+
+/**
+ * Reads the key file, or creates it: written to a temporary file first and linked into place,
+ * so two processes starting together agree on one key and nobody reads a half-written file.
+ */
+export function loadOrCreateKeyFile(path: string): Uint8Array {
+  try {
+    return readKeyFile(path);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  const key = crypto.getRandomValues(new Uint8Array(32));
+  const temp = `${path}.${crypto.randomUUID()}.tmp`;
+  Deno.writeTextFileSync(temp, key.toBase64() + "\n", { mode: 0o600, createNew: true });
+  try {
+    Deno.chmodSync(temp, 0o600);
+    Deno.linkSync(temp, path);
+    return key;
+  } catch (err) {
+    if (err instanceof Deno.errors.AlreadyExists) return readKeyFile(path);
+    throw err;
+  } finally {
+    Deno.removeSync(temp);
+  }
+}
+
+function readKeyFile(path: string): Uint8Array {
+  const text = Deno.readTextFileSync(path).trim();
+  let key: Uint8Array | null = null;
+  try {
+    key = Uint8Array.fromBase64(text);
+  } catch {
+    // reported below
+  }
+  if (key?.length !== 32) throw new ConfigError(`${path} must hold base64 of 32 bytes`);
+  return key;
+}

@@ -1,0 +1,63 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { AppDeps } from "../http/env.ts";
+import { authed, errors, jsonBody, jsonResponse } from "../http/openapi.ts";
+import { checkedReceiverUrl } from "../http/receiver_url.ts";
+import { createRouter } from "../http/router.ts";
+import { ReceiverUrl } from "../schemas/webhooks.ts";
+import { updateSettings } from "../store/settings.ts";
+
+const URL_FIELD = "Receiver URL under the private-address rule (`https:`, no private or " +
+  "internal address); an empty string or null clears it.";
+
+const SettingsSchema = z.object({
+  outputWebhook: z.string().optional(),
+  updatesWebhook: z.string().optional(),
+  forwardOn: z.boolean(),
+  updatedAt: z.string().optional(),
+}).openapi("WorkspaceSettings");
+
+const UrlSetting = z.union([ReceiverUrl, z.literal(""), z.null()]).optional();
+
+const route = createRoute({
+  ...authed,
+  method: "post",
+  path: "/settings",
+  tags: ["Workspace"],
+  summary: "Change workspace settings",
+  description: "Changes only the fields sent. URL errors start with the field name.",
+  request: {
+    body: jsonBody(
+      z.object({
+        outputWebhook: UrlSetting.openapi({
+          description: `Where orders are forwarded. ${URL_FIELD}`,
+        }),
+        updatesWebhook: UrlSetting.openapi({ description: `Where order updates go. ${URL_FIELD}` }),
+        forwardOn: z.boolean().optional().openapi({
+          description: "Forward orders to `outputWebhook`",
+        }),
+      }).openapi("SettingsChange"),
+    ),
+  },
+  responses: {
+    200: jsonResponse(z.object({ settings: SettingsSchema }), "The settings after the change"),
+    ...errors(400, 401),
+  },
+});
+
+/** undefined: unchanged; "" or null: cleared; a URL: checked, then stored normalised. */
+async function urlSetting(deps: AppDeps, field: string, value: string | null | undefined) {
+  if (value === undefined) return undefined;
+  if (value === null || value === "") return null;
+  return await checkedReceiverUrl(deps, field, value);
+}
+
+export const settingsRoutes = createRouter().openapi(route, async (c) => {
+  const deps = c.var.deps;
+  const body = c.req.valid("json");
+  const settings = await updateSettings(deps.kv, c.var.auth.userId, {
+    outputWebhook: await urlSetting(deps, "outputWebhook", body.outputWebhook),
+    updatesWebhook: await urlSetting(deps, "updatesWebhook", body.updatesWebhook),
+    forwardOn: body.forwardOn,
+  }, deps.now());
+  return c.json({ settings }, 200);
+});

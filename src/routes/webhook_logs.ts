@@ -1,0 +1,35 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { authed, errors, jsonResponse } from "../http/openapi.ts";
+import { type PageBounds, parsePaging } from "../http/paging.ts";
+import { createRouter } from "../http/router.ts";
+import { WebhookLogSchema } from "../schemas/webhooks.ts";
+import { listWebhookLogs } from "../store/webhook_logs.ts";
+
+const BOUNDS: PageBounds = { defaultLimit: 100, maxLimit: 500 };
+
+const route = createRoute({
+  ...authed,
+  method: "get",
+  path: "/webhook-logs",
+  tags: ["Webhook subscriptions"],
+  summary: "Webhook delivery log, newest first",
+  description: "One entry per delivery attempt, test deliveries included, kept 7 days.",
+  request: {
+    query: z.object({
+      limit: z.string().optional().openapi({
+        description: "Entries, 1 to 500 (default 100). Above 500 becomes 500; non-numeric or " +
+          "0 becomes 100; negative becomes 1.",
+        example: "100",
+      }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(z.object({ logs: z.array(WebhookLogSchema) }), "The newest entries"),
+    ...errors(401),
+  },
+});
+
+export const webhookLogRoutes = createRouter().openapi(route, async (c) => {
+  const { limit } = parsePaging(c.req.valid("query"), BOUNDS);
+  return c.json({ logs: await listWebhookLogs(c.var.deps.kv, c.var.auth.userId, limit) }, 200);
+});
