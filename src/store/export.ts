@@ -1,6 +1,7 @@
 import type { ApiKeyRecord } from "../domain/api_key.ts";
 import { type PublicUser, toPublicUser } from "../domain/user.ts";
 import { listApiKeys } from "./api_keys.ts";
+import { ordersSection } from "./orders.ts";
 import { type Item, loadSections, noFields, noItems, type WorkspaceContext } from "./snapshot.ts";
 
 /**
@@ -28,7 +29,7 @@ export interface AccountExport {
 /** One loader per export section; each capability puts its reader here. */
 const SECTIONS = {
   settings: noFields,
-  orders: noItems,
+  orders: ordersSection,
   emailSources: noItems,
   bots: noItems,
   customTemplates: noItems,

@@ -30,6 +30,7 @@ import type { Paging } from "../http/paging.ts";
 import { newId } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
 import { addToCounter, counterValue, getManyChunked, readCounter, withRetry } from "./kv.ts";
+import type { Item } from "./snapshot.ts";
 import { CHANGE_TTL_MS, type ChangeEntry, type OrderSearch, searchEntry } from "./order_search.ts";
 
 /** Many writers can race for one order (a burst of messages with one number): retry long. */
@@ -156,7 +157,7 @@ export function ingestOrder(
       const before = existing.value;
       const { order, changed } = mergeMessage(before, fields, signals, now);
       const events = mergeEvents(before, order).map((type) => event(type, order));
-      const op = kv.atomic().check(existing);
+      const op = kv.atomic().check(existing, user);
       if (changed) writeChange(op, userId, before, order);
       addEvents(op, events);
       return { commit: await op.commit(), value: { ok: true, order, merged: true, events } };
@@ -191,6 +192,14 @@ export async function getOrder(kv: Deno.Kv, userId: string, id: string): Promise
   return (await kv.get<Order>(keys.order(userId, id))).value;
 }
 
+/**
+ * An order with its account record. Changes check both: the platform counters they move are
+ * settled by account deletion in a commit that removes the record, so none may land after it.
+ */
+function readWithAccount(kv: Deno.Kv, userId: string, id: string) {
+  return kv.getMany<[Order, UserRecord]>([keys.order(userId, id), keys.user(userId)]);
+}
+
 export type UpdateResult =
   | { ok: true; order: Order; events: EventEnvelope[] }
   | { ok: false; reason: "not_found" | "number_taken" };
@@ -207,11 +216,11 @@ export function updateOrder(
   now: number,
 ): Promise<UpdateResult> {
   return withRetry<UpdateResult>(async () => {
-    const entry = await kv.get<Order>(keys.order(userId, id));
+    const [entry, user] = await readWithAccount(kv, userId, id);
     const before = entry.value;
-    if (!before) return { commit: null, value: { ok: false, reason: "not_found" } };
+    if (!before || !user.value) return { commit: null, value: { ok: false, reason: "not_found" } };
     const { order, applied } = applyPatch(before, patch, now);
-    const op = kv.atomic().check(entry);
+    const op = kv.atomic().check(entry, user);
     const number = order.orderNumber ? normaliseOrderNumber(order.orderNumber) : "";
     const oldNumber = before.orderNumber ? normaliseOrderNumber(before.orderNumber) : "";
     if (number && number !== oldNumber) {
@@ -238,9 +247,9 @@ export function updateOrder(
 /** Deletes an order with its indexes and counts; fires no event. False when there is none. */
 export function deleteOrder(kv: Deno.Kv, userId: string, id: string): Promise<boolean> {
   return withRetry(async () => {
-    const entry = await kv.get<Order>(keys.order(userId, id));
-    if (!entry.value) return { commit: null, value: false };
-    const op = kv.atomic().check(entry);
+    const [entry, user] = await readWithAccount(kv, userId, id);
+    if (!entry.value || !user.value) return { commit: null, value: false };
+    const op = kv.atomic().check(entry, user);
     writeChange(op, userId, entry.value, null);
     return { commit: await op.commit(), value: true };
   });
@@ -406,4 +415,19 @@ export function ordersCreatedThisMonth(
   now: number,
 ): Promise<number> {
   return readCounter(kv, keys.ordersCreatedInMonth(user.id, usageMonth(user, now)));
+}
+
+/** The snapshot's and the export's `orders`: every order, newest received first. */
+export async function ordersSection(ctx: { kv: Deno.Kv; user: UserRecord }): Promise<Item[]> {
+  return await listAllOrders(ctx.kv, ctx.user.id) as unknown as Item[];
+}
+
+/** The snapshot's `analytics`: order counts (all, by status) and their summed cost. */
+export async function orderAnalytics(ctx: { kv: Deno.Kv; user: UserRecord }) {
+  const [byStatus, totalOrders, totalCostCents] = await Promise.all([
+    countByStatus(ctx.kv, ctx.user.id),
+    readCounter(ctx.kv, keys.orderCount(ctx.user.id)),
+    readCounter(ctx.kv, keys.valueCents(ctx.user.id)),
+  ]);
+  return { totalOrders, byStatus, totalCostCents };
 }

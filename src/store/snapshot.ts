@@ -1,5 +1,6 @@
 import { type PublicUser, toPublicUser, type UserRecord } from "../domain/user.ts";
 import type { ApiKeyUseRecorder } from "./api_key_use.ts";
+import { orderAnalytics, ordersSection } from "./orders.ts";
 
 /** What a section of the snapshot or the export is read from. */
 export interface WorkspaceContext {
@@ -44,8 +45,8 @@ const SECTIONS: { [K in Exclude<keyof WorkspaceSnapshot, "user">]: Loader<Worksp
     settings: noFields,
     bots: noItems,
     emailSources: noItems,
-    orders: noItems,
-    analytics: noFields,
+    orders: ordersSection,
+    analytics: orderAnalytics,
     templates: noItems,
     subscriptions: noItems,
   };
