@@ -13,7 +13,7 @@ export const ROTATE_SECRET_ERROR =
   "Signing secret unavailable: rotate the secret (POST /api/webhook-subscriptions/{id}/rotate-secret)";
 
 /** A webhook subscription as the API shows it (never with the stored secret). */
-export interface WebhookSubscription {
+export type WebhookSubscription = {
   id: string;
   userId: string;
   url: string;
@@ -25,13 +25,13 @@ export interface WebhookSubscription {
   lastError?: string;
   createdAt: string;
   needsSecretRotation: boolean;
-}
+};
 
 /** The stored record: the view plus the signing secret sealed by the deployment's SecretBox. */
-export interface StoredSubscription extends WebhookSubscription {
+export type StoredSubscription = WebhookSubscription & {
   /** Absent for subscriptions created before secrets were stored (`needsSecretRotation`). */
   sealedSecret?: string;
-}
+};
 
 /** The result of one delivery attempt. */
 export type Outcome = { ok: true } | { ok: false; error: string };

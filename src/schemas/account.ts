@@ -98,6 +98,9 @@ export const SnapshotSchema = z.object({
   analytics: Fields,
   templates: Items.openapi({ description: "Built-in and custom templates" }),
   subscriptions: Items.openapi({ description: "Recurring costs" }),
+  webhookSubscriptions: Items.openapi({
+    description: "Webhook subscriptions as their list shows them (no signing secrets)",
+  }),
 }).openapi("WorkspaceSnapshot");
 
 export const ExportSchema = z.object({
@@ -111,6 +114,7 @@ export const ExportSchema = z.object({
   bots: Items.openapi({ description: "Chat webhook URLs cut down to their host" }),
   customTemplates: Items,
   subscriptions: Items,
+  webhookSubscriptions: Items.openapi({ description: "Without their signing secrets" }),
   shares: Items,
   apiKeys: z.array(ApiKeyRecordSchema).openapi({ description: "As in the key list; no hashes" }),
   intakeMessages: Items.openapi({ description: "Stored source emails and webhook posts" }),

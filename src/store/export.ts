@@ -1,8 +1,10 @@
 import type { ApiKeyRecord } from "../domain/api_key.ts";
 import { type PublicUser, toPublicUser } from "../domain/user.ts";
 import { listApiKeys } from "./api_keys.ts";
+import { settingsSection } from "./settings.ts";
+import { webhookSubscriptionsSection } from "./webhook_subscriptions.ts";
 import { ordersSection } from "./orders.ts";
-import { type Item, loadSections, noFields, noItems, type WorkspaceContext } from "./snapshot.ts";
+import { type Item, loadSections, noItems, type WorkspaceContext } from "./snapshot.ts";
 
 /**
  * The account export document of the spec. Secrets are left out by construction: each section
@@ -19,6 +21,8 @@ export interface AccountExport {
   bots: Item[];
   customTemplates: Item[];
   subscriptions: Item[];
+  /** Webhook subscriptions without their signing secrets. */
+  webhookSubscriptions: Item[];
   shares: Item[];
   /** As in the key list. */
   apiKeys: ApiKeyRecord[];
@@ -28,12 +32,13 @@ export interface AccountExport {
 
 /** One loader per export section; each capability puts its reader here. */
 const SECTIONS = {
-  settings: noFields,
+  settings: settingsSection,
   orders: ordersSection,
   emailSources: noItems,
   bots: noItems,
   customTemplates: noItems,
   subscriptions: noItems,
+  webhookSubscriptions: webhookSubscriptionsSection,
   shares: noItems,
   apiKeys: (ctx: WorkspaceContext) => listApiKeys(ctx.kv, ctx.user.id, ctx.apiKeyUse),
   intakeMessages: noItems,

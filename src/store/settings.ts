@@ -3,14 +3,14 @@ import { keys } from "./keys.ts";
 import { withRetry } from "./kv.ts";
 
 /** Workspace settings (`POST /api/settings`; the snapshot's and export's `settings`). */
-export interface WorkspaceSettings {
+export type WorkspaceSettings = {
   /** Where new orders are forwarded when `forwardOn` is true. */
   outputWebhook?: string;
   /** Where order updates are posted. */
   updatesWebhook?: string;
   forwardOn: boolean;
   updatedAt?: string;
-}
+};
 
 /** A change: a URL sets the field, null clears it, undefined leaves it alone. */
 export interface SettingsChanges {
@@ -23,6 +23,11 @@ const DEFAULTS: WorkspaceSettings = { forwardOn: false };
 
 export async function getSettings(kv: Deno.Kv, userId: string): Promise<WorkspaceSettings> {
   return (await kv.get<WorkspaceSettings>(keys.settings(userId))).value ?? DEFAULTS;
+}
+
+/** The snapshot's and export's `settings`. */
+export function settingsSection(ctx: { kv: Deno.Kv; user: { id: string } }) {
+  return getSettings(ctx.kv, ctx.user.id);
 }
 
 /** Applies only the fields given, on top of the stored settings. */

@@ -1,5 +1,7 @@
 import { type PublicUser, toPublicUser, type UserRecord } from "../domain/user.ts";
 import type { ApiKeyUseRecorder } from "./api_key_use.ts";
+import { settingsSection } from "./settings.ts";
+import { webhookSubscriptionsSection } from "./webhook_subscriptions.ts";
 import { orderAnalytics, ordersSection } from "./orders.ts";
 
 /** What a section of the snapshot or the export is read from. */
@@ -34,6 +36,8 @@ export interface WorkspaceSnapshot {
   templates: Item[];
   /** Recurring costs. */
   subscriptions: Item[];
+  /** Webhook subscriptions as their list shows them (no signing secrets). */
+  webhookSubscriptions: Item[];
 }
 
 /**
@@ -42,13 +46,14 @@ export interface WorkspaceSnapshot {
  */
 const SECTIONS: { [K in Exclude<keyof WorkspaceSnapshot, "user">]: Loader<WorkspaceSnapshot[K]> } =
   {
-    settings: noFields,
+    settings: settingsSection,
     bots: noItems,
     emailSources: noItems,
     orders: ordersSection,
     analytics: orderAnalytics,
     templates: noItems,
     subscriptions: noItems,
+    webhookSubscriptions: webhookSubscriptionsSection,
   };
 
 /** Reads every section at once (they are independent). */

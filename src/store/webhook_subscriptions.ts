@@ -1,6 +1,7 @@
 import {
   afterRotation,
   MAX_SUBSCRIPTIONS,
+  publicSubscription,
   SECRET_PREFIX_LENGTH,
   type StoredSubscription,
   uniqueEventTypes,
@@ -75,6 +76,11 @@ export function listSubscriptions(kv: Deno.Kv, userId: string): Promise<StoredSu
   return listValues<StoredSubscription>(kv, { prefix: keys.webhookSubs(userId) }, {
     reverse: true,
   });
+}
+
+/** The snapshot's and export's `webhookSubscriptions`: as the list shows them, no secrets. */
+export async function webhookSubscriptionsSection(ctx: { kv: Deno.Kv; user: { id: string } }) {
+  return (await listSubscriptions(ctx.kv, ctx.user.id)).map(publicSubscription);
 }
 
 export async function getSubscription(
