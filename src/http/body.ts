@@ -5,7 +5,8 @@ import type { AppEnv } from "./env.ts";
 export const BODY_LIMIT = 2 * 1024 * 1024;
 /**
  * Oversized bodies up to this size are read and thrown away so the client, which is usually
- * still sending, reads the 413; beyond it the connection is closed instead.
+ * still sending, reads the 413 and keeps its connection; beyond it the 413 goes out at once and
+ * the connection is closed after the body.
  */
 export const DRAIN_LIMIT = 16 * 1024 * 1024;
 
@@ -16,17 +17,20 @@ export function parseJsonSafely(text: string): unknown {
   return JSON.parse(text, (key, value) => DROPPED_KEYS.has(key) ? undefined : value);
 }
 
-function tooLarge(close: boolean): ApiError {
-  return new ApiError(413, TOO_LARGE_MESSAGE, {}, close ? { Connection: "close" } : {});
+function tooLarge(): ApiError {
+  return new ApiError(413, TOO_LARGE_MESSAGE);
 }
 
-/** Reads at most BODY_LIMIT bytes; beyond it drains up to DRAIN_LIMIT, then gives up. */
+/**
+ * Reads at most BODY_LIMIT bytes; beyond it drains up to DRAIN_LIMIT, then gives up. Giving up
+ * never cancels the body: Deno 2.9 would then read the rest itself and keep the connection open,
+ * ignoring a `Connection: close` response header. A body still unread when the 413 goes out
+ * makes Deno add `Connection: close` and close the connection at the body's end
+ * (tests/http/wire_test.ts checks this on the wire).
+ */
 async function readLimited(req: Request): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? NaN);
-  if (declared > DRAIN_LIMIT) {
-    await req.body?.cancel().catch(() => {});
-    throw tooLarge(true);
-  }
+  if (declared > DRAIN_LIMIT) throw tooLarge();
   if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -36,12 +40,13 @@ async function readLimited(req: Request): Promise<Uint8Array> {
     if (done) break;
     size += value.byteLength;
     if (size > DRAIN_LIMIT) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(true);
+      reader.releaseLock();
+      req.body.pipeTo(new WritableStream()).catch(() => {});
+      throw tooLarge();
     }
     if (size <= BODY_LIMIT) chunks.push(value);
   }
-  if (size > BODY_LIMIT) throw tooLarge(false);
+  if (size > BODY_LIMIT) throw tooLarge();
   const out = new Uint8Array(size);
   let at = 0;
   for (const c of chunks) {
