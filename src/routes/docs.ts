@@ -10,6 +10,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Order-tracking API reference</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/api/reference/swagger-ui.css">
 </head>
 <body>
