@@ -29,7 +29,15 @@ import { unauthorized } from "../http/errors.ts";
 import type { Paging } from "../http/paging.ts";
 import { newId } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
-import { addToCounter, counterValue, getManyChunked, readCounter, withRetry } from "./kv.ts";
+import {
+  addToCounter,
+  ConflictError,
+  counterValue,
+  getManyChunked,
+  MAX_CHECKS,
+  readCounter,
+  withRetry,
+} from "./kv.ts";
 import type { Item } from "./snapshot.ts";
 import { CHANGE_TTL_MS, type ChangeEntry, type OrderSearch, searchEntry } from "./order_search.ts";
 
@@ -71,35 +79,44 @@ function footprint(userId: string, order: Order | null): Footprint {
   return fp;
 }
 
+interface Change {
+  before: Order | null;
+  after: Order | null;
+}
+
 /**
- * Adds the move from `before` to `after` (either may be null: create, delete) to `op`: keys
- * the order no longer has are deleted, its copies rewritten, counters moved by the difference.
+ * Adds order moves to `op` (`before` or `after` null: create, delete): keys an order no longer
+ * has are deleted, its copies rewritten, and every counter moved once by the summed difference.
  */
-function writeChange(
+function writeChanges(op: Deno.AtomicOperation, userId: string, changes: Change[]): void {
+  const deltas = new Map<string, { key: Deno.KvKey; amount: number }>();
+  const add = (id: string, key: Deno.KvKey, amount: number) =>
+    deltas.set(id, { key, amount: (deltas.get(id)?.amount ?? 0) + amount });
+  const realNow = Date.now();
+  for (const { before, after } of changes) {
+    const old = footprint(userId, before);
+    const next = footprint(userId, after);
+    for (const [id, { key }] of old.entries) if (!next.entries.has(id)) op.delete(key);
+    for (const [id, { key, value }] of next.entries) {
+      // The number index holds just the id: no need to rewrite it when it stays.
+      if (typeof value === "object" || !old.entries.has(id)) op.set(key, value);
+    }
+    for (const [id, c] of old.counters) add(id, c.key, -c.amount);
+    for (const [id, c] of next.counters) add(id, c.key, c.amount);
+    const change: ChangeEntry = after ? searchEntry(after) : { deleted: true };
+    const id = (after ?? before)!.id;
+    op.set(keys.orderChange(userId, realNow, id), change, { expireIn: CHANGE_TTL_MS });
+  }
+  for (const { key, amount } of deltas.values()) addToCounter(op, key, amount);
+  op.set(keys.orderRevision(userId), realNow);
+}
+
+const writeChange = (
   op: Deno.AtomicOperation,
   userId: string,
   before: Order | null,
   after: Order | null,
-): void {
-  const old = footprint(userId, before);
-  const next = footprint(userId, after);
-  for (const [id, { key }] of old.entries) if (!next.entries.has(id)) op.delete(key);
-  for (const [id, { key, value }] of next.entries) {
-    // The number index holds just the id: no need to rewrite it when it stays.
-    if (typeof value === "object" || !old.entries.has(id)) op.set(key, value);
-  }
-  const deltas = new Map<string, { key: Deno.KvKey; amount: number }>();
-  for (const [id, c] of old.counters) deltas.set(id, { key: c.key, amount: -c.amount });
-  for (const [id, c] of next.counters) {
-    deltas.set(id, { key: c.key, amount: (deltas.get(id)?.amount ?? 0) + c.amount });
-  }
-  for (const { key, amount } of deltas.values()) addToCounter(op, key, amount);
-  const order = (after ?? before)!;
-  const realNow = Date.now();
-  const change: ChangeEntry = after ? searchEntry(after) : { deleted: true };
-  op.set(keys.orderChange(userId, realNow, order.id), change, { expireIn: CHANGE_TTL_MS });
-  op.set(keys.orderRevision(userId), realNow);
-}
+) => writeChanges(op, userId, [{ before, after }]);
 
 // ---------------------------------------------------------------------------------------------
 // Create or merge.
@@ -183,6 +200,27 @@ export function ingestOrder(
     addEvents(op, events);
     return { commit: await op.commit(), value: { ok: true, order, merged: false, events } };
   }, ATTEMPTS);
+}
+
+/**
+ * Bulk creation for backfills and benchmark seeding: orders the caller built (new ids) are
+ * written ten per commit, each one's number checked free, with every index and counter but no
+ * events and no plan count. Throws ConflictError when a number is taken (nothing of that
+ * batch is written).
+ */
+export async function importOrders(kv: Deno.Kv, userId: string, orders: Order[]): Promise<void> {
+  for (let i = 0; i < orders.length; i += MAX_CHECKS) {
+    const batch = orders.slice(i, i + MAX_CHECKS);
+    const op = kv.atomic();
+    for (const { orderNumber } of batch) {
+      if (orderNumber) {
+        const key = keys.orderByNumber(userId, normaliseOrderNumber(orderNumber));
+        op.check({ key, versionstamp: null });
+      }
+    }
+    writeChanges(op, userId, batch.map((after) => ({ before: null, after })));
+    if (!(await op.commit()).ok) throw new ConflictError("An imported order number is taken");
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
