@@ -3,8 +3,7 @@
  * ports), written into the results block of docs/benchmarks.md.
  *
  * Environment: BENCH_SECONDS (per measurement, default 5), BENCH_CONNECTIONS (default 50),
- * BENCH_ONLY (comma-separated scenario names to run; prints the results and leaves the file
- * alone, for trying a scenario out).
+ * BENCH_ONLY (comma-separated scenario names: runs those and replaces only their sections).
  *
  * Adding a scenario (auth, orders, webhook fan-out, ...): create
  * `scripts/bench/scenarios/<name>.ts` exporting a `Scenario` (`{name, title, run(ctx)}`, see
@@ -25,6 +24,7 @@ const SCENARIOS: Scenario[] = [
 const REPORT = new URL("../docs/benchmarks.md", import.meta.url);
 const START = "<!-- bench:results:start -->";
 const END = "<!-- bench:results:end -->";
+const SECTION = /<!-- bench:([\w-]+):start -->[\s\S]*?<!-- bench:\1:end -->/g;
 
 function positive(name: string, fallback: number): number {
   const raw = Deno.env.get(name);
@@ -33,20 +33,48 @@ function positive(name: string, fallback: number): number {
   return n;
 }
 
-async function header(seconds: number, connections: number): Promise<string> {
+/** How, where and when a scenario was measured: the first lines of its section. */
+async function runInfo(seconds: number, connections: number, only?: string[]): Promise<string> {
   const m = await machine();
-  const settings = [
+  const command = [
+    only ? `BENCH_ONLY=${only.join(",")}` : "",
     seconds !== 5 ? `BENCH_SECONDS=${seconds}` : "",
     connections !== 50 ? `BENCH_CONNECTIONS=${connections}` : "",
+    "deno task bench",
   ].filter(Boolean).join(" ");
   return [
-    `Run on ${new Date().toISOString()} with \`${settings ? settings + " " : ""}deno task bench\`:`,
-    `${seconds} s per measurement after 1 s of warm-up, ${connections} keep-alive connections.`,
+    `Measured on ${new Date().toISOString()} with \`${command}\`: ${seconds} s per measurement ` +
+    `after 1 s of warm-up, ${connections} keep-alive connections.`,
     "",
     `- Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB RAM, Linux ${m.kernel}`,
     `- Deno ${Deno.version.deno} (V8 ${Deno.version.v8}, TypeScript ${Deno.version.typescript})`,
-    `- Load average before the run: ${m.loadAverage}`,
+    `- Load average before the scenario: ${m.loadAverage}`,
   ].join("\n");
+}
+
+/**
+ * Replaces the sections of the scenarios that ran, keeps the others' last results, and orders
+ * the sections as SCENARIOS lists them.
+ */
+async function writeReport(fresh: Map<string, string>) {
+  const doc = await Deno.readTextFile(REPORT);
+  const start = doc.indexOf(START);
+  const end = doc.indexOf(END);
+  if (start < 0 || end < start) {
+    throw new Error(`${REPORT.pathname} lacks the ${START} ... ${END} markers`);
+  }
+  const kept = new Map<string, string>();
+  for (const match of doc.slice(start, end).matchAll(SECTION)) kept.set(match[1], match[0]);
+  const sections = SCENARIOS.flatMap((s) => {
+    const body = fresh.get(s.name);
+    if (body) return [`<!-- bench:${s.name}:start -->\n${body}\n<!-- bench:${s.name}:end -->`];
+    return kept.has(s.name) ? [kept.get(s.name)!] : [];
+  });
+  const results = sections.join("\n\n");
+  await Deno.writeTextFile(
+    REPORT,
+    `${doc.slice(0, start)}${START}\n${results}\n${doc.slice(end)}`,
+  );
 }
 
 async function main() {
@@ -56,27 +84,20 @@ async function main() {
   const selected = only ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
   if (selected.length === 0) throw new Error(`no scenario named ${only}`);
 
-  const sections = [await header(seconds, connections)];
+  const fresh = new Map<string, string>();
   for (const scenario of selected) {
     console.error(`bench: ${scenario.title}`);
+    const info = await runInfo(seconds, connections, only);
     const ctx = new BenchContext(seconds, connections);
     try {
-      sections.push(`### ${scenario.title}\n\n${await scenario.run(ctx)}`);
+      const section = `### ${scenario.title}\n\n${info}\n\n${await scenario.run(ctx)}`;
+      console.log(section + "\n");
+      fresh.set(scenario.name, section);
     } finally {
       await ctx.cleanup();
     }
   }
-  const results = sections.join("\n\n");
-  console.log(results);
-  if (only) return;
-
-  const doc = await Deno.readTextFile(REPORT).catch(() => `# Benchmarks\n\n${START}\n${END}\n`);
-  const [before, rest] = doc.split(START);
-  if (rest === undefined || !rest.includes(END)) {
-    throw new Error(`${REPORT.pathname} lacks the ${START} ... ${END} markers`);
-  }
-  const after = rest.slice(rest.indexOf(END));
-  await Deno.writeTextFile(REPORT, `${before}${START}\n${results}\n${after}`);
+  await writeReport(fresh);
   console.error(`bench: wrote ${REPORT.pathname}`);
 }
 
