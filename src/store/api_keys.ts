@@ -70,20 +70,24 @@ function toRecord(stored: StoredApiKey, lastUsed?: number): ApiKeyRecord {
 
 /**
  * The account's keys, newest first, each with its latest use: the stored time, or a use the
- * recorder has not written yet.
+ * recorder has not written yet. Pending uses are read before the stored times, so a write
+ * that lands in between is seen in one or the other.
  */
 export async function listApiKeys(
   kv: Deno.Kv,
   userId: string,
   use: ApiKeyUseRecorder,
 ): Promise<ApiKeyRecord[]> {
-  const [stored, used] = await Promise.all([
-    listValues<StoredApiKey>(kv, { prefix: keys.apiKeys(userId) }, { reverse: true }),
-    Array.fromAsync(kv.list<number>({ prefix: keys.apiKeysLastUsed(userId) })),
-  ]);
-  const lastUsed = new Map(used.map((e) => [String(e.key.at(-1)), e.value]));
+  const stored = await listValues<StoredApiKey>(kv, { prefix: keys.apiKeys(userId) }, {
+    reverse: true,
+  });
+  const pending = new Map(stored.map((key) => [key.id, use.pending(key.id)]));
+  const lastUsed = new Map<string, number>();
+  for await (const entry of kv.list<number>({ prefix: keys.apiKeysLastUsed(userId) })) {
+    lastUsed.set(String(entry.key.at(-1)), entry.value);
+  }
   return stored.map((key) => {
-    const times = [lastUsed.get(key.id), use.pending(key.id)].filter((t) => t !== undefined);
+    const times = [lastUsed.get(key.id), pending.get(key.id)].filter((t) => t !== undefined);
     return toRecord(key, times.length ? Math.max(...times) : undefined);
   });
 }

@@ -16,8 +16,6 @@ type Loader<T> = (ctx: WorkspaceContext) => Promise<T>;
 
 /** A collection whose capability stores nothing yet. */
 export const noItems = (): Promise<never[]> => Promise.resolve([]);
-/** An object section whose capability stores nothing yet. */
-export const noFields = (): Promise<Record<string, never>> => Promise.resolve({});
 
 /** A record of a collection, as its own endpoints return it. */
 export type Item = Record<string, unknown>;
