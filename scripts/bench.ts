@@ -16,9 +16,11 @@
 import { BenchContext, type Scenario } from "./bench/context.ts";
 import { machine } from "./bench/proc.ts";
 import { foundation } from "./bench/scenarios/foundation.ts";
+import { accounts } from "./bench/scenarios/accounts.ts";
 
 const SCENARIOS: Scenario[] = [
   foundation,
+  accounts,
 ];
 
 const REPORT = new URL("../docs/benchmarks.md", import.meta.url);
