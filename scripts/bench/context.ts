@@ -123,3 +123,32 @@ export function table(head: string[], rows: (string | number)[][]): string {
 export function statusList(statuses: Record<number, number>): string {
   return Object.entries(statuses).map(([code, n]) => `${code}: ${n}`).join(", ");
 }
+
+/** Column heads of one measurement per row (see {@link measurementRow}). */
+export const MEASUREMENT_COLUMNS = [
+  "Server",
+  "Requests/s",
+  "p50 ms",
+  "p99 ms",
+  "Responses",
+  "Errors",
+  "Server CPU",
+  "Generator CPU",
+  "Peak RSS MiB",
+];
+
+/** One measurement as a table row: `label`, then {@link MEASUREMENT_COLUMNS}. */
+export function measurementRow(label: string, server: BenchServer, m: Measurement) {
+  return [
+    label,
+    server.name,
+    m.rps,
+    m.p50Ms,
+    m.p99Ms,
+    statusList(m.statuses),
+    m.errors,
+    `${m.serverCpuPct}%`,
+    `${m.loaderCpuPct}%`,
+    m.peakRssMiB,
+  ];
+}

@@ -3,7 +3,8 @@ import { unauthorized } from "../http/errors.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { randomHex } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
-import { deleteKeys, withRetry } from "./kv.ts";
+import { backReferencedKeys, deleteKeys } from "./kv.ts";
+import { commitForAccount } from "./users.ts";
 
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 
@@ -36,16 +37,11 @@ export async function issueSession(
     createdAt: new Date(now).toISOString(),
     expiresAt: now + SESSION_TTL_MS,
   };
-  await withRetry(async () => {
-    const user = await kv.get(keys.user(userId));
-    if (!user.versionstamp) throw unauthorized();
-    const commit = await kv.atomic()
-      .check(user)
+  const issued = await commitForAccount(kv, userId, (op) =>
+    op
       .set(keys.session(hash), session, { expireIn: SESSION_TTL_MS })
-      .set(keys.userSession(userId, hash), session, { expireIn: SESSION_TTL_MS })
-      .commit();
-    return { commit, value: undefined };
-  });
+      .set(keys.userSession(userId, hash), session, { expireIn: SESSION_TTL_MS }));
+  if (!issued) throw unauthorized();
   return token;
 }
 
@@ -60,13 +56,8 @@ export async function endSession(kv: Deno.Kv, tokenHash: string): Promise<void> 
 }
 
 /** The global keys of every session of an account: what ending them all deletes. */
-export async function sessionKeysOf(kv: Deno.Kv, userId: string): Promise<Deno.KvKey[]> {
-  const out: Deno.KvKey[] = [];
-  for await (const entry of kv.list({ prefix: keys.userSessions(userId) })) {
-    const hash = String(entry.key.at(-1));
-    out.push(keys.session(hash), keys.userSession(userId, hash));
-  }
-  return out;
+export function sessionKeysOf(kv: Deno.Kv, userId: string): Promise<Deno.KvKey[]> {
+  return backReferencedKeys(kv, keys.userSessions(userId), keys.session);
 }
 
 /** Ends every session of an account (password reset, account deletion). */

@@ -86,6 +86,22 @@ export async function deletePrefix(kv: Deno.Kv, prefix: Deno.KvKey): Promise<num
   return deleted;
 }
 
+/**
+ * Back-references: each key under `prefix` names, by its last part, a global key
+ * `target(part)`. Both keys of every pair, for deleting a family of lookups.
+ */
+export async function backReferencedKeys(
+  kv: Deno.Kv,
+  prefix: Deno.KvKey,
+  target: (part: string) => Deno.KvKey,
+): Promise<Deno.KvKey[]> {
+  const out: Deno.KvKey[] = [];
+  for await (const entry of kv.list({ prefix })) {
+    out.push(target(String(entry.key.at(-1))), entry.key);
+  }
+  return out;
+}
+
 /** Deletes the given keys, in commits of at most 500 mutations. */
 export async function deleteKeys(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<void> {
   for (let i = 0; i < keys.length; i += 500) {

@@ -3,7 +3,8 @@ import { sha256Hex } from "../lib/crypto.ts";
 import { randomToken } from "../lib/ids.ts";
 import { endAllSessions } from "./credentials.ts";
 import { keys } from "./keys.ts";
-import { deleteKeys, withRetry } from "./kv.ts";
+import { backReferencedKeys, deleteKeys, withRetry } from "./kv.ts";
+import { commitForAccount } from "./users.ts";
 
 export const RESET_TTL_MS = 60 * 60 * 1000;
 
@@ -26,16 +27,11 @@ export async function issueResetToken(
   const token = randomToken(32);
   const hash = await sha256Hex(token);
   const record: ResetRecord = { userId, expiresAt: now + RESET_TTL_MS };
-  return withRetry(async () => {
-    const user = await kv.get(keys.user(userId));
-    if (!user.versionstamp) return { commit: null, value: null };
-    const commit = await kv.atomic()
-      .check(user)
+  const issued = await commitForAccount(kv, userId, (op) =>
+    op
       .set(keys.passwordReset(hash), record, { expireIn: RESET_TTL_MS })
-      .set(keys.userPasswordReset(userId, hash), record, { expireIn: RESET_TTL_MS })
-      .commit();
-    return { commit, value: token };
-  });
+      .set(keys.userPasswordReset(userId, hash), record, { expireIn: RESET_TTL_MS }));
+  return issued ? token : null;
 }
 
 /**
@@ -75,11 +71,6 @@ export async function resetPassword(
 }
 
 /** Global and workspace keys of the account's outstanding reset tokens. */
-export async function resetKeysOf(kv: Deno.Kv, userId: string): Promise<Deno.KvKey[]> {
-  const out: Deno.KvKey[] = [];
-  for await (const entry of kv.list({ prefix: keys.userPasswordResets(userId) })) {
-    const hash = String(entry.key.at(-1));
-    out.push(keys.passwordReset(hash), keys.userPasswordReset(userId, hash));
-  }
-  return out;
+export function resetKeysOf(kv: Deno.Kv, userId: string): Promise<Deno.KvKey[]> {
+  return backReferencedKeys(kv, keys.userPasswordResets(userId), keys.passwordReset);
 }

@@ -86,6 +86,25 @@ async function whichIsTaken(kv: Deno.Kv, user: UserRecord): Promise<Taken | null
   return null;
 }
 
+/**
+ * Commits what `write` adds together with a check that the account record is unchanged since
+ * it was read (retried on conflicts), so a credential created this way cannot outlive a
+ * concurrent deletion of the account. False when the account does not exist.
+ */
+export function commitForAccount(
+  kv: Deno.Kv,
+  userId: string,
+  write: (op: Deno.AtomicOperation) => void,
+): Promise<boolean> {
+  return withRetry(async () => {
+    const user = await kv.get(keys.user(userId));
+    if (!user.versionstamp) return { commit: null, value: false };
+    const op = kv.atomic().check(user);
+    write(op);
+    return { commit: await op.commit(), value: true };
+  });
+}
+
 export async function getUser(kv: Deno.Kv, userId: string): Promise<UserRecord | null> {
   return (await kv.get<UserRecord>(keys.user(userId))).value;
 }

@@ -5,8 +5,9 @@ import {
   type BenchContext,
   type BenchServer,
   type Measurement,
+  MEASUREMENT_COLUMNS,
+  measurementRow,
   type Scenario,
-  statusList,
   table,
 } from "../context.ts";
 
@@ -55,35 +56,13 @@ export const accounts: Scenario = {
     for (const [label, server, path, headers] of runs) {
       const m = await ctx.measure(server, { path, headers });
       measured.push(m);
-      rows.push([
-        label,
-        server.name,
-        m.rps,
-        m.p50Ms,
-        m.p99Ms,
-        statusList(m.statuses),
-        m.errors,
-        `${m.serverCpuPct}%`,
-        `${m.loaderCpuPct}%`,
-        m.peakRssMiB,
-      ]);
+      rows.push(measurementRow(label, server, m));
     }
     const [, healthz, session, apiKey] = measured;
     const keyRatio = apiKey.rps / session.rps;
     const lastUsed = await keyListing(service, credentials);
     return [
-      table([
-        "Request",
-        "Server",
-        "Requests/s",
-        "p50 ms",
-        "p99 ms",
-        "Responses",
-        "Errors",
-        "Server CPU",
-        "Generator CPU",
-        "Peak RSS MiB",
-      ], rows),
+      table(["Request", ...MEASUREMENT_COLUMNS], rows),
       "",
       table(["Comparison", "Ratio", "Target"], [
         ["session `/api/auth/me` / service `/api/healthz`", pct(session.rps / healthz.rps), "-"],

@@ -1,8 +1,9 @@
 import {
   type BenchContext,
   type Measurement,
+  MEASUREMENT_COLUMNS,
+  measurementRow,
   type Scenario,
-  statusList,
   table,
 } from "../context.ts";
 
@@ -31,18 +32,7 @@ export const foundation: Scenario = {
       for (const server of [bare, service]) {
         const m = await ctx.measure(server, { path });
         results.push([server.name, m]);
-        rows.push([
-          label,
-          server.name,
-          m.rps,
-          m.p50Ms,
-          m.p99Ms,
-          statusList(m.statuses),
-          m.errors,
-          `${m.serverCpuPct}%`,
-          `${m.loaderCpuPct}%`,
-          m.peakRssMiB,
-        ]);
+        rows.push(measurementRow(label, server, m));
       }
       const ratio = results[1][1].rps / results[0][1].rps;
       ratios.push([
@@ -54,18 +44,7 @@ export const foundation: Scenario = {
       ]);
     }
     return [
-      table([
-        "Endpoint",
-        "Server",
-        "Requests/s",
-        "p50 ms",
-        "p99 ms",
-        "Responses",
-        "Errors",
-        "Server CPU",
-        "Generator CPU",
-        "Peak RSS MiB",
-      ], rows),
+      table(["Endpoint", ...MEASUREMENT_COLUMNS], rows),
       "",
       `Target: the service answers at least ${TARGET * 100}% of the bare ceiling's requests/s.`,
       "",
