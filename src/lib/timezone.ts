@@ -90,6 +90,21 @@ export function startOfDay(date: string, timeZone: string): number {
   return valid.length ? Math.min(...valid) : first;
 }
 
+/**
+ * Calendar dates `from`..`to` of the zone, both inclusive and either open, as the instants
+ * `[fromMs, toMs)`.
+ */
+export function dayRange(
+  from: string | undefined,
+  to: string | undefined,
+  timeZone: string,
+): { fromMs?: number; toMs?: number } {
+  return {
+    fromMs: from ? startOfDay(from, timeZone) : undefined,
+    toMs: to ? startOfDay(addDays(to, 1), timeZone) : undefined,
+  };
+}
+
 /** The first instant of the calendar month after the one `ms` falls in, in the zone. */
 export function startOfNextMonth(ms: number, timeZone: string): number {
   const [y, m] = localMonth(ms, timeZone).split("-").map(Number);

@@ -5,7 +5,7 @@ import { ApiError, badRequest, notFound, unauthorized } from "../http/errors.ts"
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { envelope, parsePaging } from "../http/paging.ts";
 import { createRouter } from "../http/router.ts";
-import { addDays, safeTimeZone, startOfDay } from "../lib/timezone.ts";
+import { dayRange, safeTimeZone } from "../lib/timezone.ts";
 import { planLimitResponse } from "../schemas/billing.ts";
 import {
   CreateOrderBody,
@@ -116,7 +116,7 @@ const deleteOrderRoute = createRoute({
   },
 });
 
-/** The `from`/`to` calendar dates as a `[fromMs, toMs)` range in the account's timezone. */
+/** The `from`/`to` calendar dates in the account's timezone. */
 async function receivedRange(
   kv: Deno.Kv,
   userId: string,
@@ -126,11 +126,7 @@ async function receivedRange(
   if (!from && !to) return {};
   const user = await getUser(kv, userId);
   if (!user) throw unauthorized();
-  const tz = safeTimeZone(user.timezone);
-  return {
-    fromMs: from ? startOfDay(from, tz) : undefined,
-    toMs: to ? startOfDay(addDays(to, 1), tz) : undefined,
-  };
+  return dayRange(from, to, safeTimeZone(user.timezone));
 }
 
 export const orderRoutes = createRouter()

@@ -13,8 +13,13 @@
  *
  * So results and `total` reflect every commit made before the search started, from any process.
  */
-import type { Order, OrderStatus } from "../domain/order.ts";
-import { matchesQuery, searchText } from "../domain/order.ts";
+import {
+  matchesQuery,
+  type Order,
+  ORDER_STATUSES,
+  type OrderStatus,
+  searchText,
+} from "../domain/order.ts";
 import { keys } from "./keys.ts";
 
 /** What a change entry holds: enough to filter without reading the order. */
@@ -51,22 +56,141 @@ export interface SearchHit {
   ms: number;
 }
 
-interface Cached extends SearchEntry {
-  id: string;
-  versionstamp: string;
+const DEAD = 255;
+/** Bits of a text's bigram signature, as 32-bit words. */
+const SIG_WORDS = 4;
+
+/**
+ * Sets, in `out` at `at`, one of 128 bits per pair of adjacent characters of `text`. A query
+ * can only be inside a text whose signature holds every bit of the query's, so most texts are
+ * ruled out by four integer tests before any substring search.
+ */
+export function bigramSignature(text: string, out: Int32Array, at = 0): void {
+  for (let i = 0; i + 1 < text.length; i++) {
+    const h = (text.charCodeAt(i) * 31 + text.charCodeAt(i + 1)) & 127;
+    out[at + (h >> 5)] |= 1 << (h & 31);
+  }
 }
 
-interface WorkspaceCache {
-  entries: Map<string, Cached>;
+/** The part of a query every matching text contains (a leading `#` may be absent). */
+function requiredText(query: string): string {
+  return query.startsWith("#") ? query.slice(1).trim() : query;
+}
+
+/**
+ * One workspace's search entries in parallel arrays (slots), so a search is a tight loop over
+ * typed arrays. Deleted entries leave dead slots, compacted away once they are a quarter.
+ */
+class WorkspaceIndex {
+  ids: string[] = [];
+  texts: string[] = [];
+  versionstamps: string[] = [];
+  ms = new Float64Array(1024);
+  status = new Uint8Array(1024);
+  sigs = new Int32Array(1024 * SIG_WORDS);
+  slotOf = new Map<string, number>();
   /** Deleted ids with the versionstamp of their deletion, so a replayed older change is ignored. */
-  deleted: Map<string, string>;
-  revision: string | null;
-  syncedAt: number;
-  lastUsed: number;
+  deleted = new Map<string, string>();
+  size = 0;
+  dead = 0;
+  revision: string | null = null;
+
+  constructor(public syncedAt: number, public lastUsed: number) {}
+
+  get entries(): number {
+    return this.size - this.dead;
+  }
+
+  apply(id: string, change: ChangeEntry, versionstamp: string): void {
+    const slot = this.slotOf.get(id);
+    const held = slot === undefined ? this.deleted.get(id) : this.versionstamps[slot];
+    if (held !== undefined && held >= versionstamp) return;
+    if ("deleted" in change) {
+      this.deleted.set(id, versionstamp);
+      if (slot === undefined) return;
+      this.slotOf.delete(id);
+      this.status[slot] = DEAD;
+      this.texts[slot] = "";
+      if (++this.dead > 1000 && this.dead * 4 > this.size) this.#compact();
+      return;
+    }
+    const at = slot ?? this.#append(id);
+    this.versionstamps[at] = versionstamp;
+    this.texts[at] = change.text;
+    this.ms[at] = change.ms;
+    this.status[at] = ORDER_STATUSES.indexOf(change.status);
+    this.sigs.fill(0, at * SIG_WORDS, (at + 1) * SIG_WORDS);
+    bigramSignature(change.text, this.sigs, at * SIG_WORDS);
+  }
+
+  find(filter: SearchFilter): SearchHit[] {
+    const q = new Int32Array(SIG_WORDS);
+    bigramSignature(requiredText(filter.query), q);
+    const [q0, q1, q2, q3] = q;
+    const wanted = filter.status ? ORDER_STATUSES.indexOf(filter.status) : -1;
+    const from = filter.fromMs ?? -Infinity;
+    const to = filter.toMs ?? Infinity;
+    const { status, ms, sigs, texts } = this;
+    const hits: number[] = [];
+    for (let i = 0; i < this.size; i++) {
+      const s = status[i];
+      if (s === DEAD || (wanted >= 0 && s !== wanted)) continue;
+      if (ms[i] < from || ms[i] >= to) continue;
+      const b = i * SIG_WORDS;
+      if (
+        (sigs[b] & q0) !== q0 || (sigs[b + 1] & q1) !== q1 || (sigs[b + 2] & q2) !== q2 ||
+        (sigs[b + 3] & q3) !== q3
+      ) continue;
+      if (matchesQuery(texts[i], filter.query)) hits.push(i);
+    }
+    const { ids } = this;
+    hits.sort((a, b) => ms[b] - ms[a] || (ids[a] < ids[b] ? 1 : ids[a] > ids[b] ? -1 : 0));
+    return hits.map((i) => ({ id: ids[i], ms: ms[i] }));
+  }
+
+  #append(id: string): number {
+    if (this.size === this.ms.length) this.#resize(this.size * 2);
+    const at = this.size++;
+    this.ids[at] = id;
+    this.slotOf.set(id, at);
+    return at;
+  }
+
+  #resize(capacity: number) {
+    const grow = <T extends Float64Array | Uint8Array | Int32Array>(a: T, n: number): T => {
+      const b = new (a.constructor as new (n: number) => T)(n);
+      b.set(a.subarray(0, Math.min(a.length, n)));
+      return b;
+    };
+    this.ms = grow(this.ms, capacity);
+    this.status = grow(this.status, capacity);
+    this.sigs = grow(this.sigs, capacity * SIG_WORDS);
+  }
+
+  /** Moves live slots down over dead ones. */
+  #compact() {
+    let to = 0;
+    for (let from = 0; from < this.size; from++) {
+      if (this.status[from] === DEAD) continue;
+      if (to !== from) {
+        this.ids[to] = this.ids[from];
+        this.texts[to] = this.texts[from];
+        this.versionstamps[to] = this.versionstamps[from];
+        this.ms[to] = this.ms[from];
+        this.status[to] = this.status[from];
+        this.sigs.copyWithin(to * SIG_WORDS, from * SIG_WORDS, (from + 1) * SIG_WORDS);
+        this.slotOf.set(this.ids[to], to);
+      }
+      to++;
+    }
+    for (const a of [this.ids, this.texts, this.versionstamps]) a.length = to;
+    this.size = to;
+    this.dead = 0;
+  }
 }
 
 export class OrderSearch {
-  #caches = new Map<string, WorkspaceCache>();
+  #indexes = new Map<string, WorkspaceIndex>();
   #queues = new Map<string, Promise<unknown>>();
 
   /** `maxEntries` bounds memory: least recently searched workspaces are dropped beyond it. */
@@ -74,24 +198,16 @@ export class OrderSearch {
 
   /** Matching orders, newest `receivedAt` first (ties by id, newest first). */
   async find(userId: string, filter: SearchFilter): Promise<SearchHit[]> {
-    const cache = await this.#synced(userId);
-    const hits: SearchHit[] = [];
-    for (const e of cache.entries.values()) {
-      if (filter.status && e.status !== filter.status) continue;
-      if (filter.fromMs !== undefined && e.ms < filter.fromMs) continue;
-      if (filter.toMs !== undefined && e.ms >= filter.toMs) continue;
-      if (matchesQuery(e.text, filter.query)) hits.push({ id: e.id, ms: e.ms });
-    }
-    return hits.sort((a, b) => b.ms - a.ms || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    return (await this.#synced(userId)).find(filter);
   }
 
   /** Forgets a workspace (account deletion). */
   drop(userId: string): void {
-    this.#caches.delete(userId);
+    this.#indexes.delete(userId);
   }
 
   /** Syncs run one after another per workspace, each after the request that asked for it began. */
-  #synced(userId: string): Promise<WorkspaceCache> {
+  #synced(userId: string): Promise<WorkspaceIndex> {
     const run = (this.#queues.get(userId) ?? Promise.resolve()).then(() => this.#sync(userId));
     const tail = run.catch(() => {});
     this.#queues.set(userId, tail);
@@ -101,67 +217,47 @@ export class OrderSearch {
     return run;
   }
 
-  async #sync(userId: string): Promise<WorkspaceCache> {
+  async #sync(userId: string): Promise<WorkspaceIndex> {
     const startedAt = Date.now();
-    let cache = this.#caches.get(userId);
-    if (!cache || startedAt - cache.syncedAt > MAX_SYNC_AGE_MS) {
-      cache = await this.#build(userId, startedAt);
+    let index = this.#indexes.get(userId);
+    if (!index || startedAt - index.syncedAt > MAX_SYNC_AGE_MS) {
+      index = await this.#build(userId, startedAt);
     }
     const revision = (await this.kv.get(keys.orderRevision(userId))).versionstamp;
-    if (revision !== cache.revision) {
+    if (revision !== index.revision) {
       const selector = {
-        start: [...keys.orderChanges(userId), cache.syncedAt - SYNC_OVERLAP_MS],
+        start: [...keys.orderChanges(userId), index.syncedAt - SYNC_OVERLAP_MS],
         end: [...keys.orderChanges(userId), Number.MAX_SAFE_INTEGER],
       };
       for await (const e of this.kv.list<ChangeEntry>(selector, { batchSize: 500 })) {
-        apply(cache, String(e.key.at(-1)), e.value, e.versionstamp);
+        index.apply(String(e.key.at(-1)), e.value, e.versionstamp);
       }
-      cache.revision = revision;
+      index.revision = revision;
     }
-    cache.syncedAt = cache.lastUsed = startedAt;
-    return cache;
+    index.syncedAt = index.lastUsed = startedAt;
+    return index;
   }
 
-  async #build(userId: string, startedAt: number): Promise<WorkspaceCache> {
-    const cache: WorkspaceCache = {
-      entries: new Map(),
-      deleted: new Map(),
-      revision: null,
-      syncedAt: startedAt,
-      lastUsed: startedAt,
-    };
+  async #build(userId: string, startedAt: number): Promise<WorkspaceIndex> {
+    const index = new WorkspaceIndex(startedAt, startedAt);
     // The scan is consistent only per batch; changes it misses are in the change entries the
     // following sync reads (everything since `startedAt` minus the overlap).
-    for await (
-      const e of this.kv.list<Order>({ prefix: keys.orders(userId) }, { batchSize: 1000 })
-    ) {
-      apply(cache, e.value.id, searchEntry(e.value), e.versionstamp);
-    }
-    this.#caches.set(userId, cache);
+    const orders = this.kv.list<Order>({ prefix: keys.orders(userId) }, { batchSize: 1000 });
+    for await (const e of orders) index.apply(e.value.id, searchEntry(e.value), e.versionstamp);
+    this.#indexes.set(userId, index);
     this.#evict(userId);
-    return cache;
+    return index;
   }
 
   #evict(keep: string) {
     let total = 0;
-    for (const c of this.#caches.values()) total += c.entries.size;
-    const byAge = [...this.#caches].filter(([id]) => id !== keep)
+    for (const index of this.#indexes.values()) total += index.entries;
+    const byAge = [...this.#indexes].filter(([id]) => id !== keep)
       .sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
-    for (const [id, c] of byAge) {
+    for (const [id, index] of byAge) {
       if (total <= this.maxEntries) break;
-      this.#caches.delete(id);
-      total -= c.entries.size;
+      this.#indexes.delete(id);
+      total -= index.entries;
     }
-  }
-}
-
-function apply(cache: WorkspaceCache, id: string, change: ChangeEntry, versionstamp: string) {
-  const held = cache.entries.get(id)?.versionstamp ?? cache.deleted.get(id);
-  if (held !== undefined && held >= versionstamp) return;
-  if ("deleted" in change) {
-    cache.entries.delete(id);
-    cache.deleted.set(id, versionstamp);
-  } else {
-    cache.entries.set(id, { ...change, id, versionstamp });
   }
 }

@@ -1,6 +1,7 @@
 import { equal } from "node:assert/strict";
 import {
   addDays,
+  dayRange,
   localDate,
   localMonth,
   offsetAt,
@@ -59,4 +60,13 @@ Deno.test("unknown zones fall back to UTC", () => {
   equal(safeTimeZone("Mars/Olympus"), "UTC");
   equal(safeTimeZone(undefined), "UTC");
   equal(safeTimeZone("Europe/Paris"), "Europe/Paris");
+});
+
+Deno.test("a range of calendar days, both ends inclusive, either open", () => {
+  const tz = "Asia/Kathmandu";
+  const r = dayRange("2025-03-01", "2025-03-02", tz);
+  equal(iso(r.fromMs!), "2025-02-28T18:15:00.000Z");
+  equal(iso(r.toMs!), "2025-03-02T18:15:00.000Z");
+  equal(dayRange(undefined, "2025-03-02", tz).fromMs, undefined);
+  equal(dayRange("2025-03-02", undefined, tz).toMs, undefined);
 });

@@ -1,7 +1,9 @@
 import { deepStrictEqual as eq, equal, rejects } from "node:assert/strict";
 import { ApiError } from "../../src/http/errors.ts";
-import { OrderSearch } from "../../src/store/order_search.ts";
-import { deleteOrder, ingestOrder, updateOrder } from "../../src/store/orders.ts";
+import { bigramSignature, OrderSearch } from "../../src/store/order_search.ts";
+import { newOrder } from "../../src/domain/order.ts";
+import { newId } from "../../src/lib/ids.ts";
+import { deleteOrder, importOrders, ingestOrder, updateOrder } from "../../src/store/orders.ts";
 import { createUser } from "../../src/store/users.ts";
 
 const billing = { billingEnabled: false, freePlanMonthlyOrders: 100 };
@@ -102,4 +104,48 @@ Deno.test("ingestOrder for an account that no longer exists is a 401", async () 
     }),
     (err) => err instanceof ApiError && err.status === 401,
   );
+});
+
+Deno.test("a substring's bigram signature is inside its text's", () => {
+  let seed = 3;
+  const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+  const alphabet = "abcdefghij klmnop-#0123456789\nü";
+  for (let t = 0; t < 500; t++) {
+    const text = Array.from({ length: 5 + rand(60) }, () => alphabet[rand(alphabet.length)]).join(
+      "",
+    );
+    const from = rand(text.length);
+    const part = text.slice(from, from + 1 + rand(10));
+    const a = new Int32Array(4);
+    const b = new Int32Array(4);
+    bigramSignature(text, a);
+    bigramSignature(part, b);
+    for (let i = 0; i < 4; i++) equal(a[i] & b[i], b[i]);
+  }
+});
+
+Deno.test("many deletions compact the cache without losing or reviving entries", async () => {
+  using ws = await workspace();
+  const { kv, userId } = ws;
+  const base = Date.parse("2025-01-01T00:00:00.000Z");
+  const made = Array.from({ length: 1500 }, (_, i) =>
+    newOrder(
+      newId("ord", base + i * 1000),
+      {
+        itemSummary: `thing ${i}`,
+        receivedAt: new Date(base + i * 1000).toISOString(),
+      },
+      {},
+      "email",
+      base + i * 1000,
+    ));
+  await importOrders(kv, userId, made);
+  const search = new OrderSearch(kv);
+  equal((await search.find(userId, { query: "thing" })).length, 1500);
+  for (const order of made.slice(0, 1200)) await deleteOrder(kv, userId, order.id);
+  const hits = await search.find(userId, { query: "thing" });
+  eq(ids(hits), made.slice(1200).reverse().map((o) => o.id));
+  await updateOrder(kv, userId, made[1499].id, { itemSummary: "renamed" }, Date.now());
+  equal((await search.find(userId, { query: "thing" })).length, 299);
+  eq(ids(await search.find(userId, { query: "renamed" })), [made[1499].id]);
 });
