@@ -17,10 +17,12 @@ import { BenchContext, type Scenario } from "./bench/context.ts";
 import { machine } from "./bench/proc.ts";
 import { foundation } from "./bench/scenarios/foundation.ts";
 import { accounts } from "./bench/scenarios/accounts.ts";
+import { orders } from "./bench/scenarios/orders.ts";
 
 const SCENARIOS: Scenario[] = [
   foundation,
   accounts,
+  orders,
 ];
 
 const REPORT = new URL("../docs/benchmarks.md", import.meta.url);

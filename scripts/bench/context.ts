@@ -12,6 +12,8 @@ import { cpuSeconds, peakRssMiB } from "./proc.ts";
 export interface BenchServer {
   name: string;
   url: string;
+  /** The KV file the server opened, when it has one. */
+  kvPath?: string;
   pid: number;
 }
 
@@ -29,6 +31,13 @@ export interface ServiceStart {
   env?: Record<string, string>;
   /** Writes data through the storage layer into the service's KV file before it starts. */
   seed?: (kv: Deno.Kv) => Promise<void>;
+  /** Opens this KV file (another server's `kvPath`) instead of a fresh one. */
+  kvPath?: string;
+}
+
+export interface BareStart extends ServiceStart {
+  /** The ceiling server's script (default scripts/bench/bare.ts, which needs no KV). */
+  script?: string;
 }
 
 export type MeasureOptions = Omit<LoadOptions, "url" | "durationMs"> & { path: string };
@@ -53,8 +62,30 @@ export class BenchContext {
     readonly connections: number,
   ) {}
 
-  /** The service (main.ts) on a fresh KV file in a temporary directory. */
+  /** The service (main.ts) on a fresh KV file in a temporary directory, or `kvPath`. */
   async startService(options: ServiceStart = {}): Promise<BenchServer> {
+    const kvPath = await this.#kvFile(options);
+    return this.#start("service", "main.ts", {
+      KV_PATH: kvPath,
+      LOG_LEVEL: "error",
+      ...options.env,
+    }, kvPath);
+  }
+
+  /**
+   * The ceiling: a bare Deno.serve answering the same JSON (scripts/bench/bare.ts), or another
+   * bare `script` doing a scenario's KV work, on a KV file like the service's when it is given
+   * `seed` or `kvPath`.
+   */
+  async startBare(options: BareStart = {}): Promise<BenchServer> {
+    const kvPath = options.seed || options.kvPath ? await this.#kvFile(options) : undefined;
+    const env = { ...(kvPath ? { KV_PATH: kvPath } : {}), ...options.env };
+    return this.#start("bare Deno.serve", options.script ?? "scripts/bench/bare.ts", env, kvPath);
+  }
+
+  /** A fresh KV file in a temporary directory, seeded; or the given one as it is. */
+  async #kvFile(options: ServiceStart): Promise<string> {
+    if (options.kvPath) return options.kvPath;
     const dir = await Deno.makeTempDir({ prefix: "bench-kv-" });
     this.#dirs.push(dir);
     const kvPath = join(dir, "kv.sqlite3");
@@ -66,22 +97,13 @@ export class BenchContext {
         kv.close();
       }
     }
-    return this.#start("service", "main.ts", {
-      KV_PATH: kvPath,
-      LOG_LEVEL: "error",
-      ...options.env,
-    });
+    return kvPath;
   }
 
-  /** The ceiling: a bare Deno.serve answering the same JSON (scripts/bench/bare.ts). */
-  startBare(): Promise<BenchServer> {
-    return this.#start("bare Deno.serve", "scripts/bench/bare.ts", {});
-  }
-
-  async #start(name: string, script: string, env: Record<string, string>) {
+  async #start(name: string, script: string, env: Record<string, string>, kvPath?: string) {
     const running = await startService({ script, env });
     this.#running.push(running);
-    return { name, url: running.url, pid: running.pid };
+    return { name, url: running.url, pid: running.pid, kvPath };
   }
 
   /** One second of warm-up, then `seconds` of load on `server` with CPU and memory readings. */

@@ -1,0 +1,61 @@
+/**
+ * The orders benchmark's ceiling: a bare `Deno.serve` doing the same KV work as the service's
+ * `POST /api/orders` and `GET /api/orders` (token lookup, the same store functions, one commit
+ * per create, the same queue listener delivering the events), without the framework: no
+ * router, middleware or schema validation.
+ */
+import { isOrderStatus, normaliseQuery } from "../../src/domain/order.ts";
+import { envelope, parsePaging } from "../../src/http/paging.ts";
+import { dayRange, safeTimeZone } from "../../src/lib/timezone.ts";
+import { loadConfig } from "../../src/config.ts";
+import { createDeps } from "../../src/deps.ts";
+import { webhookHandlers } from "../../src/events/delivery.ts";
+import { startQueueListener } from "../../src/events/queue.ts";
+import { resolveToken } from "../../src/store/credentials.ts";
+import { openStore } from "../../src/store/kv.ts";
+import { ingestOrder, listOrders } from "../../src/store/orders.ts";
+import { getUser } from "../../src/store/users.ts";
+
+const config = loadConfig(Deno.env.toObject());
+const { kv, persistence } = await openStore(config.kvPath);
+const deps = createDeps({ kv, config, persistence });
+startQueueListener(deps, webhookHandlers(deps));
+const { apiKeyUse, orderSearch: search } = deps;
+const HEADERS = { "content-type": "application/json; charset=utf-8" };
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: HEADERS });
+
+Deno.serve({
+  port: config.port,
+  hostname: config.host,
+  onListen: () => {},
+}, async (req) => {
+  const url = new URL(req.url);
+  if (url.pathname !== "/api/orders") return json({ error: "Not found" }, 404);
+  const token = req.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
+  const principal = await resolveToken(kv, token);
+  if (!principal) return json({ error: "Unauthorized" }, 401);
+  const { userId } = principal;
+  if (principal.kind === "apiKey") apiKeyUse.record(userId, principal.credentialId, Date.now());
+
+  if (req.method === "POST") {
+    const fields = await req.json();
+    const result = await ingestOrder(kv, { userId, source: "manual", fields }, {
+      now: Date.now(),
+      billing: config,
+    });
+    if (!result.ok) return json({ error: "Plan limit", ...result.limit }, 429);
+    return json({ order: result.order, merged: result.merged }, result.merged ? 200 : 201);
+  }
+
+  const q = Object.fromEntries(url.searchParams);
+  const paging = parsePaging(q);
+  const user = q.from || q.to ? await getUser(kv, userId) : null;
+  const { items, total } = await listOrders(kv, search, userId, {
+    status: isOrderStatus(q.status) ? q.status : undefined,
+    q: normaliseQuery(q.q),
+    ...(user ? dayRange(q.from, q.to, safeTimeZone(user.timezone)) : {}),
+  }, paging);
+  return json(envelope(items, total, paging));
+});

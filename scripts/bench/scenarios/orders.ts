@@ -1,0 +1,258 @@
+import { newOrder, type Order, type OrderStatus } from "../../../src/domain/order.ts";
+import { newId } from "../../../src/lib/ids.ts";
+import { createApiKey } from "../../../src/store/api_keys.ts";
+import { importOrders } from "../../../src/store/orders.ts";
+import { createUser } from "../../../src/store/users.ts";
+import {
+  type BenchContext,
+  type BenchServer,
+  type Measurement,
+  MEASUREMENT_COLUMNS,
+  measurementRow,
+  type MeasureOptions,
+  type Scenario,
+  table,
+} from "../context.ts";
+
+/** Creating orders: the service's share of the bare ceiling (issue 4). */
+const CREATE_TARGET = 0.5;
+const LIST_P99_TARGET_MS = 50;
+const FILTER_P50_TARGET_MS = 100;
+const SEEDED_ORDERS = 100_000;
+/** Latency is also measured below saturation, as a dashboard's few parallel requests see it. */
+const LIGHT_CONNECTIONS = 10;
+const TIMEZONE = "America/New_York";
+
+const ADJECTIVES = ["red", "blue", "oak", "steel", "mini", "smart", "desk", "garden", "usb-c"];
+const NOUNS = ["lamp", "chair", "cable", "kettle", "mouse", "speaker", "shelf", "charger", "mug"];
+const STORES = ["Amazon", "eBay", "Etsy", "Target", "Walmart", "Best Buy", "IKEA", "Newegg"];
+/** Mostly delivered, as an account's history is. */
+const STATUS_MIX: OrderStatus[] = [
+  "delivered",
+  "delivered",
+  "delivered",
+  "delivered",
+  "delivered",
+  "delivered",
+  "shipped",
+  "shipped",
+  "ordered",
+  "issue",
+];
+
+/** An account with an API key; the raw key is handed to `onKey`. */
+async function seedAccount(kv: Deno.Kv, onKey: (key: string) => void): Promise<string> {
+  const user = await createUser(kv, { email: "bench@example.com", timezone: TIMEZONE });
+  if (!user.ok) throw new Error("bench account not created");
+  const key = await createApiKey(kv, user.user.id, "bench");
+  if (!key.ok) throw new Error("bench API key not created");
+  onKey(key.key);
+  return user.user.id;
+}
+
+/** 100,000 orders over a year (one every 5 minutes from 2025-01-01), through the store. */
+async function seedOrders(kv: Deno.Kv, userId: string) {
+  const start = Date.parse("2025-01-01T00:00:00.000Z");
+  const BATCH = 1000;
+  for (let from = 0; from < SEEDED_ORDERS; from += BATCH) {
+    const batch: Order[] = [];
+    for (let i = from; i < from + BATCH; i++) {
+      const ms = start + i * 5 * 60_000;
+      batch.push(newOrder(
+        newId("ord", ms),
+        {
+          itemSummary: `${ADJECTIVES[i % 9]} ${NOUNS[Math.floor(i / 9) % 9]} #${i}`,
+          orderNumber: `112-${String(i).padStart(7, "0")}`,
+          store: STORES[i % STORES.length],
+          trackingNumber: `1Z${String(i * 7919).padStart(10, "0")}`,
+          carrier: "ups",
+          costCents: 500 + (i % 5000),
+          total: `$${5 + (i % 50)}.99`,
+          receivedAt: new Date(ms).toISOString(),
+          status: STATUS_MIX[i % STATUS_MIX.length],
+        },
+        {},
+        "email",
+        ms,
+      ));
+    }
+    await importOrders(kv, userId, batch);
+  }
+}
+
+interface Row {
+  label: string;
+  server: BenchServer;
+  connections: number;
+  m: Measurement;
+}
+
+function rowsTable(rows: Row[]): string {
+  return table(
+    ["Request", "Connections", ...MEASUREMENT_COLUMNS],
+    rows.map(({ label, server, connections, m }) => {
+      const [, ...cells] = measurementRow(label, server, m);
+      return [label, connections, ...cells];
+    }),
+  );
+}
+
+/** Each load runs against the bare ceiling first, then the service, in the same run. */
+async function pair(
+  ctx: BenchContext,
+  servers: [BenchServer, BenchServer],
+  label: string,
+  options: MeasureOptions,
+  headersFor: (server: BenchServer) => Record<string, string> = () => ({}),
+): Promise<[Row, Row]> {
+  const out: Row[] = [];
+  const connections = options.connections ?? ctx.connections;
+  for (const server of servers) {
+    const headers = { ...options.headers, ...headersFor(server) };
+    const m = await ctx.measure(server, { ...options, headers });
+    out.push({ label, server, connections, m });
+  }
+  return out as [Row, Row];
+}
+
+const pct = (n: number) => `${Math.round(n * 100)}%`;
+const verdict = (ok: boolean) => ok ? "met" : "**not met**";
+
+export const orders: Scenario = {
+  name: "orders",
+  title: "Orders: creating, and listing a workspace of 100,000 orders",
+  async run(ctx) {
+    const sections: string[] = [];
+
+    // Creating: one commit per request, each server on its own fresh KV file.
+    const keys: string[] = [];
+    const bare = await ctx.startBare({
+      script: "scripts/bench/bare_orders.ts",
+      seed: (kv) => seedAccount(kv, (k) => keys.push(k)).then(() => {}),
+    });
+    const service = await ctx.startService({
+      seed: (kv) => seedAccount(kv, (k) => keys.push(k)).then(() => {}),
+    });
+    let n = 0;
+    const [createBare, createService] = await pair(ctx, [bare, service], "`POST /api/orders`", {
+      path: "/api/orders",
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      makeBody: () =>
+        JSON.stringify({
+          itemSummary: `Bench item ${n}`,
+          orderNumber: `B-${n++}`,
+          store: "Bench store",
+          costCents: 1299,
+        }),
+    }, (server) => ({ authorization: `Bearer ${server === bare ? keys[0] : keys[1]}` }));
+    const createRows = [createBare, createService];
+    const createRatio = createRows[1].m.rps / createRows[0].m.rps;
+    sections.push(
+      "Creating orders with an API key, each request a new order number (one KV commit: the " +
+        "order, its indexes and counters, the `order.created` event). The ceiling is " +
+        "`scripts/bench/bare_orders.ts`: a bare `Deno.serve` calling the same store functions " +
+        "(token lookup, `ingestOrder`) without router, middleware or validation.",
+      "",
+      rowsTable(createRows),
+      "",
+      table(["Target", "Service", "Ceiling", "Result"], [[
+        `creates >= ${pct(CREATE_TARGET)} of the ceiling`,
+        `${createRows[1].m.rps} req/s`,
+        `${createRows[0].m.rps} req/s`,
+        `${pct(createRatio)}: ${verdict(createRatio >= CREATE_TARGET)}`,
+      ]]),
+    );
+
+    // Listing: one seeded KV file, opened by both servers (reads only).
+    let listKey = "";
+    const seedStarted = performance.now();
+    const listService = await ctx.startService({
+      seed: async (kv) => {
+        await seedOrders(kv, await seedAccount(kv, (k) => listKey = k));
+      },
+    });
+    const seedSeconds = Math.round((performance.now() - seedStarted) / 100) / 10;
+    const listBare = await ctx.startBare({
+      script: "scripts/bench/bare_orders.ts",
+      kvPath: listService.kvPath,
+    });
+    const headers = { authorization: `Bearer ${listKey}` };
+    const queries = [
+      { label: "`?limit=50`", query: "?limit=50", target: "p99", limit: LIST_P99_TARGET_MS },
+      {
+        label: "`?limit=50&status=shipped`",
+        query: "?limit=50&status=shipped",
+        target: "p50",
+        limit: FILTER_P50_TARGET_MS,
+      },
+      {
+        label: "`?limit=50&from=2025-06-01&to=2025-06-30`",
+        query: "?limit=50&from=2025-06-01&to=2025-06-30",
+        target: "p50",
+        limit: FILTER_P50_TARGET_MS,
+      },
+      {
+        label: "`?limit=50&q=desk%20lamp`",
+        query: "?limit=50&q=desk%20lamp",
+        target: "p50",
+        limit: FILTER_P50_TARGET_MS,
+      },
+      {
+        label: "`?limit=50&q=112-00420` (order number)",
+        query: "?limit=50&q=112-00420",
+        target: "p50",
+        limit: FILTER_P50_TARGET_MS,
+      },
+    ];
+    const listRows: Row[] = [];
+    const verdicts: (string | number)[][] = [];
+    for (const { label, query, target, limit } of queries) {
+      const [b, s] = await pair(ctx, [listBare, listService], label, {
+        path: `/api/orders${query}`,
+        headers,
+      });
+      const light = await ctx.measure(listService, {
+        path: `/api/orders${query}`,
+        headers,
+        connections: LIGHT_CONNECTIONS,
+      });
+      listRows.push(b, s, { label, server: listService, connections: LIGHT_CONNECTIONS, m: light });
+      const at = (m: Measurement) => target === "p99" ? m.p99Ms : m.p50Ms;
+      verdicts.push([
+        label,
+        `${target} < ${limit} ms`,
+        `${at(s.m)} ms`,
+        `${at(b.m)} ms`,
+        `${at(light)} ms`,
+        verdict(at(s.m) < limit),
+      ]);
+    }
+    sections.push(
+      "",
+      `Listing on a workspace of ${SEEDED_ORDERS.toLocaleString("en")} orders (one every 5 ` +
+        `minutes through 2025, account timezone ${TIMEZONE}), seeded through the storage ` +
+        `layer (\`importOrders\`, ten orders per commit) in ${seedSeconds} s. Both servers read ` +
+        "the same KV file; the bare ceiling calls the same `listOrders`. The first `q` request " +
+        "of each process builds its search cache (a scan of the workspace) during warm-up.",
+      "",
+      rowsTable(listRows),
+      "",
+      table([
+        "Request",
+        "Target",
+        `Service, ${ctx.connections} conn.`,
+        `Ceiling, ${ctx.connections} conn.`,
+        `Service, ${LIGHT_CONNECTIONS} conn.`,
+        `Result (${ctx.connections} conn.)`,
+      ], verdicts),
+      "",
+      `Each request is measured at ${ctx.connections} connections against both servers (the ` +
+        `server saturated: latency is mostly queueing) and at ${LIGHT_CONNECTIONS} connections ` +
+        "against the service. Peak RSS is the process's high-water mark after each " +
+        "measurement: flat across the list measurements means memory does not grow while they " +
+        "run; the step at the first `q` is its search cache being built.",
+    );
+    return sections.join("\n");
+  },
+};
