@@ -18,11 +18,13 @@ import { machine } from "./bench/proc.ts";
 import { foundation } from "./bench/scenarios/foundation.ts";
 import { accounts } from "./bench/scenarios/accounts.ts";
 import { orders } from "./bench/scenarios/orders.ts";
+import { webhooks } from "./bench/scenarios/webhooks.ts";
 
 const SCENARIOS: Scenario[] = [
   foundation,
   accounts,
   orders,
+  webhooks,
 ];
 
 const REPORT = new URL("../docs/benchmarks.md", import.meta.url);

@@ -9,29 +9,35 @@ import {
   type StoredSubscription,
 } from "../domain/webhook.ts";
 import type { AppDeps } from "../http/env.ts";
+import type { SecretBox } from "../lib/secret_box.ts";
 import { newId } from "../lib/ids.ts";
 import type { Exchange } from "../net/http.ts";
 import type { OutboundResult } from "../net/outbound.ts";
 import { addWebhookLog, type WebhookLogEntry } from "../store/webhook_logs.ts";
+import { recordOutcome } from "../store/webhook_outcomes.ts";
 import {
-  changeSubscription,
-  claimAttempt,
+  claimAttempts,
   getSubscription,
   listSubscriptions,
   MAX_DELIVERY_AGE_MS,
+  unclaimed,
 } from "../store/webhook_subscriptions.ts";
 import { VERSION } from "../version.ts";
 import { enqueueAll, type QueueHandlers, type QueueMessage } from "./queue.ts";
-import { signatureHeader } from "./signature.ts";
+import { signatureHeader, signingKey } from "./signature.ts";
 import { EVENT_TYPES, type EventEnvelope, type EventType } from "./types.ts";
 
 export const USER_AGENT = `order-tracker-webhooks/${VERSION}`;
 
 /**
  * Up to this many matching subscriptions are sent from the event's own queue message, which
- * keeps the common case at one dequeue; more get one `delivery` message each.
+ * keeps the common case at one dequeue; more get one `delivery` message each. The hand-over
+ * at commit sends to all of them at once (at most 25): that is the latency path.
  */
 export const INLINE_FANOUT_MAX = 5;
+
+/** Event ids remembered as handed over at commit (see {@link webhookHandlers}). */
+const DONE_AT_COMMIT_MAX = 10_000;
 
 /** One subscription's share of a large fan-out. */
 export interface DeliveryMessage extends QueueMessage {
@@ -48,7 +54,11 @@ const Envelope = z.object({
   userId: z.string(),
   data: z.record(z.string(), z.unknown()),
 });
-const EventMessage = z.object({ kind: z.literal("event"), event: Envelope });
+const EventMessage = z.object({
+  kind: z.literal("event"),
+  event: Envelope,
+  atCommit: z.literal(true).optional(),
+});
 const DeliveryMessage = z.object({
   kind: z.literal("delivery"),
   event: Envelope,
@@ -62,10 +72,19 @@ export function webhookHandlers(deps: AppDeps): QueueHandlers {
     if (!result.success) deps.log.warn("malformed webhook queue message");
     return result.success ? result.data : null;
   };
+  // Events fully handed over at commit: their queue copies need no storage reads. Entries
+  // leave when the copy arrives; the bound only matters if copies stop coming.
+  const doneAtCommit = new Set<string>();
   return {
     event: async (raw) => {
       const m = parsed(EventMessage, raw);
-      if (m) await fanOut(deps, m.event);
+      if (!m) return;
+      if (!m.atCommit && doneAtCommit.delete(m.event.id)) return;
+      await fanOut(deps, m.event, { inline: m.atCommit === true });
+      if (m.atCommit) {
+        if (doneAtCommit.size >= DONE_AT_COMMIT_MAX) doneAtCommit.clear();
+        doneAtCommit.add(m.event.id);
+      }
     },
     delivery: async (raw) => {
       const m = parsed(DeliveryMessage, raw);
@@ -86,61 +105,97 @@ function tooOld(deps: AppDeps, event: EventEnvelope): boolean {
  * only when storage fails; the queue then redelivers and the attempt markers keep every
  * (event, subscription) pair at one attempt.
  */
-export async function fanOut(deps: AppDeps, event: EventEnvelope): Promise<void> {
+export async function fanOut(
+  deps: AppDeps,
+  event: EventEnvelope,
+  options: { inline?: boolean } = {},
+): Promise<void> {
   if (tooOld(deps, event)) return;
-  const subs = (await listSubscriptions(deps.kv, event.userId))
+  const wanted = (await listSubscriptions(deps.kv, event.userId))
     .filter((sub) => receives(sub, event.type));
-  if (subs.length > INLINE_FANOUT_MAX) {
+  // A redelivered message (or the queue's copy of an event already sent at commit) skips the
+  // pairs already claimed without a commit each; at commit time nothing is claimed yet.
+  const open = options.inline
+    ? null
+    : new Set(await unclaimed(deps.kv, event.id, wanted.map((sub) => sub.id)));
+  const subs = open ? wanted.filter((sub) => open.has(sub.id)) : wanted;
+  if (!options.inline && subs.length > INLINE_FANOUT_MAX) {
     await enqueueAll(
       deps.kv,
       subs.map((sub): DeliveryMessage => ({ kind: "delivery", event, subscriptionId: sub.id })),
     );
     return;
   }
-  const results = await Promise.allSettled(subs.map((sub) => attempt(deps, event, sub)));
-  const failed = results.find((r) => r.status === "rejected");
-  if (failed) throw failed.reason;
+  await attemptAll(deps, event, subs);
 }
 
 /** Sends an event to one subscription, as it stands now. */
 export async function deliverTo(deps: AppDeps, event: EventEnvelope, subId: string) {
   if (tooOld(deps, event)) return;
   const sub = await getSubscription(deps.kv, event.userId, subId);
-  if (sub && receives(sub, event.type)) await attempt(deps, event, sub);
+  if (sub && receives(sub, event.type)) await attemptAll(deps, event, [sub]);
 }
 
 /**
- * The one attempt of (event, subscription): claim it first (a redelivered message or a
- * restarted process finds the claim and stops), then send, then record the outcome.
+ * The one attempt of each (event, subscription): claim them first (a redelivered message or a
+ * restarted process finds the claims and stops), then send, then record the outcomes.
  */
+async function attemptAll(deps: AppDeps, event: EventEnvelope, subs: StoredSubscription[]) {
+  const claimed = new Set(
+    await claimAttempts(deps.kv, event.id, subs.map((sub) => sub.id), deps.now()),
+  );
+  const results = await Promise.allSettled(
+    subs.filter((sub) => claimed.has(sub.id)).map((sub) => attempt(deps, event, sub)),
+  );
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
+}
+
 async function attempt(deps: AppDeps, event: EventEnvelope, sub: StoredSubscription) {
   const { kv, log } = deps;
-  if (!await claimAttempt(kv, event.id, sub.id, deps.now())) return;
-  const secret = await openSecret(deps, sub);
-  if (secret === null) {
+  const key = await signingKeyOf(deps, sub);
+  if (key === null) {
     // Skipped, not queued, and not a failure toward auto-pause.
-    await changeSubscription(kv, sub.userId, sub.id, (s) => afterSkip(s, ROTATE_SECRET_ERROR));
+    await recordOutcome(kv, sub.userId, sub.id, (s) => afterSkip(s, ROTATE_SECRET_ERROR));
     log.warn("webhook skipped: no usable signing secret", { subscriptionId: sub.id });
     return;
   }
   const deliveryId = crypto.randomUUID();
-  const result = await sendEvent(deps, sub.url, event, secret, { deliveryId });
+  const result = await sendEvent(deps, sub.url, event, key, { deliveryId });
   const outcome = outcomeOf(result);
   const entry = logEntry(deps, sub.id, event, result, { deliveryId });
-  await changeSubscription(
+  await recordOutcome(
     kv,
     sub.userId,
     sub.id,
     (s) => afterAttempt(s, outcome, entry.createdAt),
-    (op) => addWebhookLog(op, sub.userId, entry),
+    entry,
   );
   log.debug("webhook delivered", { ...entry });
 }
 
-/** The signing secret, or null when it is missing or does not decrypt under this key. */
-export async function openSecret(deps: AppDeps, sub: StoredSubscription): Promise<string | null> {
-  if (sub.needsSecretRotation || !sub.sealedSecret || !deps.secrets) return null;
-  return await deps.secrets.open(sub.sealedSecret, sub.id);
+const signingKeys = new WeakMap<SecretBox, Map<string, Promise<CryptoKey | null>>>();
+const SIGNING_KEY_CACHE_MAX = 10_000;
+
+/**
+ * The subscription's signing key, or null when its secret is missing or does not decrypt under
+ * the deployment's key. Keys (non-extractable, never the plain secret) are cached per sealed
+ * secret and SecretBox: a rotation seals a new secret, so the old key is never used again.
+ */
+export function signingKeyOf(deps: AppDeps, sub: StoredSubscription): Promise<CryptoKey | null> {
+  const box = deps.secrets;
+  if (sub.needsSecretRotation || !sub.sealedSecret || !box) return Promise.resolve(null);
+  let cache = signingKeys.get(box);
+  if (!cache) signingKeys.set(box, cache = new Map());
+  let key = cache.get(sub.sealedSecret);
+  if (!key) {
+    if (cache.size >= SIGNING_KEY_CACHE_MAX) cache.clear();
+    key = box.open(sub.sealedSecret, sub.id).then((secret) =>
+      secret === null ? null : signingKey(secret)
+    );
+    cache.set(sub.sealedSecret, key);
+  }
+  return key;
 }
 
 /** A real attempt carries a delivery id; a test carries the test marker instead. */
@@ -151,7 +206,7 @@ export async function sendEvent(
   deps: AppDeps,
   url: string,
   event: EventEnvelope,
-  secret: string,
+  key: CryptoKey,
   kind: Attempt,
 ): Promise<OutboundResult> {
   const body = new TextEncoder().encode(JSON.stringify(event));
@@ -160,7 +215,7 @@ export async function sendEvent(
     "User-Agent": USER_AGENT,
     "X-Service-Event": event.type,
     "X-Service-Event-Id": event.id,
-    "X-Service-Signature": await signatureHeader(secret, body),
+    "X-Service-Signature": await signatureHeader(key, body),
   };
   if ("test" in kind) headers["X-Service-Test"] = "true";
   else headers["X-Service-Delivery"] = kind.deliveryId;
@@ -210,8 +265,8 @@ export async function sendTestEvent(
   sub: StoredSubscription,
   type: EventType,
 ): Promise<TestResult> {
-  const secret = await openSecret(deps, sub);
-  if (secret === null) return { ok: false, error: ROTATE_SECRET_ERROR };
+  const key = await signingKeyOf(deps, sub);
+  if (key === null) return { ok: false, error: ROTATE_SECRET_ERROR };
   const now = deps.now();
   const event: EventEnvelope = {
     id: newId("evt_test", now),
@@ -220,7 +275,7 @@ export async function sendTestEvent(
     userId: sub.userId,
     data: { test: true },
   };
-  const result = await sendEvent(deps, sub.url, event, secret, { test: true });
+  const result = await sendEvent(deps, sub.url, event, key, { test: true });
   const entry = logEntry(deps, sub.id, event, result, { test: true });
   const op = deps.kv.atomic();
   addWebhookLog(op, sub.userId, entry);

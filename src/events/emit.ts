@@ -8,6 +8,22 @@ export const EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 export interface EventMessage {
   kind: "event";
   event: EventEnvelope;
+  /** Set on the in-process hand-over right after the commit (never on the queue's copy). */
+  atCommit?: true;
+}
+
+type CommitListener = (events: EventEnvelope[]) => void;
+const commitListeners = new Set<CommitListener>();
+
+/**
+ * Calls `listener` with the events of every commit of this process right after it succeeds.
+ * The queue's dequeue adds up to ~100 ms of jitter, so the process's queue listener uses this
+ * to start delivery at once; the queue message that follows finds the work done (and still
+ * delivers when the process dies first). Returns the unsubscribe function.
+ */
+export function onEventsCommitted(listener: CommitListener): () => void {
+  commitListeners.add(listener);
+  return () => commitListeners.delete(listener);
 }
 
 /**
@@ -19,6 +35,13 @@ export function addEvents(op: Deno.AtomicOperation, events: EventEnvelope[]): vo
     op.set(keys.event(event.userId, event.id), event, { expireIn: EVENT_RETENTION_MS });
     op.enqueue({ kind: "event", event } satisfies EventMessage);
   }
+  if (events.length === 0) return;
+  const commit = op.commit.bind(op);
+  op.commit = async () => {
+    const result = await commit();
+    if (result.ok) { for (const listener of commitListeners) listener(events); }
+    return result;
+  };
 }
 
 /** The workspace's events, oldest first. */

@@ -1,4 +1,5 @@
 import type { AppDeps } from "../http/env.ts";
+import { type EventMessage, onEventsCommitted } from "./emit.ts";
 
 /** A queue message: its `kind` picks the handler, which validates the rest. */
 export interface QueueMessage {
@@ -39,17 +40,28 @@ export async function dispatch(deps: AppDeps, handlers: QueueHandlers, raw: unkn
 
 /**
  * The process's one `kv.listenQueue` (several listeners on one KV would split the messages
- * between them), routing by `kind`.
+ * between them), routing by `kind`. Events this process commits are also handed to the `event`
+ * handler at once, without waiting for the queue's dequeue; their queue messages follow and
+ * find the work done, or redo what a crash left undone.
  */
 export function startQueueListener(deps: AppDeps, handlers: QueueHandlers): QueueListener {
   const running = new Set<Promise<void>>();
-  const closed = deps.kv.listenQueue((raw) => {
-    const task = dispatch(deps, handlers, raw);
+  const run = (message: unknown) => {
+    const task = dispatch(deps, handlers, message);
     running.add(task);
     const done = () => running.delete(task);
     task.then(done, done);
     return task;
+  };
+  const closed = deps.kv.listenQueue(run);
+  const unsubscribe = onEventsCommitted((events) => {
+    for (const event of events) {
+      run({ kind: "event", event, atCommit: true } satisfies EventMessage).catch((err) =>
+        deps.log.warn("event dispatch failed; the queue will retry", { error: String(err) })
+      );
+    }
   });
+  closed.then(unsubscribe, unsubscribe);
   return {
     closed,
     async drain() {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { ROTATE_SECRET_ERROR, type StoredSubscription } from "../../src/domain/webhook.ts";
 import { webhookHandlers } from "../../src/events/delivery.ts";
+import { type QueueListener, startQueueListener } from "../../src/events/queue.ts";
 import { buildEvent } from "../../src/events/types.ts";
 import { SecretBox } from "../../src/lib/secret_box.ts";
 import { PRIVATE_ADDRESS_MESSAGE } from "../../src/net/outbound.ts";
@@ -134,6 +135,13 @@ Deno.test("redelivery: the same message handled twice (even at once) sends once 
   await Promise.all([handlers.delivery(fresh), handlers.delivery(fresh)]);
   assert.equal(receiver.requests.length, 3);
   assert.equal((await stored(ctx, user.id, few[0].id)).failureCount, 0);
+
+  // Handed over at commit, then the queue's copy: one send per subscription.
+  const third = buildEvent("order.created", user.id, {});
+  await handlers.event({ kind: "event", event: third, atCommit: true });
+  await handlers.event({ kind: "event", event: third });
+  await handlers.event({ kind: "event", event: third });
+  assert.equal(receiver.requests.length, 5);
 });
 
 Deno.test("restart mid-way: pairs a crashed run already claimed are not sent again", async () => {
@@ -147,6 +155,29 @@ Deno.test("restart mid-way: pairs a crashed run already claimed are not sent aga
   await ctx.kv.set(keys.webhookAttempt(event.id, first.id), Date.now());
   await webhookHandlers(ctx.deps).event({ kind: "event", event });
   assert.deepEqual(receiver.requests.map((r) => r.path), ["/second"]);
+});
+
+Deno.test("events committed while no listener runs are delivered from the queue once it starts", async () => {
+  await using receiver = startReceiver();
+  const ctx = await webhookApp({ listen: false });
+  let queue: QueueListener | undefined;
+  try {
+    const { user, token } = await signUp(ctx);
+    const sub = await subscribe(ctx, token, { url: receiver.url() });
+    const event = await commitEvent(ctx, user.id);
+    await sleep(150);
+    assert.equal(receiver.requests.length, 0);
+    queue = startQueueListener(ctx.deps, webhookHandlers(ctx.deps));
+    const [req] = await receiver.waitFor(1);
+    assert.equal(req.headers.get("x-service-event-id"), event.id);
+    await settled(ctx, user.id, sub.id);
+    await sleep(150);
+    assert.equal(receiver.requests.length, 1);
+  } finally {
+    await queue?.drain();
+    await ctx.close();
+    await queue?.closed;
+  }
 });
 
 Deno.test("a malformed or unknown queue message is acknowledged without a send", async () => {
