@@ -39,7 +39,15 @@ export function addEvents(op: Deno.AtomicOperation, events: EventEnvelope[]): vo
   const commit = op.commit.bind(op);
   op.commit = async () => {
     const result = await commit();
-    if (result.ok) { for (const listener of commitListeners) listener(events); }
+    if (!result.ok) return result;
+    for (const listener of commitListeners) {
+      try {
+        listener(events);
+      } catch {
+        // The change is stored; a listener's failure must not report it as failed, and the
+        // queue message still delivers the events.
+      }
+    }
     return result;
   };
 }
