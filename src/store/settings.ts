@@ -1,5 +1,6 @@
 import { compact } from "../lib/compact.ts";
 import { keys } from "./keys.ts";
+import type { WorkspaceContext } from "./snapshot.ts";
 import { withRetry } from "./kv.ts";
 
 /** Workspace settings (`POST /api/settings`; the snapshot's and export's `settings`). */
@@ -26,7 +27,7 @@ export async function getSettings(kv: Deno.Kv, userId: string): Promise<Workspac
 }
 
 /** The snapshot's and export's `settings`. */
-export function settingsSection(ctx: { kv: Deno.Kv; user: { id: string } }) {
+export function settingsSection(ctx: WorkspaceContext) {
   return getSettings(ctx.kv, ctx.user.id);
 }
 

@@ -11,6 +11,7 @@ import type { EventType } from "../events/types.ts";
 import { newId } from "../lib/ids.ts";
 import type { SecretBox } from "../lib/secret_box.ts";
 import { keys } from "./keys.ts";
+import type { WorkspaceContext } from "./snapshot.ts";
 import {
   addToCounter,
   counterValue,
@@ -86,7 +87,7 @@ export function listSubscriptions(kv: Deno.Kv, userId: string): Promise<StoredSu
 }
 
 /** The snapshot's and export's `webhookSubscriptions`: as the list shows them, no secrets. */
-export async function webhookSubscriptionsSection(ctx: { kv: Deno.Kv; user: { id: string } }) {
+export async function webhookSubscriptionsSection(ctx: WorkspaceContext) {
   return (await listSubscriptions(ctx.kv, ctx.user.id)).map(publicSubscription);
 }
 
