@@ -44,16 +44,17 @@ export async function withRetry<T>(
   throw new ConflictError("Too many concurrent changes, try again");
 }
 
-/** Reads any number of keys, ten per getMany. */
+/** Reads any number of keys, ten per getMany, in key order. */
 export async function getManyChunked<T>(
   kv: Deno.Kv,
   keys: Deno.KvKey[],
 ): Promise<Deno.KvEntryMaybe<T>[]> {
-  const out: Deno.KvEntryMaybe<T>[] = [];
+  // Chunks are separate snapshots either way, so they are read concurrently.
+  const chunks: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
   for (let i = 0; i < keys.length; i += MAX_GET_MANY) {
-    out.push(...await kv.getMany<T[]>(keys.slice(i, i + MAX_GET_MANY)));
+    chunks.push(kv.getMany<T[]>(keys.slice(i, i + MAX_GET_MANY)));
   }
-  return out;
+  return (await Promise.all(chunks)).flat();
 }
 
 /** All values under a prefix. */
