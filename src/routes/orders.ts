@@ -48,7 +48,7 @@ const createOrder = createRoute({
   responses: {
     201: jsonResponse(OrderResultSchema, "Created"),
     200: jsonResponse(OrderResultSchema, "Merged into the order with this number"),
-    ...errors(400, 401),
+    ...errors(400, 401, 413),
     429: planLimitResponse,
   },
 });
@@ -98,7 +98,7 @@ const patchOrder = createRoute({
   request: { params: OrderIdParam, body: jsonBody(PatchOrderBody) },
   responses: {
     200: jsonResponse(OrderEnvelope, "The order after the edit"),
-    ...errors(400, 401, 404, 409),
+    ...errors(400, 401, 404, 409, 413),
   },
 });
 

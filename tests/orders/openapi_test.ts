@@ -1,0 +1,37 @@
+import { deepStrictEqual as eq } from "node:assert/strict";
+import { call, testApp } from "../helpers.ts";
+
+// deno-lint-ignore no-explicit-any -- the OpenAPI document
+type Doc = Record<string, any>;
+
+Deno.test("every orders route is in the OpenAPI document with its parameters and errors", async () => {
+  await using ctx = await testApp();
+  const doc = (await call<Doc>(ctx, "GET", "/api/openapi.json")).body;
+  const op = (path: string, method: string) => doc.paths[path][method];
+  const codes = (path: string, method: string) => Object.keys(op(path, method).responses).sort();
+  const params = (path: string, method: string) =>
+    (op(path, method).parameters ?? []).map((p: Doc) => `${p.in}:${p.name}`);
+  eq(codes("/api/orders", "post"), ["200", "201", "400", "401", "413", "429"]);
+  eq(codes("/api/orders", "get"), ["200", "400", "401"]);
+  eq(params("/api/orders", "get"), [
+    "query:limit",
+    "query:offset",
+    "query:status",
+    "query:q",
+    "query:from",
+    "query:to",
+  ]);
+  eq(codes("/api/orders/{id}", "get"), ["200", "401", "404"]);
+  eq(codes("/api/orders/{id}", "patch"), ["200", "400", "401", "404", "409", "413"]);
+  eq(codes("/api/orders/{id}", "delete"), ["200", "401", "404"]);
+  eq(params("/api/orders/{id}", "patch"), ["path:id"]);
+  eq(codes("/api/billing/usage", "get"), ["200", "401"]);
+  for (const [path, method] of [["/api/orders", "post"], ["/api/billing/usage", "get"]]) {
+    eq(op(path, method).security, [{ Bearer: [] }]);
+  }
+  const limit = op("/api/orders", "post").responses["429"].content["application/json"].schema;
+  eq(limit, { $ref: "#/components/schemas/PlanLimitError" });
+  eq(doc.components.schemas.PlanLimitError.required, ["error", "reason", "cap", "used"]);
+  eq(doc.components.schemas.CreateOrder.required, ["itemSummary"]);
+  eq(doc.components.schemas.Usage.properties.cap.type, ["integer", "null"]);
+});
