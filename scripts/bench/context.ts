@@ -155,6 +155,7 @@ export const MEASUREMENT_COLUMNS = [
   "Responses",
   "Errors",
   "Server CPU",
+  "Req/s per server core",
   "Generator CPU",
   "Peak RSS MiB",
 ];
@@ -170,7 +171,16 @@ export function measurementRow(label: string, server: BenchServer, m: Measuremen
     statusList(m.statuses),
     m.errors,
     `${m.serverCpuPct}%`,
+    perServerCore(m),
     `${m.loaderCpuPct}%`,
     m.peakRssMiB,
   ];
+}
+
+/**
+ * Requests per CPU-second the server used: its throughput with the CPU it actually got, which
+ * other load on the shared machine can cut.
+ */
+export function perServerCore(m: Measurement): number {
+  return m.serverCpuPct > 0 ? Math.round(m.rps * 100 / m.serverCpuPct) : 0;
 }
