@@ -40,7 +40,7 @@ const route = createRoute({
   },
   responses: {
     200: jsonResponse(z.object({ settings: SettingsSchema }), "The settings after the change"),
-    ...errors(400, 401),
+    ...errors(400, 401, 413),
   },
 });
 

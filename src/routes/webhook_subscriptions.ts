@@ -82,7 +82,7 @@ const create = createRoute({
   request: { body: jsonBody(CreateSubscriptionBody) },
   responses: {
     201: jsonResponse(WebhookSubscriptionWithSecretSchema, "Created; `secret` shown only here"),
-    ...errors(400, 401, 429, 503),
+    ...errors(400, 401, 413, 429, 503),
   },
 });
 
@@ -97,7 +97,7 @@ const patch = createRoute({
   request: { params: IdParam, body: jsonBody(PatchSubscriptionBody) },
   responses: {
     200: jsonResponse(WebhookSubscriptionSchema, "The changed subscription"),
-    ...errors(400, 401, 404),
+    ...errors(400, 401, 404, 413),
   },
 });
 
@@ -124,7 +124,7 @@ const test = createRoute({
   request: { params: IdParam, body: jsonBody(TestBody) },
   responses: {
     200: jsonResponse(TestResultSchema, "`{ok: true, status}` or `{ok: false, status?, error}`"),
-    ...errors(400, 401, 404),
+    ...errors(400, 401, 404, 413),
   },
 });
 
