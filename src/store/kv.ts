@@ -44,7 +44,7 @@ export async function withRetry<T>(
   throw new ConflictError("Too many concurrent changes, try again");
 }
 
-/** Reads any number of keys, ten per getMany, in key order. */
+/** Reads any number of keys, ten per getMany; results in the order of `keys`. */
 export async function getManyChunked<T>(
   kv: Deno.Kv,
   keys: Deno.KvKey[],
