@@ -55,22 +55,8 @@ export interface Order {
   updatedAt: string;
 }
 
-/** What an incoming message (or a manual create) says about an order. */
-export interface OrderFields {
-  itemSummary?: string;
-  orderNumber?: string;
-  store?: string;
-  trackingNumber?: string;
-  carrier?: string;
-  total?: string;
-  price?: string;
-  costCents?: number;
-  salePriceCents?: number;
-  receivedAt?: string;
-  estimatedDelivery?: string;
-  actualDelivery?: string;
-  status?: OrderStatus;
-}
+/** What an incoming message (or a manual create) says about an order: the editable fields. */
+export type OrderFields = Partial<Pick<Order, EditableField>>;
 
 /** Status news a parsed message carries besides its fields. */
 export interface StatusSignals {
