@@ -1,10 +1,8 @@
-import { requestId } from "hono/request-id";
 import { bodyParser } from "./http/body.ts";
-import { cors } from "./http/cors.ts";
+import { conventions } from "./http/conventions.ts";
 import type { AppDeps } from "./http/env.ts";
 import { errorResponse } from "./http/errors.ts";
 import { registerSecurity } from "./http/openapi.ts";
-import { jsonCharset, requestLog } from "./http/request_log.ts";
 import { createRouter } from "./http/router.ts";
 import { mountDocs } from "./routes/docs.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -28,14 +26,7 @@ export function createApp(deps: AppDeps) {
   const app = createRouter();
   registerSecurity(app as never);
 
-  app.use("*", async (c, next) => {
-    c.set("deps", deps);
-    await next();
-  });
-  app.use("*", requestId());
-  app.use("*", requestLog);
-  app.use("*", cors);
-  app.use("*", jsonCharset);
+  app.use("*", conventions(deps));
   app.use("/api/*", bodyParser);
 
   const api = createRouter()

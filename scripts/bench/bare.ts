@@ -1,11 +1,18 @@
 /**
- * The benchmark's ceiling: a bare `Deno.serve` answering the same JSON as the service's
- * `GET /api/healthz` and its JSON 404, with no framework, middleware or storage.
+ * The benchmark's ceiling: a bare `Deno.serve` giving the same responses as the service's
+ * `GET /api/healthz` and its JSON 404 — the same JSON with the headers the spec requires on
+ * every response (content type with charset, the three CORS headers, `no-store` on health) —
+ * with no framework, middleware or storage.
  */
 import process from "node:process";
 import { VERSION } from "../../src/version.ts";
 
-const HEADERS = { "content-type": "application/json; charset=utf-8" };
+const HEADERS = {
+  "content-type": "application/json; charset=utf-8",
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET,POST,PATCH,DELETE,OPTIONS",
+  "access-control-allow-headers": "authorization,content-type",
+};
 const startedAt = Date.now();
 
 function health(): string {

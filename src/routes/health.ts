@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { AppDeps } from "../http/env.ts";
 import { jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { keys } from "../store/keys.ts";
@@ -28,7 +27,20 @@ interface Probe {
 
 /** Storage is probed at most once a second; concurrent health checks share the probe. */
 const PROBE_TTL_MS = 1000;
-const probes = new WeakMap<Deno.Kv, Promise<Probe>>();
+const probes = new WeakMap<Deno.Kv, { last?: Probe; running?: Promise<Probe> }>();
+
+/** The last probe while it is fresh (no await on the hot path), else the running one. */
+function probe(kv: Deno.Kv): Probe | Promise<Probe> {
+  let state = probes.get(kv);
+  if (!state) probes.set(kv, state = {});
+  const now = Date.now();
+  if (state.last && now - state.last.at < PROBE_TTL_MS) return state.last;
+  return state.running ??= runProbe(kv, now).then((result) => {
+    state.last = result;
+    state.running = undefined;
+    return result;
+  });
+}
 
 async function runProbe(kv: Deno.Kv, now: number): Promise<Probe> {
   try {
@@ -49,21 +61,6 @@ async function runProbe(kv: Deno.Kv, now: number): Promise<Probe> {
   }
 }
 
-function probe(deps: AppDeps): Promise<Probe> {
-  const now = Date.now();
-  const cached = probes.get(deps.kv);
-  if (cached) {
-    return cached.then((p) => now - p.at < PROBE_TTL_MS ? p : refresh(deps, now));
-  }
-  return refresh(deps, now);
-}
-
-function refresh(deps: AppDeps, now: number): Promise<Probe> {
-  const next = runProbe(deps.kv, now);
-  probes.set(deps.kv, next);
-  return next;
-}
-
 const route = createRoute({
   method: "get",
   path: "/healthz",
@@ -78,7 +75,8 @@ const route = createRoute({
 
 export const healthRoutes = createRouter().openapi(route, async (c) => {
   const deps = c.var.deps;
-  const p = await probe(deps);
+  const pending = probe(deps.kv);
+  const p = pending instanceof Promise ? await pending : pending;
   c.header("Cache-Control", "no-store");
   const body = {
     ok: p.ok,

@@ -17,7 +17,8 @@ const ENDPOINTS = [
 ];
 
 /**
- * Framework overhead: the service and a bare `Deno.serve` answering the same JSON, measured
+ * Framework overhead: the service and a bare `Deno.serve` giving the same responses (JSON and
+ * the headers the spec requires), measured
  * alternately in the same run.
  */
 export const foundation: Scenario = {

@@ -1,0 +1,69 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppDeps, AppEnv } from "./env.ts";
+
+const METHODS = "GET,POST,PATCH,DELETE,OPTIONS";
+const HEADERS = "authorization,content-type";
+const REQUEST_ID = /^[\w-]{1,255}$/;
+
+/** Request ids: a random per-process part and a counter, cheaper than a UUID per request. */
+const BOOT_ID = crypto.getRandomValues(new Uint8Array(6)).toHex();
+let sequence = 0;
+
+/**
+ * The conventions every response shares, in one middleware because each layer costs on every
+ * request (docs/benchmarks.md):
+ * - `deps` and a request id (an incoming `X-Request-Id` is kept when well-formed), echoed back;
+ * - the spec's CORS headers on every response; OPTIONS on any path is 204 with no body;
+ *   `CORS_ORIGINS` restricts which origins are echoed;
+ * - `application/json` responses declare UTF-8;
+ * - one structured log line: method, path (never the query, which may hold a key), status,
+ *   duration and request id. Bodies and headers are never logged.
+ */
+export function conventions(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  const allowed = deps.config.corsOrigins;
+  const { log } = deps;
+  const cors = (headers: Headers, origin: string | undefined) => {
+    if (allowed === "*") headers.set("Access-Control-Allow-Origin", "*");
+    else {
+      if (origin && allowed.includes(origin)) headers.set("Access-Control-Allow-Origin", origin);
+      headers.append("Vary", "Origin");
+    }
+    headers.set("Access-Control-Allow-Methods", METHODS);
+    headers.set("Access-Control-Allow-Headers", HEADERS);
+  };
+
+  return async (c, next) => {
+    const started = performance.now();
+    c.set("deps", deps);
+    const incoming = c.req.header("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming)
+      ? incoming
+      : `${BOOT_ID}-${(++sequence).toString(36)}`;
+    c.set("requestId", requestId);
+    const origin = c.req.header("origin");
+
+    if (c.req.method === "OPTIONS") {
+      const res = new Response(null, { status: 204 });
+      cors(res.headers, origin);
+      return res;
+    }
+    await next();
+
+    const headers = c.res.headers;
+    cors(headers, origin);
+    headers.set("X-Request-Id", requestId);
+    if (headers.get("content-type") === "application/json") {
+      headers.set("content-type", "application/json; charset=utf-8");
+    }
+    const status = c.res.status;
+    const fields = {
+      requestId,
+      method: c.req.method,
+      path: c.req.path,
+      status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+    };
+    if (status >= 500) log.error("request", fields);
+    else log.info("request", fields);
+  };
+}
