@@ -17,6 +17,14 @@ export function parseJsonSafely(text: string): unknown {
   return JSON.parse(text, (key, value) => DROPPED_KEYS.has(key) ? undefined : value);
 }
 
+/**
+ * The client went away mid-upload, or shutdown began while the body was still arriving: a 400
+ * for the request rather than a 500 for the service.
+ */
+function unreadable(): never {
+  throw new ApiError(400, "Request body could not be read");
+}
+
 function tooLarge(): ApiError {
   return new ApiError(413, TOO_LARGE_MESSAGE);
 }
@@ -36,7 +44,7 @@ async function readLimited(req: Request): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(unreadable);
     if (done) break;
     size += value.byteLength;
     if (size > DRAIN_LIMIT) {

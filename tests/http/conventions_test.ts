@@ -238,3 +238,23 @@ Deno.test("ownedBy: another account's record is indistinguishable from a missing
     );
   }
 });
+
+Deno.test("a body that fails mid-read is a 400, not a 500", async () => {
+  await using ctx = await appWithProbes();
+  let sent = false;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent) return controller.error(new Error("connection reset"));
+      sent = true;
+      controller.enqueue(new TextEncoder().encode('{"itemSummary":'));
+    },
+  });
+  const res = await ctx.app.request("/api/test/validate", {
+    method: "POST",
+    body,
+    // @ts-ignore: duplex is required for streaming request bodies
+    duplex: "half",
+  });
+  assert.equal(res.status, 400);
+  assert.deepEqual(await res.json(), { error: "Request body could not be read" });
+});
