@@ -79,6 +79,11 @@ export const accounts: Scenario = {
         keyRow("token check alone: API key / session", onlyKey, onlySession),
       ]),
       "",
+      "The API key rows differ from the session rows only by the `lastUsedAt` recording (an " +
+      "in-memory update per request, at most one KV write in flight per key). `/api/auth/me` " +
+      "reads the token, the account and every snapshot section (about eight KV reads for an " +
+      "empty workspace); the token check alone is one SHA-256 and one KV read.",
+      "",
       `After the run the key list showed \`lastUsedAt\` ${lastUsed}.`,
     ].join("\n");
   },
