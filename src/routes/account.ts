@@ -72,7 +72,7 @@ function addProfileField(router: Router, spec: ProfileField) {
     request: { body: jsonBody(z.object({ [spec.field]: spec.schema })) },
     responses: {
       200: jsonResponse(UserResponseSchema, "The updated account"),
-      ...errors(400, 401, ...(spec.field === "username" ? [409] : [])),
+      ...errors(400, 401, ...(spec.field === "username" ? [409] : []), 413),
     },
   });
   router.openapi(route, async (c) => {
@@ -153,7 +153,7 @@ const deleteRoute = createRoute({
   request: { body: jsonBody(DeleteBody) },
   responses: {
     200: jsonResponse(OkSchema, "Deleted"),
-    ...errors(400, 401),
+    ...errors(400, 401, 413),
   },
 });
 

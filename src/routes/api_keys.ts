@@ -24,7 +24,7 @@ const create = createRoute({
   request: { body: jsonBody(z.object({ name: ApiKeyNameField }).openapi("CreateApiKeyRequest")) },
   responses: {
     201: jsonResponse(CreatedSchema, "The key (once) and its record"),
-    ...errors(400, 401, 429),
+    ...errors(400, 401, 413, 429),
   },
 });
 
@@ -53,7 +53,7 @@ const revoke = createRoute({
   },
   responses: {
     200: jsonResponse(OkSchema, "Revoked"),
-    ...errors(401, 404),
+    ...errors(401, 404, 413),
   },
 });
 

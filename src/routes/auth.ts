@@ -94,7 +94,7 @@ const register = createRoute({
   request: { body: jsonBody(RegisterBody) },
   responses: {
     201: jsonResponse(SessionSchema, "Account created; a session token for it"),
-    ...errors(400, 409, 429, 502),
+    ...errors(400, 409, 413, 429, 502),
   },
 });
 
@@ -118,7 +118,7 @@ const login = createRoute({
   request: { body: jsonBody(LoginBody) },
   responses: {
     200: jsonResponse(SessionSchema, "Signed in"),
-    ...errors(400, 401, 429, 502),
+    ...errors(400, 401, 413, 429, 502),
   },
 });
 
@@ -138,7 +138,7 @@ const forgot = createRoute({
   request: { body: jsonBody(ForgotBody) },
   responses: {
     200: jsonResponse(OkSchema, "Accepted"),
-    ...errors(400, 429),
+    ...errors(400, 413, 429),
   },
 });
 
@@ -160,7 +160,7 @@ const reset = createRoute({
   request: { body: jsonBody(ResetBody) },
   responses: {
     200: jsonResponse(SessionSchema, "Password changed; a new session"),
-    ...errors(400, 429),
+    ...errors(400, 413, 429),
   },
 });
 
@@ -172,7 +172,7 @@ const endSessionRoute = createRoute({
   description: "Deletes the session token of the `Authorization` header, if it is one. " +
     "Always `{ok: true}`; API keys are never touched.",
   ...optionalAuth,
-  responses: { 200: jsonResponse(OkSchema, "Signed out") },
+  responses: { 200: jsonResponse(OkSchema, "Signed out"), ...errors(413) },
 });
 
 const MeSchema = z.object({ user: UserSchema, state: SnapshotSchema }).openapi("Me");

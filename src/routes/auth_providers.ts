@@ -58,7 +58,7 @@ const PROVIDER_ERRORS = signInErrors({
   502: "`provider_unreachable` or `provider_error`: the provider could not be asked",
   503: "`not_configured`: the provider is off on this deployment",
 });
-const RATE_LIMITED = errors(429);
+const BODY_AND_RATE = errors(413, 429);
 
 const atlasLogin = createRoute({
   method: "post",
@@ -80,7 +80,7 @@ const atlasLogin = createRoute({
   responses: {
     200: jsonResponse(SessionSchema, "Signed in"),
     ...PROVIDER_ERRORS,
-    ...RATE_LIMITED,
+    ...BODY_AND_RATE,
   },
 });
 
@@ -105,7 +105,7 @@ const discordVerify = createRoute({
   responses: {
     200: jsonResponse(SessionSchema, "Signed in"),
     ...PROVIDER_ERRORS,
-    ...RATE_LIMITED,
+    ...BODY_AND_RATE,
   },
 });
 

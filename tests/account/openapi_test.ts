@@ -3,27 +3,36 @@ import { call, testApp } from "../helpers.ts";
 
 /** Every accounts endpoint with the statuses it documents. */
 const DOCUMENTED: [string, string, string[]][] = [
-  ["post", "/api/auth/register", ["201", "400", "409", "429", "502"]],
-  ["post", "/api/auth/login", ["200", "400", "401", "429", "502"]],
-  ["post", "/api/auth/forgot-password", ["200", "400", "429"]],
-  ["post", "/api/auth/reset-password", ["200", "400", "429"]],
-  ["post", "/api/auth/atlas-login", ["200", "400", "401", "409", "429", "502", "503"]],
-  ["post", "/api/auth/discord/widget-verify", ["200", "400", "401", "409", "429", "502", "503"]],
+  ["post", "/api/auth/register", ["201", "400", "409", "413", "429", "502"]],
+  ["post", "/api/auth/login", ["200", "400", "401", "413", "429", "502"]],
+  ["post", "/api/auth/forgot-password", ["200", "400", "413", "429"]],
+  ["post", "/api/auth/reset-password", ["200", "400", "413", "429"]],
+  ["post", "/api/auth/atlas-login", ["200", "400", "401", "409", "413", "429", "502", "503"]],
+  ["post", "/api/auth/discord/widget-verify", [
+    "200",
+    "400",
+    "401",
+    "409",
+    "413",
+    "429",
+    "502",
+    "503",
+  ]],
   ["get", "/api/auth/providers", ["200"]],
-  ["delete", "/api/auth/session", ["200"]],
+  ["delete", "/api/auth/session", ["200", "413"]],
   ["get", "/api/auth/me", ["200", "401"]],
   ["get", "/api/state", ["200", "401"]],
-  ["post", "/api/account/api-keys", ["201", "400", "401", "429"]],
+  ["post", "/api/account/api-keys", ["201", "400", "401", "413", "429"]],
   ["get", "/api/account/api-keys", ["200", "401"]],
-  ["delete", "/api/account/api-keys/{id}", ["200", "401", "404"]],
-  ["post", "/api/account/username", ["200", "400", "401", "409"]],
-  ["post", "/api/account/display-name", ["200", "400", "401"]],
-  ["post", "/api/account/visibility", ["200", "400", "401"]],
-  ["post", "/api/account/public-stats", ["200", "400", "401"]],
-  ["post", "/api/account/timezone", ["200", "400", "401"]],
+  ["delete", "/api/account/api-keys/{id}", ["200", "401", "404", "413"]],
+  ["post", "/api/account/username", ["200", "400", "401", "409", "413"]],
+  ["post", "/api/account/display-name", ["200", "400", "401", "413"]],
+  ["post", "/api/account/visibility", ["200", "400", "401", "413"]],
+  ["post", "/api/account/public-stats", ["200", "400", "401", "413"]],
+  ["post", "/api/account/timezone", ["200", "400", "401", "413"]],
   ["get", "/api/account/username/available", ["200", "400", "401"]],
   ["get", "/api/account/export", ["200", "401"]],
-  ["delete", "/api/account", ["200", "400", "401"]],
+  ["delete", "/api/account", ["200", "400", "401", "413"]],
   ["get", "/api/profile/{usernameOrUserId}", ["200", "404"]],
   ["get", "/api/landing-stats", ["200"]],
 ];
@@ -43,4 +52,12 @@ Deno.test("openapi: every accounts endpoint is described with its error statuses
   }
   assert.deepEqual(doc.paths["/api/account/export"].get.security, [{ Bearer: [] }]);
   assert.equal(doc.paths["/api/auth/login"].post.security, undefined);
+});
+
+Deno.test("a body over 2 MiB is 413 on the accounts endpoints too", async () => {
+  await using ctx = await testApp();
+  const big = JSON.stringify({ email: "a@example.com", password: "x".repeat(3 * 1024 * 1024) });
+  const res = await call(ctx, "POST", "/api/auth/register", { rawBody: big });
+  assert.equal(res.status, 413);
+  assert.deepEqual(res.body, { error: "Request body too large (limit 2 MiB)." });
 });
