@@ -11,6 +11,7 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
     f = new Intl.DateTimeFormat("en-US", {
       timeZone,
       hourCycle: "h23",
+      era: "short",
       year: "numeric",
       month: "numeric",
       day: "numeric",
@@ -45,25 +46,52 @@ interface WallClock {
 
 function wallClock(ms: number, timeZone: string): WallClock {
   const out: Record<string, number> = {};
+  let beforeCommonEra = false;
   for (const p of formatter(timeZone).formatToParts(ms)) {
-    if (p.type !== "literal") out[p.type] = Number(p.value);
+    if (p.type === "era") beforeCommonEra = p.value === "BC";
+    else if (p.type !== "literal") out[p.type] = Number(p.value);
   }
+  // Intl counts years before the Common Era backwards from 1 BC; ISO years go 0, -1, ...
+  if (beforeCommonEra) out.year = 1 - out.year;
   return out as unknown as WallClock;
+}
+
+/**
+ * Date.UTC for any year: Date.UTC itself reads years 0 to 99 as 1900 to 1999. Out-of-range
+ * months and days roll over as in Date.UTC.
+ */
+function utc(year: number, month: number, day: number, hour = 0, minute = 0, second = 0) {
+  return new Date(Date.UTC(2000, 0, 1, hour, minute, second)).setUTCFullYear(
+    year,
+    month - 1,
+    day,
+  );
 }
 
 /** Local time minus UTC at an instant, in milliseconds. */
 export function offsetAt(ms: number, timeZone: string): number {
   const w = wallClock(ms, timeZone);
-  const local = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  const local = utc(w.year, w.month, w.day, w.hour, w.minute, w.second);
   return local - (ms - (((ms % 1000) + 1000) % 1000));
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
+/** `YYYY-MM-DD`; years past 9999 take more digits, years before 0 a minus sign. */
+function calendarDate(year: number, month: number, day: number): string {
+  return `${year < 0 ? "-" : ""}${pad(Math.abs(year), 4)}-${pad(month)}-${pad(day)}`;
+}
+
+/** The calendar date of an instant in UTC. */
+function utcDate(ms: number): string {
+  const t = new Date(ms);
+  return calendarDate(t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate());
+}
+
 /** The calendar date of an instant in the zone. */
 export function localDate(ms: number, timeZone: string): string {
   const w = wallClock(ms, timeZone);
-  return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}`;
+  return calendarDate(w.year, w.month, w.day);
 }
 
 /** The calendar month (`YYYY-MM`) of an instant in the zone. */
@@ -74,7 +102,7 @@ export function localMonth(ms: number, timeZone: string): string {
 /** A valid `YYYY-MM-DD` plus `days` (may be negative). */
 export function addDays(date: string, days: number): string {
   const [y, m, d] = date.split("-").map(Number);
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+  return utcDate(utc(y, m, d + days));
 }
 
 /**
@@ -83,7 +111,7 @@ export function addDays(date: string, days: number): string {
  */
 export function startOfDay(date: string, timeZone: string): number {
   const [y, m, d] = date.split("-").map(Number);
-  const wall = Date.UTC(y, m - 1, d);
+  const wall = utc(y, m, d);
   const first = wall - offsetAt(wall, timeZone);
   const candidates = [first, wall - offsetAt(first, timeZone)];
   const valid = candidates.filter((t) => localDate(t, timeZone) === date);
@@ -108,6 +136,5 @@ export function dayRange(
 /** The first instant of the calendar month after the one `ms` falls in, in the zone. */
 export function startOfNextMonth(ms: number, timeZone: string): number {
   const [y, m] = localMonth(ms, timeZone).split("-").map(Number);
-  const next = new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
-  return startOfDay(next, timeZone);
+  return startOfDay(utcDate(utc(y, m + 1, 1)), timeZone);
 }

@@ -70,3 +70,21 @@ Deno.test("a range of calendar days, both ends inclusive, either open", () => {
   equal(dayRange(undefined, "2025-03-02", tz).fromMs, undefined);
   equal(dayRange("2025-03-02", undefined, tz).toMs, undefined);
 });
+
+Deno.test("calendar dates of every four-digit year: years 0 to 99 and the end of 9999", () => {
+  // Date.UTC reads years 0 to 99 as 1900 to 1999; these must stay in their own century.
+  equal(iso(startOfDay("0050-03-01", "UTC")), "0050-03-01T00:00:00.000Z");
+  equal(addDays("0001-12-31", 1), "0002-01-01");
+  equal(localDate(at("0001-06-01T00:00:00Z"), "UTC"), "0001-06-01");
+  // Before the Common Era Intl counts years backwards (2 BC is year -1).
+  equal(localDate(at("0000-01-01T00:00:00Z"), "America/New_York"), "-0001-12-31");
+  // New York kept local mean time then: 4:56:02 behind UTC.
+  equal(iso(startOfDay("0000-01-01", "America/New_York")), "0000-01-01T04:56:02.000Z");
+  // The day after 9999-12-31 is in year 10000.
+  equal(addDays("9999-12-31", 1), "10000-01-01");
+  equal(iso(dayRange(undefined, "9999-12-31", "UTC").toMs!), "+010000-01-01T00:00:00.000Z");
+  equal(
+    iso(startOfNextMonth(at("9999-12-15T00:00:00Z"), "UTC")),
+    "+010000-01-01T00:00:00.000Z",
+  );
+});

@@ -130,6 +130,26 @@ Deno.test("from/to are calendar dates of the account's timezone, both inclusive"
   }
 });
 
+Deno.test("from/to take every four-digit year: the first century and 9999 included", async () => {
+  await using ctx = await testApp();
+  const { token } = await signUp(ctx, { timezone: "America/New_York" });
+  const at = async (iso: string) =>
+    (await create(ctx, token, { itemSummary: iso, receivedAt: iso })).id;
+  const early = await at("0001-06-01T12:00:00.000Z");
+  const now = await at("2025-03-01T12:00:00.000Z");
+  const last = await at("9999-12-31T23:59:59.999Z"); // 9999-12-31 18:59 local
+  const ids = async (query: string) => {
+    const body = await list(ctx, token, query);
+    equal(body.total, body.items.length);
+    return body.items.map((o: Order) => o.id);
+  };
+  eq(await ids("?from=0001-01-01&to=0001-12-31"), [early]);
+  eq(await ids("?from=0001-01-01"), [last, now, early]);
+  eq(await ids("?to=9999-12-31"), [last, now, early]);
+  eq(await ids("?from=9999-12-31&to=9999-12-31"), [last]);
+  eq(await ids("?from=0002-01-01&to=9998-12-31"), [now]);
+});
+
 Deno.test("another account's orders are never listed", async () => {
   await using ctx = await testApp();
   const a = await signUp(ctx);
