@@ -112,7 +112,7 @@ const deleteOrderRoute = createRoute({
   request: { params: OrderIdParam },
   responses: {
     200: jsonResponse(OkSchema, "Deleted"),
-    ...errors(401, 404),
+    ...errors(401, 404, 413),
   },
 });
 

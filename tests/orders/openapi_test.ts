@@ -1,5 +1,5 @@
 import { deepStrictEqual as eq } from "node:assert/strict";
-import { call, testApp } from "../helpers.ts";
+import { call, signUp, testApp } from "../helpers.ts";
 
 // deno-lint-ignore no-explicit-any -- the OpenAPI document
 type Doc = Record<string, any>;
@@ -23,7 +23,7 @@ Deno.test("every orders route is in the OpenAPI document with its parameters and
   ]);
   eq(codes("/api/orders/{id}", "get"), ["200", "401", "404"]);
   eq(codes("/api/orders/{id}", "patch"), ["200", "400", "401", "404", "409", "413"]);
-  eq(codes("/api/orders/{id}", "delete"), ["200", "401", "404"]);
+  eq(codes("/api/orders/{id}", "delete"), ["200", "401", "404", "413"]);
   eq(params("/api/orders/{id}", "patch"), ["path:id"]);
   eq(codes("/api/billing/usage", "get"), ["200", "401"]);
   for (const [path, method] of [["/api/orders", "post"], ["/api/billing/usage", "get"]]) {
@@ -34,4 +34,14 @@ Deno.test("every orders route is in the OpenAPI document with its parameters and
   eq(doc.components.schemas.PlanLimitError.required, ["error", "reason", "cap", "used"]);
   eq(doc.components.schemas.CreateOrder.required, ["itemSummary"]);
   eq(doc.components.schemas.Usage.properties.cap.type, ["integer", "null"]);
+});
+
+Deno.test("DELETE /api/orders/:id reads its body like every DELETE: over 2 MiB is 413", async () => {
+  await using ctx = await testApp();
+  const { token } = await signUp(ctx);
+  const res = await call(ctx, "DELETE", "/api/orders/ord_missing", {
+    token,
+    rawBody: "x".repeat(2 * 1024 * 1024 + 1),
+  });
+  eq([res.status, res.body], [413, { error: "Request body too large (limit 2 MiB)." }]);
 });
