@@ -89,8 +89,9 @@ export const bodyParser: MiddlewareHandler<AppEnv> = async (c, next) => {
       c.set("rawBody", text);
     }
   }
-  if (value === null || typeof value !== "object") {
-    if (typeof value !== "object") c.set("rawBody", text);
+  // Bodies are objects: a JSON scalar, null or array reads as an object with no fields.
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    if (value !== null) c.set("rawBody", text);
     value = {};
   }
   const headers = new Headers(raw.headers);

@@ -62,7 +62,18 @@ Deno.test("a JSON body is parsed whatever the Content-Type says", async () => {
 
 Deno.test("an unparseable body reads as missing fields: 400 naming the field", async () => {
   await using ctx = await appWithProbes();
-  for (const rawBody of ["{not json", "itemSummary=Shoes", "42", '"text"', "null", ""]) {
+  for (
+    const rawBody of [
+      "{not json",
+      "itemSummary=Shoes",
+      "42",
+      '"text"',
+      "null",
+      "",
+      "[]",
+      '[{"itemSummary":"x"}]',
+    ]
+  ) {
     const res = await call(ctx, "POST", "/api/test/validate", { rawBody });
     assert.equal(res.status, 400, rawBody);
     assert.deepEqual(res.body, { error: "itemSummary is required" });
