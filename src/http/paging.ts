@@ -12,8 +12,17 @@ export interface PageBounds {
 
 export const LIST_BOUNDS: PageBounds = { defaultLimit: 50, maxLimit: 200 };
 
-function integer(raw: string | undefined): number {
-  if (raw === undefined || raw.trim() === "") return NaN;
+/** A query parameter as validated: absent, once, or repeated (`?limit=1&limit=2`). */
+export type QueryValue = string | string[] | undefined;
+
+/**
+ * The schema of a query parameter whose bad values are never an error (paging, the orders
+ * `status` filter): a repeated parameter is accepted, as a value matching no rule.
+ */
+export const lenientQueryParam = () => z.union([z.string(), z.array(z.string())]).optional();
+
+function integer(raw: QueryValue): number {
+  if (typeof raw !== "string" || raw.trim() === "") return NaN;
   const n = Number(raw);
   return Number.isFinite(n) ? Math.trunc(n) : NaN;
 }
@@ -22,20 +31,20 @@ function integer(raw: string | undefined): number {
  * The spec's clamping: above the max becomes the max; non-numeric or 0 becomes the default;
  * negative becomes 1. Offset: non-numeric (or negative) becomes 0. Never an error.
  */
-export function clampLimit(raw: string | undefined, bounds: PageBounds = LIST_BOUNDS): number {
+export function clampLimit(raw: QueryValue, bounds: PageBounds = LIST_BOUNDS): number {
   const n = integer(raw);
   if (Number.isNaN(n) || n === 0) return bounds.defaultLimit;
   if (n < 0) return 1;
   return Math.min(n, bounds.maxLimit);
 }
 
-export function clampOffset(raw: string | undefined): number {
+export function clampOffset(raw: QueryValue): number {
   const n = integer(raw);
   return Number.isNaN(n) || n < 0 ? 0 : n;
 }
 
 export function parsePaging(
-  query: { limit?: string; offset?: string },
+  query: { limit?: QueryValue; offset?: QueryValue },
   bounds: PageBounds = LIST_BOUNDS,
 ): Paging {
   return { limit: clampLimit(query.limit, bounds), offset: clampOffset(query.offset) };
@@ -66,13 +75,13 @@ export function pageOf<T>(all: T[], paging: Paging): Page<T> {
 
 /** Query parameters of every paginated endpoint, documented as they are clamped. */
 export const PagingQuery = z.object({
-  limit: z.string().optional().openapi({
-    description: "Page size, 1 to 200 (default 50). Above 200 becomes 200; non-numeric or 0 " +
-      "becomes 50; negative becomes 1.",
+  limit: lenientQueryParam().openapi({
+    description: "Page size, 1 to 200 (default 50). Above 200 becomes 200; non-numeric " +
+      "(repeated included) or 0 becomes 50; negative becomes 1.",
     example: "50",
   }),
-  offset: z.string().optional().openapi({
-    description: "Items to skip (default 0). Non-numeric becomes 0.",
+  offset: lenientQueryParam().openapi({
+    description: "Items to skip (default 0). Non-numeric (repeated included) becomes 0.",
     example: "0",
   }),
 });

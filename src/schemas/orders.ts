@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { EDITABLE_FIELDS, normaliseOrderNumber, ORDER_STATUSES } from "../domain/order.ts";
-import { pageSchema, PagingQuery } from "../http/paging.ts";
+import { lenientQueryParam, pageSchema, PagingQuery } from "../http/paging.ts";
 
 export const OrderStatusSchema = z.enum(ORDER_STATUSES).openapi("OrderStatus", {
   description: "Order status. See docs/orders.md for the moves messages and edits make.",
@@ -86,8 +86,8 @@ export const OrderEnvelope = z.object({ order: OrderSchema }).openapi("OrderEnve
 export const OrderPageSchema = pageSchema(OrderSchema, "OrderPage");
 
 export const ListOrdersQuery = PagingQuery.extend({
-  status: z.string().optional().openapi({
-    description: "One of the five statuses; an unrecognised value is ignored",
+  status: lenientQueryParam().openapi({
+    description: "One of the five statuses; an unrecognised (or repeated) value is ignored",
     example: "shipped",
   }),
   q: z.string().optional().openapi({

@@ -34,6 +34,11 @@ Deno.test("offset: default 0, non-numeric and negative become 0", () => {
   assert.deepEqual(parsePaging({ limit: "x", offset: "3" }), { limit: 50, offset: 3 });
 });
 
+Deno.test("a repeated limit or offset is non-numeric: the default", () => {
+  assert.equal(clampLimit(["1", "2"]), 50);
+  assert.equal(clampOffset(["3", "4"]), 0);
+});
+
 Deno.test("envelope: hasMore is offset + items < total", () => {
   assert.deepEqual(envelope([1, 2], 5, { limit: 2, offset: 0 }), {
     items: [1, 2],

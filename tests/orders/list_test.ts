@@ -50,6 +50,7 @@ Deno.test("the list envelope: newest receivedAt first, clamped limit and offset"
     ["?limit=500", 200, 0],
     ["?limit=2.7&offset=-3", 2, 0],
     ["?offset=4", 50, 4],
+    ["?limit=1&limit=2&offset=1&offset=2", 50, 0],
   ];
   for (const [query, limit, offset] of clamps) {
     const body = await list(ctx, token, query);
@@ -78,6 +79,7 @@ Deno.test("status filter; an unknown status is ignored", async () => {
   equal((await list(ctx, token, "?status=SHIPPED")).total, 3);
   equal((await list(ctx, token, "?status=lost")).total, 3);
   equal((await list(ctx, token, "?status=")).total, 3);
+  equal((await list(ctx, token, "?status=shipped&status=delivered")).total, 3);
 });
 
 Deno.test("q searches order number, item summary, store and tracking number", async () => {
