@@ -1,6 +1,8 @@
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "text" };
 import swaggerJs from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "text" };
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { notFound } from "../http/errors.ts";
+import { errors, jsonResponse } from "../http/openapi.ts";
 import type { AppEnv } from "../http/env.ts";
 import { VERSION } from "../version.ts";
 
@@ -38,14 +40,58 @@ const ASSETS: Record<string, [string, string]> = {
   "init.js": [INIT, "text/javascript; charset=utf-8"],
 };
 
+const documentRoute = createRoute({
+  method: "get",
+  path: "/api/openapi.json",
+  tags: ["Service"],
+  summary: "This OpenAPI 3.1 document",
+  description: "Generated from the same zod schemas that validate requests.",
+  responses: {
+    200: jsonResponse(
+      z.object({ openapi: z.literal("3.1.0") }).passthrough().openapi("OpenApiDocument"),
+      "The OpenAPI 3.1 description of every endpoint",
+    ),
+  },
+});
+
+const pageRoute = createRoute({
+  method: "get",
+  path: "/api",
+  tags: ["Service"],
+  summary: "Interactive API reference (HTML)",
+  description: "Renders this document; every script and style is served by the service itself.",
+  responses: {
+    200: { description: "The reference page", content: { "text/html": { schema: z.string() } } },
+  },
+});
+
+const assetRoute = createRoute({
+  method: "get",
+  path: "/api/reference/{file}",
+  tags: ["Service"],
+  summary: "A script or style of the reference page",
+  request: {
+    params: z.object({
+      file: z.string().openapi({ example: "swagger-ui-bundle.js" }),
+    }),
+  },
+  responses: {
+    200: {
+      description: "The asset",
+      content: { "text/javascript": { schema: z.string() }, "text/css": { schema: z.string() } },
+    },
+    ...errors(404),
+  },
+});
+
 /**
  * `GET /api/openapi.json` (generated from the route schemas) and the reference page at
  * `GET /api` with its scripts and styles served locally. Mounted last, on the whole app, so
- * the document covers every route.
+ * the document covers every route, these three included.
  */
 export function mountDocs(app: OpenAPIHono<AppEnv>) {
   let document: unknown;
-  app.get("/api/openapi.json", (c) => {
+  app.openapi(documentRoute, (c) => {
     document ??= app.getOpenAPI31Document({
       openapi: "3.1.0",
       info: {
@@ -56,15 +102,15 @@ export function mountDocs(app: OpenAPIHono<AppEnv>) {
           "Fields with no value are omitted, never null.",
       },
     });
-    return c.json(document);
+    return c.json(document as { openapi: "3.1.0" }, 200);
   });
-  app.get("/api", (c) => {
+  app.openapi(pageRoute, (c) => {
     c.header("Content-Security-Policy", CSP);
-    return c.html(PAGE);
+    return c.html(PAGE, 200);
   });
-  app.get("/api/reference/:file", (c) => {
-    const asset = ASSETS[c.req.param("file")];
-    if (!asset) return c.notFound();
+  app.openapi(assetRoute, (c) => {
+    const asset = ASSETS[c.req.valid("param").file];
+    if (!asset) throw notFound();
     c.header("Cache-Control", "public, max-age=3600");
     return c.body(asset[0], 200, { "content-type": asset[1] });
   });

@@ -20,6 +20,16 @@ Deno.test("GET /api/openapi.json is an OpenAPI 3.1.0 document listing /api/healt
   assert.ok(health, "GET /api/healthz is documented");
   assert.deepEqual(Object.keys(health.responses).sort(), ["200", "503"]);
   assert.ok(res.body.components.securitySchemes.Bearer, "the Bearer scheme is declared");
+  for (const path of ["/api/openapi.json", "/api", "/api/reference/{file}"]) {
+    assert.ok(res.body.paths[path]?.get, `GET ${path} is documented`);
+  }
+  assert.deepEqual(Object.keys(res.body.paths["/api/reference/{file}"].get.responses), [
+    "200",
+    "404",
+  ]);
+  const missing = await call(ctx, "GET", "/api/reference/nope.js");
+  assert.equal(missing.status, 404);
+  assert.deepEqual(missing.body, { error: "Not found" });
 });
 
 Deno.test("GET /api serves the reference page with its assets from this service", async () => {
