@@ -52,8 +52,9 @@ export function createDeps(input: DepsInput): AppDeps {
   };
 }
 
-/** Waits for background writes so KV can be closed. */
+/** Waits for background writes so KV can be closed; ends kept-alive outbound connections. */
 export async function drainDeps(deps: AppDeps): Promise<void> {
   await deps.background.drain();
   await deps.apiKeyUse.flush();
+  deps.outbound.close();
 }

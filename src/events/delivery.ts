@@ -15,13 +15,8 @@ import type { Exchange } from "../net/http.ts";
 import type { OutboundResult } from "../net/outbound.ts";
 import { addWebhookLog, type WebhookLogEntry } from "../store/webhook_logs.ts";
 import { recordOutcome } from "../store/webhook_outcomes.ts";
-import {
-  claimAttempts,
-  getSubscription,
-  listSubscriptions,
-  MAX_DELIVERY_AGE_MS,
-  unclaimed,
-} from "../store/webhook_subscriptions.ts";
+import { claimAttempts, MAX_DELIVERY_AGE_MS, unclaimed } from "../store/webhook_attempts.ts";
+import { getSubscription, listSubscriptions } from "../store/webhook_subscriptions.ts";
 import { VERSION } from "../version.ts";
 import { enqueueAll, type QueueHandlers, type QueueMessage } from "./queue.ts";
 import { signatureHeader, signingKey } from "./signature.ts";

@@ -1,5 +1,5 @@
 import { AddressList, formatIp, type Ip, parseIp, refusedRange } from "./address.ts";
-import { type Exchange, requestPinned } from "./http.ts";
+import { ConnectionPool, type Exchange, requestPinned } from "./http.ts";
 import type { Resolver } from "./resolver.ts";
 
 /** The spec's wording for a URL that reaches a refused address. */
@@ -35,10 +35,12 @@ export type OutboundResult = Exchange & { durationMs: number };
 /**
  * Every outbound request of the service goes through here: the private-address rule on the
  * URL and on every address its host resolves to, then a POST to exactly the address that was
- * checked, under one deadline.
+ * checked, under one deadline. Connections are kept alive per checked address; `close()` ends
+ * them.
  */
 export class Outbound {
   readonly #resolver: Resolver;
+  readonly #pool = new ConnectionPool();
   readonly #allowed: AddressList;
   readonly timeoutMs: number;
   readonly #ca?: string[];
@@ -109,8 +111,9 @@ export class Outbound {
   }
 
   /**
-   * Sends a request to `raw`: checks the URL again (resolving once), connects to the first
-   * checked address, and gives up at the deadline with `timeout`. Never throws.
+   * Sends a request to `raw`: checks the URL again (resolving once), sends to the first checked
+   * address (over an idle kept-alive connection to it, or a new one), and gives up at the
+   * deadline with `timeout`. Never throws.
    */
   request(raw: string, init: OutboundRequest = {}): Promise<OutboundResult> {
     const started = performance.now();
@@ -127,8 +130,18 @@ export class Outbound {
           keepBody: init.keepBody,
           signal,
           ca: this.#ca,
+          pool: this.#pool,
         });
       return { ...result, durationMs: Math.round(performance.now() - started) };
     });
+  }
+
+  /** Closes the kept-alive connections; later requests open new ones. */
+  close(): void {
+    this.#pool.close();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
   }
 }

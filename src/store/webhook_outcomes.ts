@@ -1,11 +1,19 @@
 import type { StoredSubscription } from "../domain/webhook.ts";
+import { Batcher } from "../lib/batcher.ts";
+import { keys } from "./keys.ts";
+import { MAX_CHECKS, withRetry } from "./kv.ts";
 import { addWebhookLog, type WebhookLogEntry } from "./webhook_logs.ts";
-import { changeSubscription } from "./webhook_subscriptions.ts";
 
 /** At most this many outcomes (and their log entries) go into one commit. */
 const MAX_BATCH = 100;
+/** Outcome commits under way at once per KV. */
+const PARALLEL_OUTCOME_COMMITS = 2;
 
 interface Pending {
+  userId: string;
+  subId: string;
+  /** `userId` and `subId`: outcomes of one subscription are applied in this order. */
+  sub: string;
   change: (sub: StoredSubscription) => StoredSubscription;
   log?: WebhookLogEntry;
   resolve: () => void;
@@ -13,54 +21,78 @@ interface Pending {
 }
 
 /**
- * Records delivery outcomes. Concurrent deliveries to one subscription would otherwise race
- * on its record and retry their commits; here a subscription's outcomes are applied one commit
- * at a time, in arrival order, and those that arrive during a commit go together into the
- * next one. Other processes writing the same record are still handled by the commit's check.
+ * Records delivery outcomes. Concurrent deliveries would otherwise each read, change and
+ * commit a subscription record, racing and retrying on the same record; here outcomes of up
+ * to ten subscriptions (one check each) share a commit, and a subscription's outcomes are
+ * applied in arrival order by one commit at a time, those arriving meanwhile together in the
+ * next. Each commit checks every record it changes, so a change by another process (or a
+ * PATCH) makes it read and apply again: no count is ever lost.
  */
 class OutcomeWriter {
-  readonly #pending = new Map<string, Pending[]>();
+  /** Subscriptions whose outcomes are in a commit now. */
+  readonly #busy = new Set<string>();
+  readonly #batcher: Batcher<Pending>;
 
-  constructor(readonly kv: Deno.Kv) {}
+  constructor(readonly kv: Deno.Kv) {
+    this.#batcher = new Batcher<Pending>({
+      parallel: PARALLEL_OUTCOME_COMMITS,
+      take: (waiting) => this.#take(waiting),
+      run: (batch) => this.#commit(batch),
+    });
+  }
 
-  record(
-    userId: string,
-    subId: string,
-    change: Pending["change"],
-    log?: WebhookLogEntry,
-  ): Promise<void> {
+  record(userId: string, subId: string, change: Pending["change"], log?: WebhookLogEntry) {
     const { promise, resolve, reject } = Promise.withResolvers<void>();
-    const key = `${userId}\n${subId}`;
-    const queue = this.#pending.get(key);
-    if (queue) {
-      queue.push({ change, log, resolve, reject });
-    } else {
-      const fresh = [{ change, log, resolve, reject }];
-      this.#pending.set(key, fresh);
-      void this.#flush(key, userId, subId, fresh);
-    }
+    this.#batcher.add({ userId, subId, sub: `${userId}\n${subId}`, change, log, resolve, reject });
     return promise;
   }
 
-  async #flush(key: string, userId: string, subId: string, queue: Pending[]) {
-    while (queue.length) {
-      const batch = queue.splice(0, MAX_BATCH);
-      try {
-        await changeSubscription(
-          this.kv,
-          userId,
-          subId,
-          (sub) => batch.reduce((current, p) => p.change(current), sub),
-          (op) => {
-            for (const p of batch) if (p.log) addWebhookLog(op, userId, p.log);
-          },
-        );
-        for (const p of batch) p.resolve();
-      } catch (err) {
-        for (const p of batch) p.reject(err);
+  /** The waiting outcomes of up to ten subscriptions not in a commit now, oldest first. */
+  #take(waiting: Pending[]): Pending[] {
+    const subs = new Set<string>();
+    const batch: Pending[] = [];
+    const rest: Pending[] = [];
+    for (const p of waiting) {
+      const fits = subs.has(p.sub) || (subs.size < MAX_CHECKS && !this.#busy.has(p.sub));
+      if (fits && batch.length < MAX_BATCH) {
+        subs.add(p.sub);
+        batch.push(p);
+      } else {
+        rest.push(p);
       }
     }
-    this.#pending.delete(key);
+    waiting.splice(0, waiting.length, ...rest);
+    for (const sub of subs) this.#busy.add(sub);
+    return batch;
+  }
+
+  async #commit(batch: Pending[]) {
+    const bySub = Map.groupBy(batch, (p) => p.sub);
+    const groups = [...bySub.values()];
+    try {
+      await withRetry(async () => {
+        const entries = await this.kv.getMany<StoredSubscription[]>(
+          groups.map(([{ userId, subId }]) => keys.webhookSub(userId, subId)),
+        );
+        const op = this.kv.atomic();
+        let writes = 0;
+        groups.forEach((group, i) => {
+          const entry = entries[i];
+          // A deleted subscription gets no outcome and no log entry.
+          if (!entry.value) return;
+          const next = group.reduce((current, p) => p.change(current), entry.value);
+          op.check(entry).set(entry.key, next);
+          for (const p of group) if (p.log) addWebhookLog(op, p.userId, p.log);
+          writes++;
+        });
+        return { commit: writes ? await op.commit() : null, value: null };
+      });
+      for (const p of batch) p.resolve();
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+    } finally {
+      for (const sub of bySub.keys()) this.#busy.delete(sub);
+    }
   }
 }
 

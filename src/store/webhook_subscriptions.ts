@@ -12,14 +12,7 @@ import { newId } from "../lib/ids.ts";
 import type { SecretBox } from "../lib/secret_box.ts";
 import { keys } from "./keys.ts";
 import type { WorkspaceContext } from "./snapshot.ts";
-import {
-  addToCounter,
-  counterValue,
-  getManyChunked,
-  listValues,
-  MAX_CHECKS,
-  withRetry,
-} from "./kv.ts";
+import { addToCounter, counterValue, listValues, withRetry } from "./kv.ts";
 
 export interface NewSubscription {
   userId: string;
@@ -149,50 +142,4 @@ export async function deleteSubscription(kv: Deno.Kv, userId: string, id: string
     addToCounter(op, keys.webhookSubCount(userId), -1);
     return { commit: await op.commit(), value: true };
   });
-}
-
-/**
- * How long an (event, subscription) attempt marker is kept. Queue redeliveries come within
- * minutes of a crash; events older than {@link MAX_DELIVERY_AGE_MS} are never sent, so a
- * marker outlives every event that could still be sent.
- */
-export const ATTEMPT_MARKER_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-export const MAX_DELIVERY_AGE_MS = 6 * 24 * 60 * 60 * 1000;
-
-/** The subscriptions among `subIds` whose attempt at `eventId` nobody has claimed yet. */
-export async function unclaimed(kv: Deno.Kv, eventId: string, subIds: string[]) {
-  const markers = await getManyChunked(kv, subIds.map((id) => keys.webhookAttempt(eventId, id)));
-  return subIds.filter((_, i) => markers[i].versionstamp === null);
-}
-
-/**
- * Claims the one attempt of each (event, subscription) pair: returns the subscriptions this
- * caller won; later callers (a queue redelivery, a restart after a crash mid-way) win none.
- * Pairs are claimed ten per commit; when one of a commit's pairs is already taken, that
- * commit's pairs are claimed one by one.
- */
-export async function claimAttempts(
-  kv: Deno.Kv,
-  eventId: string,
-  subIds: string[],
-  now: number,
-): Promise<string[]> {
-  const claim = (ids: string[]) => {
-    const op = kv.atomic();
-    for (const id of ids) {
-      const key = keys.webhookAttempt(eventId, id);
-      op.check({ key, versionstamp: null }).set(key, now, { expireIn: ATTEMPT_MARKER_TTL_MS });
-    }
-    return op.commit();
-  };
-  const won: string[] = [];
-  for (let i = 0; i < subIds.length; i += MAX_CHECKS) {
-    const chunk = subIds.slice(i, i + MAX_CHECKS);
-    if ((await claim(chunk)).ok) {
-      won.push(...chunk);
-      continue;
-    }
-    for (const id of chunk) if ((await claim([id])).ok) won.push(id);
-  }
-  return won;
 }

@@ -4,8 +4,9 @@ import {
   OUTBOUND_TIMEOUT_MS,
   PRIVATE_ADDRESS_MESSAGE as PRIVATE,
 } from "../../src/net/outbound.ts";
+import { IDLE_CONNECTION_MS } from "../../src/net/http.ts";
 import type { Resolver } from "../../src/net/resolver.ts";
-import { closedPort, sleep, slowBody, startReceiver, TLS_CERT } from "./receiver.ts";
+import { closedPort, sleep, slowBody, startReceiver, TLS_CA } from "./receiver.ts";
 
 /** Answers from a table; a function entry answers per call (rebinding). */
 function fakeResolver(table: Record<string, string[] | ((call: number) => string[])>) {
@@ -270,7 +271,7 @@ Deno.test("connection failures: refused and reset", async () => {
 
 Deno.test("https: the TLS server name and Host are the URL's host, the socket the checked address", async () => {
   await using receiver = startReceiver({ tls: true });
-  const outbound = loopback(2000, { ca: [TLS_CERT] });
+  const outbound = loopback(2000, { ca: [TLS_CA] });
   const ok = await outbound.request(`https://receiver.test:${receiver.port}/hook`);
   assert.equal("status" in ok && ok.status, 200);
   assert.equal(receiver.requests[0].headers.get("host"), `receiver.test:${receiver.port}`);
@@ -284,4 +285,96 @@ Deno.test("https: the TLS server name and Host are the URL's host, the socket th
   const untrusted = await loopback(2000).request(`https://receiver.test:${receiver.port}/hook`);
   assert.ok("error" in untrusted && untrusted.error.startsWith("TLS error"));
   assert.equal(receiver.requests.length, 1);
+});
+
+Deno.test("keep-alive: requests to one checked address share a connection; close() ends it", async () => {
+  await using receiver = startReceiver();
+  using outbound = loopback(2000);
+  for (let i = 0; i < 3; i++) {
+    const result = await outbound.request(receiver.url(), { body: new Uint8Array() });
+    assert.equal("status" in result && result.status, 200);
+  }
+  assert.equal(new Set(receiver.requests.map((r) => r.remotePort)).size, 1);
+  outbound.close();
+  await outbound.request(receiver.url(), { body: new Uint8Array() });
+  assert.equal(new Set(receiver.requests.map((r) => r.remotePort)).size, 2);
+});
+
+Deno.test("keep-alive: a name that now resolves to another address gets a connection to that one", async () => {
+  // Two receivers on one port, at 127.0.0.1 and 127.0.0.2; the name moves between them.
+  await using first = startReceiver();
+  await using second = startReceiver({ hostname: "127.0.0.2", port: first.port });
+  const { resolver, calls } = fakeResolver({
+    "moving.test": (n) => n === 2 ? ["127.0.0.2"] : ["127.0.0.1"],
+  });
+  using outbound = new Outbound({ resolver, allowed: ["127.0.0.0/8"], timeoutMs: 2000 });
+  const url = `http://moving.test:${first.port}/hook`;
+  for (let i = 0; i < 3; i++) {
+    const result = await outbound.request(url, { body: new Uint8Array() });
+    assert.equal("status" in result && result.status, 200);
+  }
+  assert.equal(calls.length, 3, "every send resolves and checks again");
+  assert.equal(first.requests.length, 2);
+  assert.equal(second.requests.length, 1, "the idle connection to 127.0.0.1 was not used");
+  assert.equal(second.requests[0].headers.get("host"), `moving.test:${first.port}`);
+  assert.equal(new Set(first.requests.map((r) => r.remotePort)).size, 1);
+});
+
+Deno.test("keep-alive: an address refused at send time is not reached over an idle connection", async () => {
+  await using receiver = startReceiver();
+  const { resolver } = fakeResolver({
+    "rebind.test": (n) => n === 1 ? ["127.0.0.1"] : ["10.1.2.3"],
+    "direct.test": ["127.0.0.1"],
+  });
+  using outbound = new Outbound({ resolver, allowed: ["127.0.0.1"], timeoutMs: 2000 });
+  const ok = await outbound.request(`http://direct.test:${receiver.port}/`);
+  assert.equal("status" in ok && ok.status, 200);
+  await outbound.request(`http://rebind.test:${receiver.port}/`);
+  const refused = await outbound.request(`http://rebind.test:${receiver.port}/`);
+  assert.equal("error" in refused && refused.error, PRIVATE);
+  assert.equal(receiver.requests.length, 2);
+});
+
+Deno.test("keep-alive: the deadline covers a reused connection, which is then dropped", async () => {
+  await using receiver = startReceiver({
+    reply: async (req) => {
+      if (req.path === "/slow-body") return slowBody(2000);
+      if (req.path === "/slow") await sleep(2000, req.signal);
+      return new Response("fine");
+    },
+  });
+  using outbound = loopback(300);
+  const paths = ["/fast", "/slow", "/fast", "/slow-body", "/fast"];
+  const results = [];
+  for (const path of paths) results.push(await outbound.request(receiver.url(path)));
+  assert.deepEqual(
+    results.map((r) => "status" in r ? r.status : r.error),
+    [200, "timeout", 200, "timeout", 200],
+  );
+  await sleep(100);
+  assert.equal(receiver.requests.length, 5, "no request is sent again on another connection");
+  const ports = receiver.requests.map((r) => r.remotePort);
+  assert.equal(ports[0], ports[1], "the slow request reused the idle connection");
+  assert.notEqual(ports[2], ports[1], "a timed-out connection is not used again");
+  assert.notEqual(ports[4], ports[3]);
+});
+
+Deno.test("keep-alive: idle connections close after IDLE_CONNECTION_MS or the receiver's hint", async () => {
+  await using receiver = startReceiver({
+    reply: (req) =>
+      new Response("ok", {
+        headers: req.path === "/close" ? { connection: "close" } : {},
+      }),
+  });
+  using outbound = loopback(2000);
+  const send = (path: string) => outbound.request(receiver.url(path));
+  await send("/a");
+  await send("/close");
+  await send("/b");
+  await sleep(IDLE_CONNECTION_MS + 300);
+  await send("/c");
+  const [a, closed, b, c] = receiver.requests.map((r) => r.remotePort);
+  assert.equal(closed, a);
+  assert.notEqual(b, closed, "Connection: close is honoured");
+  assert.notEqual(c, b, "an idle connection is closed after IDLE_CONNECTION_MS");
 });

@@ -8,6 +8,8 @@ export interface Received {
   headers: Headers;
   body: string;
   at: number;
+  /** The client's port: requests over one kept-alive connection share it. */
+  remotePort: number;
   /** Aborts when the receiver closes, so slow replies end with it. */
   signal: AbortSignal;
 }
@@ -26,25 +28,26 @@ export interface Receiver extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-export const TLS_CERT = Deno.readTextFileSync(
-  new URL("./fixtures/receiver.test.crt", import.meta.url),
-);
+/** The root that signed the receiver's certificate (for `receiver.test`): trust it to connect. */
+export const TLS_CA = Deno.readTextFileSync(new URL("./fixtures/test_ca.crt", import.meta.url));
+const TLS_CERT = Deno.readTextFileSync(new URL("./fixtures/receiver.test.crt", import.meta.url));
 const TLS_KEY = Deno.readTextFileSync(new URL("./fixtures/receiver.test.key", import.meta.url));
 
 export function startReceiver(
-  options: { reply?: Reply; tls?: boolean } = {},
+  options: { reply?: Reply; tls?: boolean; hostname?: string; port?: number } = {},
 ): Receiver {
   let reply: Reply = options.reply ?? (() => new Response("ok"));
   const requests: Received[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   const aborter = new AbortController();
-  const handler = async (req: Request) => {
+  const handler = async (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => {
     const received: Received = {
       method: req.method,
       path: new URL(req.url).pathname,
       headers: req.headers,
       body: await req.text(),
       at: performance.now(),
+      remotePort: info.remoteAddr.port,
       signal: aborter.signal,
     };
     requests.push(received);
@@ -52,8 +55,8 @@ export function startReceiver(
     return await reply(received);
   };
   const server = Deno.serve({
-    port: 0,
-    hostname: "127.0.0.1",
+    port: options.port ?? 0,
+    hostname: options.hostname ?? "127.0.0.1",
     signal: aborter.signal,
     onListen: () => {},
     ...(options.tls ? { cert: TLS_CERT, key: TLS_KEY } : {}),
@@ -65,7 +68,7 @@ export function startReceiver(
   };
   return {
     port,
-    url: (path = "/hook") => `http://127.0.0.1:${port}${path}`,
+    url: (path = "/hook") => `http://${options.hostname ?? "127.0.0.1"}:${port}${path}`,
     requests,
     reply: (fn) => reply = fn,
     waitFor(count, ms = 5000) {
