@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from "./src/config.ts";
 import { createDeps, drainDeps } from "./src/deps.ts";
 import { webhookHandlers } from "./src/events/delivery.ts";
 import { startQueueListener } from "./src/events/queue.ts";
+import { drainOutbox, OUTBOX_DRAIN_SCHEDULE } from "./src/jobs/outbox_drain.ts";
 import { openStore } from "./src/store/kv.ts";
 import { VERSION } from "./src/version.ts";
 
@@ -19,27 +20,46 @@ const { kv, persistence } = await openStore(config.kvPath);
 const deps = createDeps({ kv, config, persistence });
 const app = createApp(deps);
 
-// The one queue listener of the process, routing messages by kind. KV Connect has no queues.
-const queue = persistence === "remote" ? null : startQueueListener(deps, {
-  ...webhookHandlers(deps),
-});
-if (!queue) deps.log.warn("remote KV has no queues: webhook delivery is off");
+// The process's event listener, routing messages by kind: the KV queue's, or where KV has no
+// queues (KV Connect, `deps.events` is the outbox), the hand-over at commit plus a cron job
+// draining what a dead process left in the outbox.
+const handlers = { ...webhookHandlers(deps) };
+const queue = startQueueListener(deps, handlers);
+const stopJobs = new AbortController();
+let draining: Promise<unknown> = Promise.resolve();
+if (deps.events.name === "outbox") {
+  Deno.cron("outbox drain", OUTBOX_DRAIN_SCHEDULE, {
+    backoffSchedule: [],
+    signal: stopJobs.signal,
+  }, async () => {
+    draining = drainOutbox(deps, handlers, { signal: stopJobs.signal });
+    await draining;
+  });
+}
 
 const server = Deno.serve({
   port: config.port,
   hostname: config.host,
   onListen: ({ hostname, port }) =>
-    deps.log.info("listening", { hostname, port, version: VERSION, persistence }),
+    deps.log.info("listening", {
+      hostname,
+      port,
+      version: VERSION,
+      persistence,
+      events: deps.events.name,
+    }),
 }, app.fetch);
 
 /** Stop accepting, let in-flight requests finish, then close storage. */
 async function shutdown(signal: string) {
   deps.log.info("shutting down", { signal });
+  stopJobs.abort();
   await server.shutdown();
-  await queue?.drain();
+  await draining;
+  await queue.drain();
   await drainDeps(deps);
   kv.close();
-  await queue?.closed;
+  await queue.close();
   Deno.exit(0);
 }
 

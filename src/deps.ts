@@ -11,6 +11,7 @@ import type { Persistence } from "./store/kv.ts";
 import { type SecretBox, secretBoxFor } from "./lib/secret_box.ts";
 import { Outbound } from "./net/outbound.ts";
 import { dnsResolver, type Resolver } from "./net/resolver.ts";
+import { OUTBOX, QUEUE, useEventTransport } from "./events/transport.ts";
 
 export interface DepsInput {
   kv: Deno.Kv;
@@ -22,11 +23,17 @@ export interface DepsInput {
   secrets?: SecretBox | null;
   /** Outbound requests: name resolution, deadline, extra TLS roots (tests set their own). */
   outbound?: { resolver?: Resolver; timeoutMs?: number; ca?: string[] };
+  /** How committed events travel; by default the outbox on a remote KV, else the queue. */
+  events?: "queue" | "outbox";
 }
 
 /** Wires the runtime services every request may use. */
 export function createDeps(input: DepsInput): AppDeps {
   const log = input.log ?? createLogger(input.config.logLevel);
+  // KV Connect has no queues: there, events wait in an outbox (decided once, here).
+  const transport = input.events ?? (input.persistence === "remote" ? "outbox" : "queue");
+  const events = transport === "outbox" ? OUTBOX : QUEUE;
+  useEventTransport(input.kv, events);
   return {
     kv: input.kv,
     config: input.config,
@@ -49,6 +56,7 @@ export function createDeps(input: DepsInput): AppDeps {
       timeoutMs: input.outbound?.timeoutMs,
       ca: input.outbound?.ca,
     }),
+    events,
   };
 }
 

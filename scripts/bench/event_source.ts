@@ -46,7 +46,7 @@ Deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, asy
   const commits = [];
   for (let i = 0; i < userIds.length; i += EVENTS_PER_COMMIT) {
     const op = kv.atomic();
-    addEvents(op, userIds.slice(i, i + EVENTS_PER_COMMIT).map(orderCreated));
+    addEvents(kv, op, userIds.slice(i, i + EVENTS_PER_COMMIT).map(orderCreated));
     commits.push(op.commit());
   }
   const failed = (await Promise.all(commits)).some((r) => !r.ok);

@@ -27,7 +27,7 @@ export const USER_AGENT = `order-tracker-webhooks/${VERSION}`;
 /**
  * Up to this many matching subscriptions are sent from the event's own queue message, which
  * keeps the common case at one dequeue; more get one `delivery` message each. The hand-over
- * at commit sends to all of them at once (at most 25): that is the latency path.
+ * at commit, and the outbox drain, send to all of them at once (at most 25).
  */
 export const INLINE_FANOUT_MAX = 5;
 
@@ -76,7 +76,8 @@ export function webhookHandlers(deps: AppDeps): QueueHandlers {
       if (!m) return;
       if (!m.atCommit && doneAtCommit.delete(m.event.id)) return;
       await fanOut(deps, m.event, { inline: m.atCommit === true });
-      if (m.atCommit) {
+      // Only queue copies come after the hand-over (the outbox drain reads the claims).
+      if (m.atCommit && deps.events.name === "queue") {
         if (doneAtCommit.size >= DONE_AT_COMMIT_MAX) doneAtCommit.clear();
         doneAtCommit.add(m.event.id);
       }
@@ -96,32 +97,33 @@ function tooOld(deps: AppDeps, event: EventEnvelope): boolean {
 }
 
 /**
- * Sends an event to every active subscription of its workspace that wants its type. Throws
- * only when storage fails; the queue then redelivers and the attempt markers keep every
- * (event, subscription) pair at one attempt.
+ * Sends an event to every active subscription of its workspace that wants its type, and ends
+ * its hand-off once every pair is claimed. Throws only when storage fails; the transport then
+ * delivers it again and the attempt markers keep every (event, subscription) pair at one
+ * attempt.
  */
 export async function fanOut(
   deps: AppDeps,
   event: EventEnvelope,
   options: { inline?: boolean } = {},
 ): Promise<void> {
-  if (tooOld(deps, event)) return;
+  if (tooOld(deps, event)) return await deps.events.fannedOut(deps.kv, event.id);
   const wanted = (await listSubscriptions(deps.kv, event.userId))
     .filter((sub) => receives(sub, event.type));
-  // A redelivered message (or the queue's copy of an event already sent at commit) skips the
-  // pairs already claimed without a commit each; at commit time nothing is claimed yet.
+  // A redelivered message (or the transport's copy of an event already sent at commit) skips
+  // the pairs already claimed without a commit each; at commit time nothing is claimed yet.
   const open = options.inline
     ? null
     : new Set(await unclaimed(deps.kv, event.id, wanted.map((sub) => sub.id)));
   const subs = open ? wanted.filter((sub) => open.has(sub.id)) : wanted;
-  if (!options.inline && subs.length > INLINE_FANOUT_MAX) {
+  if (!options.inline && deps.events.name === "queue" && subs.length > INLINE_FANOUT_MAX) {
     await enqueueAll(
       deps.kv,
       subs.map((sub): DeliveryMessage => ({ kind: "delivery", event, subscriptionId: sub.id })),
     );
     return;
   }
-  await attemptAll(deps, event, subs);
+  await attemptAll(deps, event, subs, () => deps.events.fannedOut(deps.kv, event.id));
 }
 
 /** Sends an event to one subscription, as it stands now. */
@@ -134,11 +136,18 @@ export async function deliverTo(deps: AppDeps, event: EventEnvelope, subId: stri
 /**
  * The one attempt of each (event, subscription): claim them first (a redelivered message or a
  * restarted process finds the claims and stops), then send, then record the outcomes.
+ * `afterClaims` runs once the pairs are claimed, before any send.
  */
-async function attemptAll(deps: AppDeps, event: EventEnvelope, subs: StoredSubscription[]) {
+async function attemptAll(
+  deps: AppDeps,
+  event: EventEnvelope,
+  subs: StoredSubscription[],
+  afterClaims?: () => Promise<void>,
+) {
   const claimed = new Set(
     await claimAttempts(deps.kv, event.id, subs.map((sub) => sub.id), deps.now()),
   );
+  await afterClaims?.();
   const results = await Promise.allSettled(
     subs.filter((sub) => claimed.has(sub.id)).map((sub) => attempt(deps, event, sub)),
   );

@@ -14,17 +14,19 @@ export type QueueHandler = (message: QueueMessage) => Promise<void>;
 export type QueueHandlers = Record<string, QueueHandler>;
 
 export interface QueueListener {
-  /** Settles when KV closes. */
-  closed: Promise<void>;
   /** Waits for the handlers that are running (graceful shutdown, tests). */
   drain(): Promise<void>;
+  /**
+   * Stops the hand-over at commit; with the KV queue, also waits for `listenQueue` to end,
+   * which it does when KV closes (so close KV first).
+   */
+  close(): Promise<void>;
 }
 
 /**
  * Routes one message to the handler of its `kind`. A message without a handler is logged and
  * acknowledged (retrying it cannot help). This is the transport-free entry point: the KV queue
- * calls it here; a deployment on a remote KV, which has no queues, would call it from a job
- * draining an outbox instead.
+ * calls it here, and the outbox drain job (`src/jobs/outbox_drain.ts`) where KV has no queues.
  */
 export async function dispatch(deps: AppDeps, handlers: QueueHandlers, raw: unknown) {
   const kind = (raw as { kind?: unknown } | null)?.kind;
@@ -39,10 +41,12 @@ export async function dispatch(deps: AppDeps, handlers: QueueHandlers, raw: unkn
 }
 
 /**
- * The process's one `kv.listenQueue` (several listeners on one KV would split the messages
- * between them), routing by `kind`. Events this process commits are also handed to the `event`
- * handler at once, without waiting for the queue's dequeue; their queue messages follow and
- * find the work done, or redo what a crash left undone.
+ * The process's event listener. Events this process commits are handed to the `event` handler
+ * at once, without waiting for their transport. With the KV queue (`deps.events`), it is also
+ * the process's one `kv.listenQueue` (several listeners on one KV would split the messages
+ * between them), routing by `kind`: the queue's copies of events find the work done, or redo
+ * what a crash left undone. With the outbox there is no queue to listen to; the drain job
+ * redoes what a crash left undone.
  */
 export function startQueueListener(deps: AppDeps, handlers: QueueHandlers): QueueListener {
   const running = new Set<Promise<void>>();
@@ -53,19 +57,21 @@ export function startQueueListener(deps: AppDeps, handlers: QueueHandlers): Queu
     task.then(done, done);
     return task;
   };
-  const closed = deps.kv.listenQueue(run);
-  const unsubscribe = onEventsCommitted((events) => {
+  const listening = deps.events.name === "queue" ? deps.kv.listenQueue(run) : null;
+  const unsubscribe = onEventsCommitted(deps.kv, (events) => {
     for (const event of events) {
       run({ kind: "event", event, atCommit: true } satisfies EventMessage).catch((err) =>
-        deps.log.warn("event dispatch failed; the queue will retry", { error: String(err) })
+        deps.log.warn("event dispatch failed; its transport will retry", { error: String(err) })
       );
     }
   });
-  closed.then(unsubscribe, unsubscribe);
   return {
-    closed,
     async drain() {
       while (running.size) await Promise.allSettled([...running]);
+    },
+    async close() {
+      unsubscribe();
+      await listening;
     },
   };
 }

@@ -9,6 +9,7 @@ import type { AtlasVerifier } from "../net/atlas.ts";
 import type { RateLimits } from "./rate_limit.ts";
 import type { SecretBox } from "../lib/secret_box.ts";
 import type { Outbound } from "../net/outbound.ts";
+import type { EventTransport } from "../events/transport.ts";
 
 /** Everything a request handler may use; built once by main.ts, or per test. */
 export interface AppDeps {
@@ -32,6 +33,8 @@ export interface AppDeps {
   secrets: SecretBox | null;
   /** Every outbound request: the private-address guard and sends pinned to checked addresses. */
   outbound: Outbound;
+  /** How committed events reach delivery: the KV queue, or an outbox where KV has none. */
+  events: EventTransport;
 }
 
 /** Who is calling: set by the bearer-token middleware. */

@@ -87,6 +87,12 @@ export const keys = {
   /** (event, subscription) -> attempt started: at most one attempt each; expires. */
   webhookAttempt: (eventId: string, subId: string) => ["whsub_attempt", eventId, subId] as const,
 
+  // Event hand-off on a KV without queues: events whose fan-out nobody has claimed yet
+  outbox: () => ["outbox"] as const,
+  outboxEntry: (eventId: string) => ["outbox", eventId] as const,
+  /** A background job's lease: who runs it now, and until when. */
+  lease: (job: string) => ["lease", job] as const,
+
   // Platform-wide counters (health counts, landing stats)
   stat: (name: "users" | "orders" | "value_cents") => ["stats", name] as const,
   healthProbe: () => ["health", "probe"] as const,

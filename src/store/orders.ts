@@ -176,7 +176,7 @@ export function ingestOrder(
       const events = mergeEvents(before, order).map((type) => event(type, order));
       const op = kv.atomic().check(existing, user);
       if (changed) writeChange(op, userId, before, order);
-      addEvents(op, events);
+      addEvents(kv, op, events);
       return { commit: await op.commit(), value: { ok: true, order, merged: true, events } };
     }
 
@@ -197,7 +197,7 @@ export function ingestOrder(
     if (month) op.check(month);
     writeChange(op, userId, null, order);
     addToCounter(op, monthKey, 1);
-    addEvents(op, events);
+    addEvents(kv, op, events);
     return { commit: await op.commit(), value: { ok: true, order, merged: false, events } };
   }, ATTEMPTS);
 }
@@ -277,7 +277,7 @@ export function updateOrder(
         now,
       )
     );
-    addEvents(op, events);
+    addEvents(kv, op, events);
     return { commit: await op.commit(), value: { ok: true, order, events } };
   }, ATTEMPTS);
 }

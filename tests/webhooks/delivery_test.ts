@@ -176,7 +176,7 @@ Deno.test("events committed while no listener runs are delivered from the queue 
   } finally {
     await queue?.drain();
     await ctx.close();
-    await queue?.closed;
+    await queue?.close();
   }
 });
 

@@ -27,12 +27,15 @@ export async function webhookApp(
     timeoutMs?: number;
     now?: () => number;
     env?: Record<string, string>;
+    /** How committed events travel (default: the queue of the in-memory KV). */
+    events?: "queue" | "outbox";
   } = {},
 ): Promise<WebhookContext> {
   const ctx = await testApp({ ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1", ...options.env }, {
     now: options.now,
     deps: {
       outbound: { resolver: options.resolver ?? testResolver(), timeoutMs: options.timeoutMs },
+      events: options.events,
     },
   });
   const queue = options.listen === false
@@ -41,7 +44,7 @@ export async function webhookApp(
   const close = async () => {
     await queue?.drain();
     await ctx.close();
-    await queue?.closed;
+    await queue?.close();
   };
   return { ...ctx, queue, close, [Symbol.asyncDispose]: close };
 }
@@ -66,7 +69,7 @@ export async function subscribe(
   return res.body;
 }
 
-/** Commits an event the way the orders capability does: log entry and queue message at once. */
+/** Commits an event the way the orders capability does: log entry and hand-off at once. */
 export async function commitEvent(
   ctx: TestContext,
   userId: string,
@@ -75,7 +78,7 @@ export async function commitEvent(
 ): Promise<EventEnvelope> {
   const event = buildEvent(type, userId, data);
   const op = ctx.kv.atomic();
-  addEvents(op, [event]);
+  addEvents(ctx.kv, op, [event]);
   const res = await op.commit();
   if (!res.ok) throw new Error("event commit failed");
   return event;

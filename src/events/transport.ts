@@ -1,0 +1,49 @@
+import { addToOutbox, removeFromOutbox } from "../store/outbox.ts";
+import type { EventMessage } from "./emit.ts";
+import type { EventEnvelope } from "./types.ts";
+
+/**
+ * How events committed with a change reach delivery. The committing process hands them to its
+ * delivery handler at once either way (`onEventsCommitted`); the transport is the backstop for
+ * a process that dies first.
+ */
+export interface EventTransport {
+  readonly name: "queue" | "outbox";
+  /** Adds the event's hand-off to the commit that stores it. */
+  add(op: Deno.AtomicOperation, event: EventEnvelope): void;
+  /** The event's fan-out is claimed (every pair, by someone): its hand-off is done. */
+  fannedOut(kv: Deno.Kv, eventId: string): Promise<void>;
+}
+
+/**
+ * A local KV: a queue message in the change's commit, delivered by the process's
+ * `listenQueue` (acknowledged when its handler returns).
+ */
+export const QUEUE: EventTransport = {
+  name: "queue",
+  add: (op, event) => op.enqueue({ kind: "event", event } satisfies EventMessage),
+  fannedOut: () => Promise.resolve(),
+};
+
+/**
+ * A KV without queues (KV Connect): an `["outbox", eventId]` entry in the change's commit,
+ * removed once the fan-out is claimed; a cron job (`src/jobs/outbox_drain.ts`) delivers what
+ * a dead process left there.
+ */
+export const OUTBOX: EventTransport = {
+  name: "outbox",
+  add: addToOutbox,
+  fannedOut: removeFromOutbox,
+};
+
+const declared = new WeakMap<Deno.Kv, EventTransport>();
+
+/** Declares, once at start-up (`createDeps`), how events committed through `kv` travel. */
+export function useEventTransport(kv: Deno.Kv, transport: EventTransport): void {
+  declared.set(kv, transport);
+}
+
+/** The transport declared for `kv`; one nobody declared is a local KV with its queue. */
+export function eventTransportOf(kv: Deno.Kv): EventTransport {
+  return declared.get(kv) ?? QUEUE;
+}

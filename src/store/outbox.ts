@@ -1,0 +1,20 @@
+import type { EventEnvelope } from "../events/types.ts";
+import { keys } from "./keys.ts";
+
+/** An entry nobody handled is dropped with the event log entry it mirrors (7 days). */
+const OUTBOX_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Adds the event to the outbox in the commit that stores it. */
+export function addToOutbox(op: Deno.AtomicOperation, event: EventEnvelope): void {
+  op.set(keys.outboxEntry(event.id), event, { expireIn: OUTBOX_RETENTION_MS });
+}
+
+/** The event's fan-out is claimed: its entry goes. */
+export async function removeFromOutbox(kv: Deno.Kv, eventId: string): Promise<void> {
+  await kv.delete(keys.outboxEntry(eventId));
+}
+
+/** The outbox's events, oldest first (event ids sort by time). */
+export function listOutbox(kv: Deno.Kv): Deno.KvListIterator<EventEnvelope> {
+  return kv.list<EventEnvelope>({ prefix: keys.outbox() }, { batchSize: 100 });
+}
