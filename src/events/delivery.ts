@@ -114,7 +114,7 @@ export async function fanOut(
   // the pairs already claimed without a commit each; at commit time nothing is claimed yet.
   const open = options.inline
     ? null
-    : new Set(await unclaimed(deps.kv, event.id, wanted.map((sub) => sub.id)));
+    : new Set(await unclaimed(deps.kv, event, wanted.map((sub) => sub.id)));
   const subs = open ? wanted.filter((sub) => open.has(sub.id)) : wanted;
   if (!options.inline && deps.events.name === "queue" && subs.length > INLINE_FANOUT_MAX) {
     await enqueueAll(
@@ -145,7 +145,7 @@ async function attemptAll(
   afterClaims?: () => Promise<void>,
 ) {
   const claimed = new Set(
-    await claimAttempts(deps.kv, event.id, subs.map((sub) => sub.id), deps.now()),
+    await claimAttempts(deps.kv, event, subs.map((sub) => sub.id), deps.now()),
   );
   await afterClaims?.();
   const results = await Promise.allSettled(

@@ -40,6 +40,23 @@ const ASSETS: Record<string, [string, string]> = {
   "init.js": [INIT, "text/javascript; charset=utf-8"],
 };
 
+type Document = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
+
+/**
+ * The 2 MiB body limit holds for every POST, PATCH and DELETE (src/http/body.ts), so its 413 is
+ * added to each such operation here rather than declared route by route.
+ */
+function withBodyLimit(document: Document): Document {
+  const tooLarge = errors(413)[413];
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const method of ["post", "patch", "delete"] as const) {
+      const responses = operations?.[method]?.responses;
+      if (responses && !responses["413"]) responses["413"] = tooLarge;
+    }
+  }
+  return document;
+}
+
 const documentRoute = createRoute({
   method: "get",
   path: "/api/openapi.json",
@@ -92,7 +109,7 @@ const assetRoute = createRoute({
 export function mountDocs(app: OpenAPIHono<AppEnv>) {
   let document: unknown;
   app.openapi(documentRoute, (c) => {
-    document ??= app.getOpenAPI31Document({
+    document ??= withBodyLimit(app.getOpenAPI31Document({
       openapi: "3.1.0",
       info: {
         title: "Order-Tracking Service",
@@ -101,7 +118,7 @@ export function mountDocs(app: OpenAPIHono<AppEnv>) {
           "`/api` prefix. Errors are `{error}` with the extra fields listed per endpoint. " +
           "Fields with no value are omitted, never null.",
       },
-    });
+    }));
     return c.json(document as { openapi: "3.1.0" }, 200);
   });
   app.openapi(pageRoute, (c) => {

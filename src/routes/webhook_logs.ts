@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authed, errors, jsonResponse } from "../http/openapi.ts";
-import { type PageBounds, parsePaging } from "../http/paging.ts";
+import { lenientQueryParam, type PageBounds, parsePaging } from "../http/paging.ts";
 import { createRouter } from "../http/router.ts";
 import { WebhookLogSchema } from "../schemas/webhooks.ts";
 import { listWebhookLogs } from "../store/webhook_logs.ts";
@@ -16,7 +16,7 @@ const route = createRoute({
   description: "One entry per delivery attempt, test deliveries included, kept 7 days.",
   request: {
     query: z.object({
-      limit: z.string().optional().openapi({
+      limit: lenientQueryParam().openapi({
         description: "Entries, 1 to 500 (default 100). Above 500 becomes 500; non-numeric or " +
           "0 becomes 100; negative becomes 1.",
         example: "100",

@@ -85,7 +85,8 @@ export const keys = {
   webhookLog: (userId: string, logId: string) => ["ws", userId, "whlog", logId] as const,
   settings: (userId: string) => ["ws", userId, "settings"] as const,
   /** (event, subscription) -> attempt started: at most one attempt each; expires. */
-  webhookAttempt: (eventId: string, subId: string) => ["whsub_attempt", eventId, subId] as const,
+  webhookAttempt: (userId: string, eventId: string, subId: string) =>
+    ["ws", userId, "whsub_attempt", eventId, subId] as const,
 
   // Event hand-off on a KV without queues: events whose fan-out nobody has claimed yet
   outbox: () => ["outbox"] as const,

@@ -13,9 +13,18 @@ export const MAX_DELIVERY_AGE_MS = 6 * 24 * 60 * 60 * 1000;
 /** Claim commits under way at once per KV (more claims wait and share the next commits). */
 const PARALLEL_CLAIM_COMMITS = 2;
 
-/** The subscriptions among `subIds` whose attempt at `eventId` nobody has claimed yet. */
-export async function unclaimed(kv: Deno.Kv, eventId: string, subIds: string[]) {
-  const markers = await getManyChunked(kv, subIds.map((id) => keys.webhookAttempt(eventId, id)));
+/** The event an attempt belongs to: markers live in its workspace, so account deletion ends them. */
+export interface EventRef {
+  id: string;
+  userId: string;
+}
+
+/** The subscriptions among `subIds` whose attempt at `event` nobody has claimed yet. */
+export async function unclaimed(kv: Deno.Kv, event: EventRef, subIds: string[]) {
+  const markers = await getManyChunked(
+    kv,
+    subIds.map((id) => keys.webhookAttempt(event.userId, event.id, id)),
+  );
   return subIds.filter((_, i) => markers[i].versionstamp === null);
 }
 
@@ -44,8 +53,8 @@ class ClaimWriter {
     });
   }
 
-  claim(eventId: string, subId: string, at: number): Promise<boolean> {
-    const id = `${eventId}\n${subId}`;
+  claim(event: EventRef, subId: string, at: number): Promise<boolean> {
+    const id = `${event.id}\n${subId}`;
     const running = this.#open.get(id);
     // The same pair claimed again meanwhile loses, whoever wins; if the first claim fails
     // (storage error), so does this one, and its queue message comes back.
@@ -55,7 +64,7 @@ class ClaimWriter {
     const done = () => this.#open.delete(id);
     promise.then(done, done);
     this.#batcher.add({
-      key: keys.webhookAttempt(eventId, subId),
+      key: keys.webhookAttempt(event.userId, event.id, subId),
       at,
       settle: resolve,
       fail: reject,
@@ -93,12 +102,12 @@ const writers = new WeakMap<Deno.Kv, ClaimWriter>();
  */
 export async function claimAttempts(
   kv: Deno.Kv,
-  eventId: string,
+  event: EventRef,
   subIds: string[],
   now: number,
 ): Promise<string[]> {
   let writer = writers.get(kv);
   if (!writer) writers.set(kv, writer = new ClaimWriter(kv));
-  const won = await Promise.all(subIds.map((id) => writer.claim(eventId, id, now)));
+  const won = await Promise.all(subIds.map((id) => writer.claim(event, id, now)));
   return subIds.filter((_, i) => won[i]);
 }

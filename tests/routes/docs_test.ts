@@ -27,6 +27,13 @@ Deno.test("GET /api/openapi.json is an OpenAPI 3.1.0 document listing /api/healt
     "200",
     "404",
   ]);
+  // The body limit holds for every body-carrying operation, so each one documents the 413.
+  for (const [path, operations] of Object.entries(res.body.paths)) {
+    for (const method of ["post", "patch", "delete"]) {
+      const op = operations[method];
+      if (op) assert.ok(op.responses["413"], `${method.toUpperCase()} ${path} documents 413`);
+    }
+  }
   const missing = await call(ctx, "GET", "/api/reference/nope.js");
   assert.equal(missing.status, 404);
   assert.deepEqual(missing.body, { error: "Not found" });

@@ -85,9 +85,9 @@ Deno.test("claims of concurrent deliveries share commits; each pair is won exact
   await using ctx = await webhookApp({ listen: false });
   const events = Array.from({ length: 40 }, (_, i) => `evt_claim_${i}`);
   // One pair already claimed elsewhere (another process, or before a crash).
-  await ctx.kv.set(keys.webhookAttempt("evt_claim_7", "whsub_b"), Date.now());
+  await ctx.kv.set(keys.webhookAttempt("usr_x", "evt_claim_7", "whsub_b"), Date.now());
   const claim = (eventId: string) =>
-    claimAttempts(ctx.kv, eventId, ["whsub_a", "whsub_b"], Date.now());
+    claimAttempts(ctx.kv, { id: eventId, userId: "usr_x" }, ["whsub_a", "whsub_b"], Date.now());
   // Every event claimed twice at once (the hand-over and a queue copy): one of them wins.
   const results = await Promise.all(events.flatMap((e) => [claim(e), claim(e)]));
   for (const [i, eventId] of events.entries()) {
@@ -99,7 +99,7 @@ Deno.test("claims of concurrent deliveries share commits; each pair is won exact
 
   let markers = 0;
   const stamps = new Set<string>();
-  for await (const e of ctx.kv.list({ prefix: ["whsub_attempt"] })) {
+  for await (const e of ctx.kv.list({ prefix: ["ws", "usr_x", "whsub_attempt"] })) {
     markers++;
     stamps.add(e.versionstamp);
   }

@@ -152,7 +152,7 @@ Deno.test("restart mid-way: pairs a crashed run already claimed are not sent aga
   await subscribe(ctx, token, { url: receiver.url("/second") });
   const event = buildEvent("order.created", user.id, {});
   // The crashed process had claimed (and maybe sent) the first pair before dying.
-  await ctx.kv.set(keys.webhookAttempt(event.id, first.id), Date.now());
+  await ctx.kv.set(keys.webhookAttempt(user.id, event.id, first.id), Date.now());
   await webhookHandlers(ctx.deps).event({ kind: "event", event });
   assert.deepEqual(receiver.requests.map((r) => r.path), ["/second"]);
 });

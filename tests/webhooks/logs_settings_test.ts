@@ -58,6 +58,7 @@ Deno.test("webhook logs: newest first, limit 1 to 500 (default 100), only the ca
       ["?limit=0", 100],
       ["?limit=abc", 100],
       ["?limit=-5", 1],
+      ["?limit=2&limit=3", 100],
     ] as const
   ) {
     assert.equal((await get(query)).body.logs.length, n, query);

@@ -100,7 +100,7 @@ Deno.test("outbox: after a crash the drain delivers each (event, subscription) e
     const e3 = await commitEvent(ctx, many.user.id);
     // This one had its first pair claimed (and maybe sent) before the crash.
     const e4 = await commitEvent(ctx, one.user.id);
-    await ctx.kv.set(keys.webhookAttempt(e4.id, a1.id), clock);
+    await ctx.kv.set(keys.webhookAttempt(one.user.id, e4.id, a1.id), clock);
     assert.deepEqual(await outboxIds(ctx), [e1.id, e2.id, e3.id, e4.id]);
 
     // Too young: left to a hand-over that may still be running.

@@ -384,9 +384,9 @@ Deno.test("the OpenAPI document lists every webhook route with its statuses", as
     ["/api/webhook-subscriptions", "post", ["201", "400", "401", "413", "429", "503"]],
     ["/api/webhook-subscriptions/{id}", "get", ["200", "401", "404"]],
     ["/api/webhook-subscriptions/{id}", "patch", ["200", "400", "401", "404", "413"]],
-    ["/api/webhook-subscriptions/{id}", "delete", ["200", "401", "404"]],
+    ["/api/webhook-subscriptions/{id}", "delete", ["200", "401", "404", "413"]],
     ["/api/webhook-subscriptions/{id}/test", "post", ["200", "400", "401", "404", "413"]],
-    ["/api/webhook-subscriptions/{id}/rotate-secret", "post", ["200", "401", "404", "503"]],
+    ["/api/webhook-subscriptions/{id}/rotate-secret", "post", ["200", "401", "404", "413", "503"]],
   ];
   for (const [path, method, codes] of expected) {
     assert.deepEqual(statuses(path, method), codes, `${method} ${path}`);

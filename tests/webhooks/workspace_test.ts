@@ -35,20 +35,36 @@ Deno.test("the snapshot and the export carry settings and webhook subscriptions,
   assert.ok(!text.includes("sealedSecret"));
 });
 
-Deno.test("deleting the account removes its subscriptions, logs and settings", async () => {
+Deno.test("deleting the account leaves nothing of its webhooks anywhere in KV", async () => {
   await using receiver = startReceiver();
-  await using ctx = await webhookApp({ listen: false });
+  await using ctx = await webhookApp();
   const { user, token } = await signUp(ctx);
   const sub = await subscribe(ctx, token, { url: receiver.url() });
   await call(ctx, "POST", `/api/webhook-subscriptions/${sub.id}/test`, { token });
   await call(ctx, "POST", "/api/settings", { token, body: { forwardOn: true } });
+  // A real delivery: event log, attempt marker, outcome and webhook log entries.
+  const created = await call<{ order: { id: string } }>(ctx, "POST", "/api/orders", {
+    token,
+    body: { itemSummary: "Desk lamp", orderNumber: "A-77" },
+  });
+  const deliveries = (await receiver.waitFor(2)).map((r) => JSON.parse(r.body));
+  const eventId = deliveries.find((e) => e.data.test !== true).id;
+  assert.match(eventId, /^evt_(?!test_)/);
+  await eventually(async () => {
+    const got = await call(ctx, "GET", `/api/webhook-subscriptions/${sub.id}`, { token });
+    return got.body.lastFiredAt !== undefined && got.body.failureCount === 0;
+  });
+
   const res = await call(ctx, "DELETE", "/api/account", {
     token,
     body: { confirmEmail: user.email },
   });
   assert.equal(res.status, 200);
-  for await (const entry of ctx.kv.list({ prefix: ["ws", user.id] })) {
-    assert.fail(`left behind: ${JSON.stringify(entry.key)}`);
+  const marks = [user.id, sub.id, created.body.order.id, eventId];
+  for await (const entry of ctx.kv.list({ prefix: [] })) {
+    const line = JSON.stringify(entry.key) +
+      JSON.stringify(entry.value, (_, v) => typeof v === "bigint" ? String(v) : v);
+    for (const mark of marks) assert.ok(!line.includes(mark), `${mark} left in ${line}`);
   }
 });
 
