@@ -132,15 +132,17 @@ class WorkspaceIndex {
     const to = filter.toMs ?? Infinity;
     const { status, ms, sigs, texts } = this;
     const hits: number[] = [];
-    for (let i = 0; i < this.size; i++) {
-      const s = status[i];
-      if (s === DEAD || (wanted >= 0 && s !== wanted)) continue;
-      if (ms[i] < from || ms[i] >= to) continue;
+    const ranged = from !== -Infinity || to !== Infinity;
+    for (let i = 0, size = this.size; i < size; i++) {
       const b = i * SIG_WORDS;
+      // The signature test rules out most slots, so it goes first.
       if (
         (sigs[b] & q0) !== q0 || (sigs[b + 1] & q1) !== q1 || (sigs[b + 2] & q2) !== q2 ||
         (sigs[b + 3] & q3) !== q3
       ) continue;
+      const s = status[i];
+      if (s === DEAD || (wanted >= 0 && s !== wanted)) continue;
+      if (ranged && (ms[i] < from || ms[i] >= to)) continue;
       if (matchesQuery(texts[i], filter.query)) hits.push(i);
     }
     const { ids } = this;
