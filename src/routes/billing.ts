@@ -1,11 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import { monthlyCap, usageResetsAt } from "../domain/plan.ts";
-import { unauthorized } from "../http/errors.ts";
+import { currentUser } from "../http/auth.ts";
 import { authed, errors, jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { UsageSchema } from "../schemas/billing.ts";
 import { ordersCreatedThisMonth } from "../store/orders.ts";
-import { getUser } from "../store/users.ts";
 
 const usage = createRoute({
   ...authed,
@@ -23,9 +22,8 @@ const usage = createRoute({
 
 export const billingRoutes = createRouter()
   .openapi(usage, async (c) => {
-    const { deps, auth } = c.var;
-    const user = await getUser(deps.kv, auth.userId);
-    if (!user) throw unauthorized();
+    const { deps } = c.var;
+    const user = await currentUser(c);
     const now = deps.now();
     return c.json({
       plan: user.plan,

@@ -1,7 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { isOrderStatus, normaliseQuery, type OrderPatch } from "../domain/order.ts";
 import { planLimitMessage } from "../domain/plan.ts";
-import { ApiError, badRequest, notFound, unauthorized } from "../http/errors.ts";
+import { currentUser } from "../http/auth.ts";
+import type { AppEnv } from "../http/env.ts";
+import { ApiError, badRequest, notFound } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { envelope, parsePaging } from "../http/paging.ts";
 import { createRouter } from "../http/router.ts";
@@ -24,7 +27,6 @@ import {
   type OrderQuery,
   updateOrder,
 } from "../store/orders.ts";
-import { getUser } from "../store/users.ts";
 
 const ORDER_NOT_FOUND = "Order not found";
 const tags = ["Orders"];
@@ -118,14 +120,12 @@ const deleteOrderRoute = createRoute({
 
 /** The `from`/`to` calendar dates in the account's timezone. */
 async function receivedRange(
-  kv: Deno.Kv,
-  userId: string,
+  c: Context<AppEnv>,
   from: string | undefined,
   to: string | undefined,
 ): Promise<Pick<OrderQuery, "fromMs" | "toMs">> {
   if (!from && !to) return {};
-  const user = await getUser(kv, userId);
-  if (!user) throw unauthorized();
+  const user = await currentUser(c);
   return dayRange(from, to, safeTimeZone(user.timezone));
 }
 
@@ -149,7 +149,7 @@ export const orderRoutes = createRouter()
     const { deps, auth } = c.var;
     const query = c.req.valid("query");
     const paging = parsePaging(query);
-    const range = await receivedRange(deps.kv, auth.userId, query.from, query.to);
+    const range = await receivedRange(c, query.from, query.to);
     const { items, total } = await listOrders(deps.kv, deps.orderSearch, auth.userId, {
       status: isOrderStatus(query.status) ? query.status : undefined,
       q: normaliseQuery(query.q),
