@@ -1,4 +1,5 @@
 import { keys } from "../store/keys.ts";
+import { listValues } from "../store/kv.ts";
 import { eventTransportOf } from "./transport.ts";
 import type { EventEnvelope } from "./types.ts";
 
@@ -59,10 +60,6 @@ export function addEvents(kv: Deno.Kv, op: Deno.AtomicOperation, events: EventEn
 }
 
 /** The workspace's events, oldest first. */
-export async function listEvents(kv: Deno.Kv, userId: string): Promise<EventEnvelope[]> {
-  const out: EventEnvelope[] = [];
-  for await (const e of kv.list<EventEnvelope>({ prefix: keys.events(userId) })) {
-    out.push(e.value);
-  }
-  return out;
+export function listEvents(kv: Deno.Kv, userId: string): Promise<EventEnvelope[]> {
+  return listValues<EventEnvelope>(kv, { prefix: keys.events(userId) });
 }

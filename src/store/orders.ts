@@ -34,6 +34,7 @@ import {
   ConflictError,
   counterValue,
   getManyChunked,
+  listValues,
   MAX_CHECKS,
   readCounter,
   withRetry,
@@ -423,14 +424,11 @@ async function countReceived(
 // Whole-workspace reads (snapshot, export, usage).
 
 /** Every order of the workspace, newest `receivedAt` first. */
-export async function listAllOrders(kv: Deno.Kv, userId: string): Promise<Order[]> {
-  const out: Order[] = [];
-  const iter = kv.list<Order>({ prefix: keys.ordersByReceived(userId) }, {
+export function listAllOrders(kv: Deno.Kv, userId: string): Promise<Order[]> {
+  return listValues<Order>(kv, { prefix: keys.ordersByReceived(userId) }, {
     reverse: true,
     batchSize: 1000,
   });
-  for await (const e of iter) out.push(e.value);
-  return out;
 }
 
 /** Orders per status, from the counters. */
