@@ -2,14 +2,11 @@ import { notFound } from "./errors.ts";
 
 /**
  * Another account's resource must look exactly like a missing one: 404 with the same body,
- * never 403. Workspace keys (`["ws", userId, ...]`) are scoped by construction; this guards
- * records reached any other way.
+ * never 403. Resources are read under the caller's workspace (`["ws", userId, ...]`), where
+ * another account's id is simply absent; this turns every kind of absence (no record, nothing
+ * deleted, not visible to the caller) into that one 404.
  */
-export function ownedBy<T extends { userId: string }>(
-  record: T | null | undefined,
-  userId: string,
-  message = "Not found",
-): T {
-  if (!record || record.userId !== userId) throw notFound(message);
-  return record;
+export function found<T>(value: T | null | undefined | false, message = "Not found"): T {
+  if (value === null || value === undefined || value === false) throw notFound(message);
+  return value;
 }

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { API_KEY_LIMIT } from "../domain/api_key.ts";
-import { ApiError, notFound } from "../http/errors.ts";
+import { ApiError } from "../http/errors.ts";
+import { found } from "../http/scope.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { ApiKeyNameField, ApiKeyRecordSchema } from "../schemas/account.ts";
@@ -71,7 +72,9 @@ export const apiKeyRoutes = createRouter()
     return c.json({ items: await listApiKeys(kv, c.var.auth.userId, apiKeyUse) }, 200);
   })
   .openapi(revoke, async (c) => {
-    const revoked = await revokeApiKey(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id);
-    if (!revoked) throw notFound("API key not found");
+    found(
+      await revokeApiKey(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id),
+      "API key not found",
+    );
     return c.json({ ok: true as const }, 200);
   });

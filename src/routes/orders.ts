@@ -5,6 +5,7 @@ import { planLimitMessage } from "../domain/plan.ts";
 import { currentUser } from "../http/auth.ts";
 import type { AppEnv } from "../http/env.ts";
 import { ApiError, badRequest, notFound } from "../http/errors.ts";
+import { found } from "../http/scope.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { envelope, parsePaging } from "../http/paging.ts";
 import { createRouter } from "../http/router.ts";
@@ -159,8 +160,10 @@ export const orderRoutes = createRouter()
   })
   .openapi(getOrderRoute, async (c) => {
     const { deps, auth } = c.var;
-    const order = await getOrder(deps.kv, auth.userId, c.req.valid("param").id);
-    if (!order) throw notFound(ORDER_NOT_FOUND);
+    const order = found(
+      await getOrder(deps.kv, auth.userId, c.req.valid("param").id),
+      ORDER_NOT_FOUND,
+    );
     return c.json({ order }, 200);
   })
   .openapi(patchOrder, async (c) => {
@@ -182,8 +185,6 @@ export const orderRoutes = createRouter()
   })
   .openapi(deleteOrderRoute, async (c) => {
     const { deps, auth } = c.var;
-    if (!await deleteOrder(deps.kv, auth.userId, c.req.valid("param").id)) {
-      throw notFound(ORDER_NOT_FOUND);
-    }
+    found(await deleteOrder(deps.kv, auth.userId, c.req.valid("param").id), ORDER_NOT_FOUND);
     return c.json({ ok: true as const }, 200);
   });

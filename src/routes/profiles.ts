@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { UserRecord } from "../domain/user.ts";
 import { principalOf } from "../http/auth.ts";
-import { notFound } from "../http/errors.ts";
+import { found } from "../http/scope.ts";
 import { errors, jsonResponse, optionalAuth } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { keys } from "../store/keys.ts";
@@ -52,11 +52,10 @@ async function findProfileOwner(kv: Deno.Kv, ref: string): Promise<UserRecord | 
 
 export const profileRoutes = createRouter().openapi(route, async (c) => {
   const { kv } = c.var.deps;
-  const user = await findProfileOwner(kv, c.req.valid("param").usernameOrUserId);
-  if (!user) throw notFound(PROFILE_NOT_FOUND);
-  if (!user.publicProfile && (await principalOf(c))?.userId !== user.id) {
-    throw notFound(PROFILE_NOT_FOUND);
-  }
+  const owner = await findProfileOwner(kv, c.req.valid("param").usernameOrUserId);
+  // A private profile is visible to its owner only; to anyone else it does not exist.
+  const visible = owner && (owner.publicProfile || (await principalOf(c))?.userId === owner.id);
+  const user = found(visible && owner, PROFILE_NOT_FOUND);
   const stats = user.publicStats
     ? { ordersTracked: await readCounter(kv, keys.orderCount(user.id)) }
     : undefined;

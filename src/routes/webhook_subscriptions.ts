@@ -2,7 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { applyChanges, MAX_SUBSCRIPTIONS, publicSubscription } from "../domain/webhook.ts";
 import { sendTestEvent } from "../events/delivery.ts";
 import type { AppDeps } from "../http/env.ts";
-import { ApiError, notFound } from "../http/errors.ts";
+import { ApiError } from "../http/errors.ts";
+import { found } from "../http/scope.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { pageOf, pageSchema, PagingQuery, parsePaging } from "../http/paging.ts";
 import { checkedReceiverUrl } from "../http/receiver_url.ts";
@@ -150,8 +151,10 @@ export const webhookSubscriptionRoutes = createRouter()
     return c.json(pageOf(subs.map(publicSubscription), parsePaging(c.req.valid("query"))), 200);
   })
   .openapi(get, async (c) => {
-    const sub = await getSubscription(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id);
-    if (!sub) throw notFound(NOT_FOUND);
+    const sub = found(
+      await getSubscription(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id),
+      NOT_FOUND,
+    );
     return c.json(publicSubscription(sub), 200);
   })
   .openapi(create, async (c) => {
@@ -175,41 +178,43 @@ export const webhookSubscriptionRoutes = createRouter()
     const body = c.req.valid("json");
     const { id } = c.req.valid("param");
     const userId = c.var.auth.userId;
-    if (!await getSubscription(deps.kv, userId, id)) throw notFound(NOT_FOUND);
+    found(await getSubscription(deps.kv, userId, id), NOT_FOUND);
     const url = body.url === undefined
       ? undefined
       : await checkedReceiverUrl(deps, "url", body.url);
-    const sub = await changeSubscription(
-      deps.kv,
-      userId,
-      id,
-      (current) => applyChanges(current, { url, eventTypes: body.eventTypes, active: body.active }),
+    const sub = found(
+      await changeSubscription(
+        deps.kv,
+        userId,
+        id,
+        (current) =>
+          applyChanges(current, { url, eventTypes: body.eventTypes, active: body.active }),
+      ),
+      NOT_FOUND,
     );
-    if (!sub) throw notFound(NOT_FOUND);
     return c.json(publicSubscription(sub), 200);
   })
   .openapi(remove, async (c) => {
-    const deleted = await deleteSubscription(
-      c.var.deps.kv,
-      c.var.auth.userId,
-      c.req.valid("param").id,
+    found(
+      await deleteSubscription(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id),
+      NOT_FOUND,
     );
-    if (!deleted) throw notFound(NOT_FOUND);
     return c.json({ ok: true as const }, 200);
   })
   .openapi(test, async (c) => {
     const deps = c.var.deps;
     const { eventType } = c.req.valid("json");
-    const sub = await getSubscription(deps.kv, c.var.auth.userId, c.req.valid("param").id);
-    if (!sub) throw notFound(NOT_FOUND);
+    const sub = found(
+      await getSubscription(deps.kv, c.var.auth.userId, c.req.valid("param").id),
+      NOT_FOUND,
+    );
     return c.json(await sendTestEvent(deps, sub, eventType ?? sub.eventTypes[0]), 200);
   })
   .openapi(rotate, async (c) => {
     const deps = c.var.deps;
     const userId = c.var.auth.userId;
     const { id } = c.req.valid("param");
-    if (!await getSubscription(deps.kv, userId, id)) throw notFound(NOT_FOUND);
-    const rotated = await rotateSecret(deps.kv, secretBox(deps), userId, id);
-    if (!rotated) throw notFound(NOT_FOUND);
+    found(await getSubscription(deps.kv, userId, id), NOT_FOUND);
+    const rotated = found(await rotateSecret(deps.kv, secretBox(deps), userId, id), NOT_FOUND);
     return c.json({ ...publicSubscription(rotated.sub), secret: rotated.secret }, 200);
   });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createRoute, z } from "@hono/zod-openapi";
 import { jsonBody } from "../../src/http/openapi.ts";
-import { ownedBy } from "../../src/http/scope.ts";
+import { found } from "../../src/http/scope.ts";
 import { clientIp } from "../../src/http/client_ip.ts";
 import { ApiError } from "../../src/http/errors.ts";
 import { call, testApp, type TestContext } from "../helpers.ts";
@@ -239,12 +239,14 @@ Deno.test("client IP is the first X-Forwarded-For address", async () => {
   assert.deepEqual(res.body, { ip: "203.0.113.9" });
 });
 
-Deno.test("ownedBy: another account's record is indistinguishable from a missing one", () => {
-  const record = { userId: "usr_a", id: "ord_1" };
-  assert.equal(ownedBy(record, "usr_a"), record);
-  for (const [value, user] of [[record, "usr_b"], [null, "usr_a"], [undefined, "usr_a"]] as const) {
+Deno.test("found: every kind of absence is the same 404; a value passes through", () => {
+  const record = { id: "ord_1" };
+  assert.equal(found(record), record);
+  assert.equal(found(true), true);
+  assert.equal(found(0), 0, "falsy values other than false are values");
+  for (const absent of [null, undefined, false]) {
     assert.throws(
-      () => ownedBy(value, user, "Order not found"),
+      () => found(absent, "Order not found"),
       (e: unknown) => e instanceof ApiError && e.status === 404 && e.message === "Order not found",
     );
   }
