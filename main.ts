@@ -23,7 +23,7 @@ const app = createApp(deps);
 // The process's event listener, routing messages by kind: the KV queue's, or where KV has no
 // queues (KV Connect, `deps.events` is the outbox), the hand-over at commit plus a cron job
 // draining what a dead process left in the outbox.
-const handlers = { ...webhookHandlers(deps) };
+const handlers = webhookHandlers(deps);
 const queue = startQueueListener(deps, handlers);
 const stopJobs = new AbortController();
 let draining: Promise<unknown> = Promise.resolve();
