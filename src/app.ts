@@ -1,6 +1,6 @@
 import { bodyParser } from "./http/body.ts";
 import { conventions } from "./http/conventions.ts";
-import type { AppDeps } from "./http/env.ts";
+import type { AppDeps } from "./deps.ts";
 import { errorResponse } from "./http/errors.ts";
 import { registerSecurity } from "./http/openapi.ts";
 import { createRouter } from "./http/router.ts";

@@ -1,17 +1,42 @@
 import type { Config } from "./config.ts";
-import type { AppDeps } from "./http/env.ts";
-import { RateLimits } from "./http/rate_limit.ts";
+import { RateLimits } from "./lib/rate_limits.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
 import { ApiKeyUseRecorder } from "./store/api_key_use.ts";
 import { OrderSearch } from "./store/order_search.ts";
 import { BackgroundTasks } from "./lib/background.ts";
-import { createMailer } from "./net/mailer.ts";
-import { createAtlasVerifier } from "./net/atlas.ts";
+import { createMailer, type Mailer } from "./vendors/mailer.ts";
+import { type AtlasVerifier, createAtlasVerifier } from "./vendors/atlas.ts";
 import type { Persistence } from "./store/kv.ts";
 import { type SecretBox, secretBoxFor } from "./lib/secret_box.ts";
 import { Outbound } from "./net/outbound.ts";
 import { dnsResolver, type Resolver } from "./net/resolver.ts";
-import { OUTBOX, QUEUE, useEventTransport } from "./events/transport.ts";
+import { type EventTransport, OUTBOX, QUEUE, useEventTransport } from "./events/transport.ts";
+
+/** Everything a request handler may use; built once by main.ts, or per test. */
+export interface AppDeps {
+  kv: Deno.Kv;
+  config: Config;
+  log: Logger;
+  persistence: Persistence;
+  rateLimits: RateLimits;
+  apiKeyUse: ApiKeyUseRecorder;
+  /** In-process search over orders (`q`), kept in step with KV before every search. */
+  orderSearch: OrderSearch;
+  /** Work requests start without waiting (mail); drained at shutdown. */
+  background: BackgroundTasks;
+  mailer: Mailer;
+  /** Sign-in-service token checks; undefined when ATLAS_ISSUER is unset. */
+  atlas?: AtlasVerifier;
+  startedAt: number;
+  /** The clock; tests move it. */
+  now: () => number;
+  /** Seals secrets at rest; null where none can exist (remote KV without SECRETS_KEY). */
+  secrets: SecretBox | null;
+  /** Every outbound request: the private-address guard and sends pinned to checked addresses. */
+  outbound: Outbound;
+  /** How committed events reach delivery: the KV queue, or an outbox where KV has none. */
+  events: EventTransport;
+}
 
 export interface DepsInput {
   kv: Deno.Kv;

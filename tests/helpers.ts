@@ -1,7 +1,7 @@
 import { createApp } from "../src/app.ts";
 import { type Config, testConfig } from "../src/config.ts";
 import { createDeps, type DepsInput, drainDeps } from "../src/deps.ts";
-import type { AppDeps } from "../src/http/env.ts";
+import type { AppDeps } from "../src/deps.ts";
 import { createLogger } from "../src/lib/log.ts";
 import { issueSession } from "../src/store/credentials.ts";
 import { createUser, type NewUser } from "../src/store/users.ts";

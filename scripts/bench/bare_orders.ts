@@ -13,7 +13,8 @@ import { webhookHandlers } from "../../src/events/delivery.ts";
 import { startQueueListener } from "../../src/events/queue.ts";
 import { resolveToken } from "../../src/store/credentials.ts";
 import { openStore } from "../../src/store/kv.ts";
-import { ingestOrder, listOrders } from "../../src/store/orders.ts";
+import { listOrders } from "../../src/store/order_list.ts";
+import { ingestOrder } from "../../src/store/orders.ts";
 import { getUser } from "../../src/store/users.ts";
 
 const config = loadConfig(Deno.env.toObject());
@@ -45,7 +46,7 @@ Deno.serve({
       now: Date.now(),
       billing: config,
     });
-    if (!result.ok) return json({ error: "Plan limit", ...result.limit }, 429);
+    if (!result.ok) return json({ error: "Not stored", reason: result.reason }, 429);
     return json({ order: result.order, merged: result.merged }, result.merged ? 200 : 201);
   }
 

@@ -3,10 +3,14 @@
  * existing order, PATCH edits, the status machine and which events a change fires.
  * docs/orders.md explains the decisions the spec leaves open.
  */
-import type { EventType, OrderSource } from "../events/types.ts";
+import type { EventType } from "./event_types.ts";
 
 export const ORDER_STATUSES = ["ordered", "shipped", "delivered", "canceled", "issue"] as const;
 export type OrderStatus = typeof ORDER_STATUSES[number];
+
+/** The channels an order can come from (`source` of the order and of its events). */
+export const ORDER_SOURCES = ["manual", "email", "chat"] as const;
+export type OrderSource = typeof ORDER_SOURCES[number];
 
 export function isOrderStatus(value: unknown): value is OrderStatus {
   return (ORDER_STATUSES as readonly unknown[]).includes(value);

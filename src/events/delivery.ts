@@ -8,7 +8,7 @@ import {
   ROTATE_SECRET_ERROR,
   type StoredSubscription,
 } from "../domain/webhook.ts";
-import type { AppDeps } from "../http/env.ts";
+import type { AppDeps } from "../deps.ts";
 import type { SecretBox } from "../lib/secret_box.ts";
 import { newId } from "../lib/ids.ts";
 import type { Exchange } from "../net/http.ts";
@@ -20,7 +20,8 @@ import { getSubscription, listSubscriptions } from "../store/webhook_subscriptio
 import { VERSION } from "../version.ts";
 import { enqueueAll, type QueueHandlers, type QueueMessage } from "./queue.ts";
 import { signatureHeader, signingKey } from "./signature.ts";
-import { EVENT_TYPES, type EventEnvelope, type EventType } from "./types.ts";
+import { EVENT_TYPES, type EventType } from "../domain/event_types.ts";
+import type { EventEnvelope } from "./types.ts";
 
 export const USER_AGENT = `order-tracker-webhooks/${VERSION}`;
 

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../http/env.ts";
+import type { AppDeps } from "../deps.ts";
 import { type EventMessage, onEventsCommitted } from "./emit.ts";
 
 /** A queue message: its `kind` picks the handler, which validates the rest. */

@@ -2,7 +2,9 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { UserRecord } from "../domain/user.ts";
 import { resolveToken } from "../store/credentials.ts";
 import { getUser } from "../store/users.ts";
-import type { AppEnv, Principal } from "./env.ts";
+import type { WorkspaceContext } from "../store/sections.ts";
+import type { AppEnv } from "./env.ts";
+import type { Principal } from "../store/credentials.ts";
 import { unauthorized } from "./errors.ts";
 
 /** The token of `Authorization: Bearer <token>`; cookies and query strings are never read. */
@@ -50,4 +52,10 @@ export async function currentUser(c: Context<AppEnv>): Promise<UserRecord> {
   const user = await getUser(c.var.deps.kv, c.var.auth.userId);
   if (!user) throw unauthorized();
   return user;
+}
+
+/** What the snapshot and export sections read, for the caller's account. */
+export function workspaceOf(c: Context<AppEnv>, user: UserRecord): WorkspaceContext {
+  const { kv, now, apiKeyUse } = c.var.deps;
+  return { kv, user, now: now(), apiKeyUse };
 }

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppDeps, AppEnv } from "./env.ts";
+import type { AppDeps } from "../deps.ts";
+import type { AppEnv } from "./env.ts";
 
 const METHODS = "GET,POST,PATCH,DELETE,OPTIONS";
 const HEADERS = "authorization,content-type";

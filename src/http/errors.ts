@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "@hono/zod-openapi";
-import { ConflictError } from "../store/kv.ts";
+import { AccountGoneError, ConflictError, SignInError, UpstreamError } from "../errors.ts";
 
 /**
  * An error the API answers with: status, message and the spec's extra fields
@@ -29,13 +29,30 @@ export const TOO_LARGE_MESSAGE = "Request body too large (limit 2 MiB).";
 /** The error body schema every error response shares, for the OpenAPI document. */
 export const ErrorSchema = z.object({ error: z.string() }).passthrough().openapi("Error");
 
-/** The one error-to-response mapping. */
+/** Statuses of the sign-in codes identity providers give (see `SignInError`). */
+const SIGN_IN_STATUS = {
+  invalid_token: 401,
+  expired_token: 401,
+  provider_unreachable: 502,
+  provider_error: 502,
+} as const;
+
+/**
+ * The one error-to-response mapping: `ApiError` as it says; the neutral errors of layers below
+ * HTTP (`src/errors.ts`) by kind; anything else is a 500 whose message is never sent.
+ */
 export function errorResponse(c: Context, err: unknown): Response {
   if (err instanceof ApiError) {
     for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
     return c.json({ error: err.message, ...err.extra }, err.status);
   }
   if (err instanceof ConflictError) return c.json({ error: err.message }, 409);
+  // The caller's account was deleted mid-request: the same 401 as any dead credential.
+  if (err instanceof AccountGoneError) return c.json({ error: "Unauthorized" }, 401);
+  if (err instanceof UpstreamError) return c.json({ error: err.message, ...err.details }, 502);
+  if (err instanceof SignInError) {
+    return c.json({ error: err.message, code: err.code }, SIGN_IN_STATUS[err.code]);
+  }
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
     return c.json({ error: err.message || "Request failed" }, status);

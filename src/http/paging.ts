@@ -1,9 +1,5 @@
 import { z } from "@hono/zod-openapi";
-
-export interface Paging {
-  limit: number;
-  offset: number;
-}
+import type { Paging } from "../store/kv.ts";
 
 export interface PageBounds {
   defaultLimit: number;

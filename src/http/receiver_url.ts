@@ -1,4 +1,4 @@
-import type { AppDeps } from "./env.ts";
+import type { AppDeps } from "../deps.ts";
 import { ApiError } from "./errors.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { EventMessage } from "../events/emit.ts";
 import { dispatch, type QueueHandlers } from "../events/queue.ts";
-import type { AppDeps } from "../http/env.ts";
+import type { AppDeps } from "../deps.ts";
 import { withLease } from "../store/lease.ts";
 import { listOutbox, removeFromOutbox } from "../store/outbox.ts";
 

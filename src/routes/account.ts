@@ -1,9 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { checkUsername } from "../domain/profile.ts";
 import { normaliseEmail, toPublicUser, type UserRecord } from "../domain/user.ts";
-import { currentUser } from "../http/auth.ts";
-import type { AppEnv } from "../http/env.ts";
+import { currentUser, workspaceOf } from "../http/auth.ts";
 import { ApiError, badRequest, unauthorized } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema, sessionOnly } from "../http/openapi.ts";
 import { createRouter, type Router } from "../http/router.ts";
@@ -17,14 +15,8 @@ import {
 } from "../schemas/account.ts";
 import { deleteAccount } from "../store/account_deletion.ts";
 import { buildExport } from "../store/export.ts";
-import { buildSnapshot, type WorkspaceContext } from "../store/snapshot.ts";
+import { buildSnapshot } from "../store/snapshot.ts";
 import { findUserIdByUsername, updateUser } from "../store/users.ts";
-
-/** What the snapshot and export sections read, for the caller's account. */
-export function workspaceOf(c: Context<AppEnv>, user: UserRecord): WorkspaceContext {
-  const { kv, now, apiKeyUse } = c.var.deps;
-  return { kv, user, now: now(), apiKeyUse };
-}
 
 interface ProfileField {
   path: string;

@@ -1,17 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { toPublicUser, type UserRecord } from "../domain/user.ts";
-import { bearer, currentUser } from "../http/auth.ts";
+import { toPublicUser } from "../domain/user.ts";
+import { bearer, currentUser, workspaceOf } from "../http/auth.ts";
+import { sessionFor, sessionIssuing } from "../http/session.ts";
 import { clientIp } from "../http/client_ip.ts";
 import type { AppEnv } from "../http/env.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema, optionalAuth } from "../http/openapi.ts";
-import { rateLimit } from "../http/rate_limit.ts";
 import { createRouter } from "../http/router.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { hashPassword, verifyPassword } from "../lib/password.ts";
-import type { Mail } from "../net/mailer.ts";
-import { verifyTurnstile } from "../net/turnstile.ts";
+import type { Mail } from "../vendors/mailer.ts";
+import { verifyTurnstile } from "../vendors/turnstile.ts";
 import {
   DisplayNameField,
   SessionSchema,
@@ -20,32 +20,10 @@ import {
   UsernameField,
   UserSchema,
 } from "../schemas/account.ts";
-import { endSession, issueSession } from "../store/credentials.ts";
+import { endSession } from "../store/credentials.ts";
 import { issueResetToken, resetPassword } from "../store/password_resets.ts";
 import { buildSnapshot } from "../store/snapshot.ts";
 import { createUser, findUserByLogin, findUserIdByEmail, getUser } from "../store/users.ts";
-import { workspaceOf } from "./account.ts";
-
-/**
- * The six session-issuing and recovery endpoints share one limit: 10 requests a minute per
- * client IP (spec, Rate limits).
- */
-export const sessionIssuing = {
-  middleware: [
-    rateLimit({
-      name: "session-issuing",
-      limit: 10,
-      key: clientIp,
-      message: "Too many sign-in attempts from this address; try again in a minute",
-    }),
-  ],
-};
-
-/** A fresh session for the account: the `{token, user}` of every session-issuing endpoint. */
-export async function sessionFor(c: Context<AppEnv>, user: UserRecord) {
-  const token = await issueSession(c.var.deps.kv, user.id, c.var.deps.now());
-  return { token, user: toPublicUser(user) };
-}
 
 /** With `TURNSTILE_SECRET_KEY` set, register and login need a good bot-check token. */
 async function requireBotCheck(c: Context<AppEnv>, token: string | undefined) {

@@ -2,13 +2,13 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { VerifiedIdentity } from "../domain/user.ts";
 import type { AppEnv } from "../http/env.ts";
+import { ApiError } from "../http/errors.ts";
 import { errors, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
-import { signInFailure } from "../net/atlas.ts";
-import { verifyDiscordToken } from "../net/discord.ts";
+import { verifyDiscordToken } from "../vendors/discord.ts";
 import { SessionSchema } from "../schemas/account.ts";
 import { signInWithIdentity } from "../store/identities.ts";
-import { sessionFor, sessionIssuing } from "./auth.ts";
+import { sessionFor, sessionIssuing } from "../http/session.ts";
 
 const ProvidersSchema = z.object({
   password: z.boolean().openapi({ description: "Email (or username) and password; always on" }),
@@ -108,6 +108,10 @@ const discordVerify = createRoute({
     ...BODY_AND_RATE,
   },
 });
+
+/** `{error, code}` failures of the sign-in routes decided here (the providers' own are mapped). */
+const signInFailure = (status: 400 | 409 | 503, error: string, code: string) =>
+  new ApiError(status, error, { code });
 
 const notConfigured = (provider: string) =>
   signInFailure(503, `${provider} sign-in is not configured on this deployment`, "not_configured");

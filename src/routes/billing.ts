@@ -4,7 +4,7 @@ import { currentUser } from "../http/auth.ts";
 import { authed, errors, jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { UsageSchema } from "../schemas/billing.ts";
-import { ordersCreatedThisMonth } from "../store/orders.ts";
+import { ordersCreatedThisMonth } from "../store/order_list.ts";
 
 const usage = createRoute({
   ...authed,

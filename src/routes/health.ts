@@ -1,8 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
-import { keys } from "../store/keys.ts";
-import { counterValue } from "../store/kv.ts";
+import { probeStorage } from "../store/stats.ts";
 import { VERSION } from "../version.ts";
 import process from "node:process";
 
@@ -44,18 +43,8 @@ function probe(kv: Deno.Kv): Probe | Promise<Probe> {
 
 async function runProbe(kv: Deno.Kv, now: number): Promise<Probe> {
   try {
-    const stamp = crypto.randomUUID();
-    await kv.set(keys.healthProbe(), stamp);
-    const [probe, users, orders] = await kv.getMany<[string, Deno.KvU64, Deno.KvU64]>([
-      keys.healthProbe(),
-      keys.stat("users"),
-      keys.stat("orders"),
-    ]);
-    return {
-      ok: probe.value === stamp,
-      counts: { users: counterValue(users.value), orders: counterValue(orders.value) },
-      at: now,
-    };
+    const { ok, counts } = await probeStorage(kv);
+    return { ok, counts: { users: counts.users, orders: counts.orders }, at: now };
   } catch {
     return { ok: false, counts: { users: 0, orders: 0 }, at: now };
   }

@@ -2,8 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { CARRIER_KEYS } from "../domain/carriers.ts";
 import { jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
-import { keys } from "../store/keys.ts";
-import { counterValue } from "../store/kv.ts";
+import { platformCounts } from "../store/stats.ts";
 
 const LandingStatsSchema = z.object({
   generatedAt: z.string(),
@@ -28,15 +27,12 @@ const route = createRoute({
 
 export const landingRoutes = createRouter().openapi(route, async (c) => {
   const { kv, now } = c.var.deps;
-  const [orders, value] = await kv.getMany<[Deno.KvU64, Deno.KvU64]>([
-    keys.stat("orders"),
-    keys.stat("value_cents"),
-  ]);
+  const counts = await platformCounts(kv);
   c.header("Cache-Control", "public, max-age=60");
   return c.json({
     generatedAt: new Date(now()).toISOString(),
-    totalValueCents: counterValue(value.value),
-    ordersTracked: counterValue(orders.value),
+    totalValueCents: counts.valueCents,
+    ordersTracked: counts.orders,
     platformsSupported: CARRIER_KEYS.length,
   }, 200);
 });

@@ -4,7 +4,7 @@ import { isOrderStatus, normaliseQuery, type OrderPatch } from "../domain/order.
 import { planLimitMessage } from "../domain/plan.ts";
 import { currentUser } from "../http/auth.ts";
 import type { AppEnv } from "../http/env.ts";
-import { ApiError, badRequest, notFound } from "../http/errors.ts";
+import { ApiError, badRequest, notFound, unauthorized } from "../http/errors.ts";
 import { found } from "../http/scope.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { envelope, parsePaging } from "../http/paging.ts";
@@ -20,12 +20,12 @@ import {
   OrderResultSchema,
   PatchOrderBody,
 } from "../schemas/orders.ts";
+import { listOrders, type OrderQuery } from "../store/order_list.ts";
 import {
   deleteOrder,
   getOrder,
   ingestOrder,
-  listOrders,
-  type OrderQuery,
+  type NotStored,
   updateOrder,
 } from "../store/orders.ts";
 
@@ -119,6 +119,14 @@ const deleteOrderRoute = createRoute({
   },
 });
 
+/** The answer when the seam stored nothing: the plan cap's 429, or the gone account's 401. */
+function notCreated(result: NotStored): ApiError {
+  if (result.reason === "plan_limit") {
+    return new ApiError(429, planLimitMessage(result.limit.cap), { ...result.limit });
+  }
+  return unauthorized();
+}
+
 /** The `from`/`to` calendar dates in the account's timezone. */
 async function receivedRange(
   c: Context<AppEnv>,
@@ -138,11 +146,7 @@ export const orderRoutes = createRouter()
       { userId: auth.userId, source: "manual", fields: c.req.valid("json") },
       { now: deps.now(), billing: deps.config },
     );
-    if (!result.ok) {
-      throw new ApiError(429, planLimitMessage(result.limit.cap), {
-        ...result.limit,
-      });
-    }
+    if (!result.ok) throw notCreated(result);
     const body = { order: result.order, merged: result.merged };
     return result.merged ? c.json(body, 200) : c.json(body, 201);
   })

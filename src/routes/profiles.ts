@@ -4,8 +4,7 @@ import { principalOf } from "../http/auth.ts";
 import { found } from "../http/scope.ts";
 import { errors, jsonResponse, optionalAuth } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
-import { keys } from "../store/keys.ts";
-import { readCounter } from "../store/kv.ts";
+import { countOrders } from "../store/order_list.ts";
 import { compact } from "../lib/compact.ts";
 import { findUserIdByUsername, getUser } from "../store/users.ts";
 
@@ -56,9 +55,7 @@ export const profileRoutes = createRouter().openapi(route, async (c) => {
   // A private profile is visible to its owner only; to anyone else it does not exist.
   const visible = owner && (owner.publicProfile || (await principalOf(c))?.userId === owner.id);
   const user = found(visible && owner, PROFILE_NOT_FOUND);
-  const stats = user.publicStats
-    ? { ordersTracked: await readCounter(kv, keys.orderCount(user.id)) }
-    : undefined;
+  const stats = user.publicStats ? { ordersTracked: await countOrders(kv, user.id) } : undefined;
   const profile = {
     id: user.id,
     username: user.username,

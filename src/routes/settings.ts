@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { AppDeps } from "../http/env.ts";
+import type { AppDeps } from "../deps.ts";
 import { authed, errors, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { checkedReceiverUrl } from "../http/receiver_url.ts";
 import { createRouter } from "../http/router.ts";

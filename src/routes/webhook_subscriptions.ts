@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { applyChanges, MAX_SUBSCRIPTIONS, publicSubscription } from "../domain/webhook.ts";
 import { sendTestEvent } from "../events/delivery.ts";
-import type { AppDeps } from "../http/env.ts";
+import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../http/errors.ts";
 import { found } from "../http/scope.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";

@@ -1,6 +1,13 @@
 import { z } from "@hono/zod-openapi";
-import { EDITABLE_FIELDS, normaliseOrderNumber, ORDER_STATUSES } from "../domain/order.ts";
+import {
+  EDITABLE_FIELDS,
+  normaliseOrderNumber,
+  type Order,
+  ORDER_SOURCES,
+  ORDER_STATUSES,
+} from "../domain/order.ts";
 import { lenientQueryParam, pageSchema, PagingQuery } from "../http/paging.ts";
+import type { Same } from "../lib/types.ts";
 
 export const OrderStatusSchema = z.enum(ORDER_STATUSES).openapi("OrderStatus", {
   description: "Order status. See docs/orders.md for the moves messages and edits make.",
@@ -61,12 +68,15 @@ export const OrderSchema = z.object({
   userEdited: z.array(z.enum(EDITABLE_FIELDS)).openapi({
     description: "Fields set by PATCH, sorted; later messages never overwrite them",
   }),
-  source: z.enum(["manual", "email", "chat"]).openapi({
+  source: z.enum(ORDER_SOURCES).openapi({
     description: "Channel that created the order",
   }),
   createdAt: timestamp,
   updatedAt: timestamp,
 }).openapi("Order");
+
+// The document's order is the domain's order: any drift between the two fails to compile.
+const _orderShape: Same<z.infer<typeof OrderSchema>, Order> = true;
 
 export const CreateOrderBody = z.object(fieldShape).partial().required({ itemSummary: true })
   .openapi("CreateOrder");

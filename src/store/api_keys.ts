@@ -4,7 +4,7 @@ import {
   apiKeyName,
   type ApiKeyRecord,
 } from "../domain/api_key.ts";
-import { unauthorized } from "../http/errors.ts";
+import { AccountGoneError } from "../errors.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { newId, randomToken } from "../lib/ids.ts";
 import type { ApiKeyUseRecorder } from "./api_key_use.ts";
@@ -46,7 +46,7 @@ export async function createApiKey(
       keys.user(userId),
       keys.apiKeyCount(userId),
     ]);
-    if (!user.versionstamp) throw unauthorized();
+    if (!user.versionstamp) throw new AccountGoneError();
     if (counterValue(count.value) >= API_KEY_LIMIT) {
       return { commit: null, value: { ok: false, limit: API_KEY_LIMIT } };
     }

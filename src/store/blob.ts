@@ -1,4 +1,4 @@
-import { ConflictError } from "./kv.ts";
+import { ConflictError } from "../errors.ts";
 
 /** Under KV's 64 KiB value limit with room for the key. */
 const CHUNK_SIZE = 60_000;

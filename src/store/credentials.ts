@@ -1,10 +1,17 @@
-import type { Principal } from "../http/env.ts";
-import { unauthorized } from "../http/errors.ts";
+import { AccountGoneError } from "../errors.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { randomHex } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
 import { backReferencedKeys, deleteKeys } from "./kv.ts";
 import { commitForAccount } from "./users.ts";
+
+/** Who is calling: what a bearer token resolves to. */
+export interface Principal {
+  userId: string;
+  kind: "session" | "apiKey";
+  /** Session token hash or API key id: what `DELETE /api/auth/session` or revocation ends. */
+  credentialId: string;
+}
 
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 
@@ -41,7 +48,7 @@ export async function issueSession(
     op
       .set(keys.session(hash), session, { expireIn: SESSION_TTL_MS })
       .set(keys.userSession(userId, hash), session, { expireIn: SESSION_TTL_MS }));
-  if (!issued) throw unauthorized();
+  if (!issued) throw new AccountGoneError();
   return token;
 }
 

@@ -3,8 +3,8 @@ import { type PublicUser, toPublicUser } from "../domain/user.ts";
 import { listApiKeys } from "./api_keys.ts";
 import { settingsSection } from "./settings.ts";
 import { webhookSubscriptionsSection } from "./webhook_subscriptions.ts";
-import { ordersSection } from "./orders.ts";
-import { type Item, loadSections, noItems, type WorkspaceContext } from "./snapshot.ts";
+import { ordersSection } from "./order_list.ts";
+import { type Item, loadSections, noItems, type WorkspaceContext } from "./sections.ts";
 
 /**
  * The account export document of the spec. Secrets are left out by construction: each section

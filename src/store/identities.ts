@@ -1,5 +1,5 @@
 import type { UserRecord, VerifiedIdentity } from "../domain/user.ts";
-import { ConflictError } from "./kv.ts";
+import { ConflictError } from "../errors.ts";
 import {
   createUser,
   findUserIdByEmail,

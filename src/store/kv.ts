@@ -1,4 +1,5 @@
 import { dirname } from "node:path";
+import { ConflictError } from "../errors.ts";
 
 export type Persistence = "sqlite" | "memory" | "remote";
 
@@ -20,13 +21,16 @@ export async function openStore(path: string): Promise<OpenedStore> {
   return { kv: await Deno.openKv(path), persistence };
 }
 
+/** A page of a list: what the paging rules of the spec leave after clamping. */
+export interface Paging {
+  limit: number;
+  offset: number;
+}
+
 /** Local KV allows 100 checks per commit, remote 10: the code stays within 10 everywhere. */
 export const MAX_CHECKS = 10;
 /** getMany reads at most 10 keys. */
 export const MAX_GET_MANY = 10;
-
-/** Thrown when optimistic-concurrency retries run out: a 409-class conflict, never a 500. */
-export class ConflictError extends Error {}
 
 /**
  * Runs a read-check-write attempt until its commit succeeds. `attempt` returns the commit

@@ -1,9 +1,12 @@
 /**
- * Orders in KV. Every change (create, merge, PATCH, delete) is one commit holding the order,
- * its index copies, every counter that lists and the plan cap read, a change entry for the
- * search cache and the change's events, so none of them can disagree with the order.
+ * Order changes in KV. Every change (create, merge, PATCH, delete) is one commit holding the
+ * order, its footprint difference (`order_footprint.ts`), a change entry for the search cache
+ * and the change's events, so none of them can disagree with the order.
  *
- * `ingestOrder` is the one create-or-merge entry point for every source (manual, email, chat).
+ * `ingestOrder` is the one create-or-merge entry point for every source (manual, email, chat);
+ * `mergeIntoOrder` merges a message into an order known by id (carrier lookups). Both take an
+ * `InCommit` extension: the caller's own checks and writes (an intake message's dedupe key, its
+ * log entry, its stored raw message) commit with the order or not at all.
  */
 import type { UserRecord } from "../domain/user.ts";
 import {
@@ -14,113 +17,39 @@ import {
   newOrder,
   normaliseOrderNumber,
   type Order,
-  ORDER_STATUSES,
   type OrderFields,
   type OrderPatch,
-  type OrderStatus,
+  type OrderSource,
   patchEvents,
   type StatusSignals,
 } from "../domain/order.ts";
-import { BUCKET_LEVELS_MS, bucketsOf, planRange } from "../domain/buckets.ts";
 import { type BillingSettings, monthlyCap, type PlanLimit, usageMonth } from "../domain/plan.ts";
+import { ConflictError } from "../errors.ts";
 import { addEvents } from "../events/emit.ts";
-import { buildEvent, type EventEnvelope, type OrderSource } from "../events/types.ts";
-import { unauthorized } from "../http/errors.ts";
-import type { Paging } from "../http/paging.ts";
+import type { EventType } from "../domain/event_types.ts";
+import { buildEvent, type EventEnvelope } from "../events/types.ts";
 import { newId } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
-import {
-  addToCounter,
-  ConflictError,
-  counterValue,
-  getManyChunked,
-  listValues,
-  MAX_CHECKS,
-  readCounter,
-  withRetry,
-} from "./kv.ts";
-import type { Item } from "./snapshot.ts";
-import { CHANGE_TTL_MS, type ChangeEntry, type OrderSearch, searchEntry } from "./order_search.ts";
+import { addToCounter, counterValue, MAX_CHECKS, withRetry } from "./kv.ts";
+import { writeChange, writeChanges } from "./order_footprint.ts";
 
 /** Many writers can race for one order (a burst of messages with one number): retry long. */
 const ATTEMPTS = 400;
 
-// ---------------------------------------------------------------------------------------------
-// The footprint of an order: every key its existence sets and every counter it adds to.
-
-interface Footprint {
-  entries: Map<string, { key: Deno.KvKey; value: unknown }>;
-  counters: Map<string, { key: Deno.KvKey; amount: number }>;
-}
-
-function footprint(userId: string, order: Order | null): Footprint {
-  const fp: Footprint = { entries: new Map(), counters: new Map() };
-  if (!order) return fp;
-  const entry = (key: Deno.KvKey, value: unknown) =>
-    fp.entries.set(JSON.stringify(key), { key, value });
-  const count = (key: Deno.KvKey, amount = 1) => {
-    if (amount) fp.counters.set(JSON.stringify(key), { key, amount });
-  };
-  const ms = Date.parse(order.receivedAt);
-  entry(keys.order(userId, order.id), order);
-  entry(keys.orderByReceived(userId, ms, order.id), order);
-  entry(keys.orderByStatus(userId, order.status, ms, order.id), order);
-  if (order.orderNumber) {
-    entry(keys.orderByNumber(userId, normaliseOrderNumber(order.orderNumber)), order.id);
-  }
-  count(keys.orderCount(userId));
-  count(keys.stat("orders"));
-  count(keys.orderStatusCount(userId, order.status));
-  count(keys.valueCents(userId), order.costCents ?? 0);
-  count(keys.stat("value_cents"), order.costCents ?? 0);
-  bucketsOf(ms).forEach((bucket, level) => {
-    count(keys.orderBucket(userId, "all", level, bucket));
-    count(keys.orderBucket(userId, order.status, level, bucket));
-  });
-  return fp;
-}
-
-interface Change {
-  before: Order | null;
-  after: Order | null;
-}
+/** Keys an extension may have checked: the order's own commit uses at most four of the ten. */
+export const MAX_EXTENSION_KEYS = MAX_CHECKS - 4;
 
 /**
- * Adds order moves to `op` (`before` or `after` null: create, delete): keys an order no longer
- * has are deleted, its copies rewritten, and every counter moved once by the summed difference.
+ * A caller's share of an order commit. `keys` are read with the account in every attempt and
+ * checked in the commit, so what the caller decided on cannot change under it. `stop` may end
+ * the operation before anything is written (a message seen before); `write` adds the caller's
+ * entries once the outcome is known.
  */
-function writeChanges(op: Deno.AtomicOperation, userId: string, changes: Change[]): void {
-  const deltas = new Map<string, { key: Deno.KvKey; amount: number }>();
-  const add = (id: string, key: Deno.KvKey, amount: number) =>
-    deltas.set(id, { key, amount: (deltas.get(id)?.amount ?? 0) + amount });
-  const realNow = Date.now();
-  for (const { before, after } of changes) {
-    const old = footprint(userId, before);
-    const next = footprint(userId, after);
-    for (const [id, { key }] of old.entries) if (!next.entries.has(id)) op.delete(key);
-    for (const [id, { key, value }] of next.entries) {
-      // The number index holds just the id: no need to rewrite it when it stays.
-      if (typeof value === "object" || !old.entries.has(id)) op.set(key, value);
-    }
-    for (const [id, c] of old.counters) add(id, c.key, -c.amount);
-    for (const [id, c] of next.counters) add(id, c.key, c.amount);
-    const change: ChangeEntry = after ? searchEntry(after) : { deleted: true };
-    const id = (after ?? before)!.id;
-    op.set(keys.orderChange(userId, realNow, id), change, { expireIn: CHANGE_TTL_MS });
-  }
-  for (const { key, amount } of deltas.values()) addToCounter(op, key, amount);
-  op.set(keys.orderRevision(userId), realNow);
+export interface InCommit<Stop = unknown> {
+  keys: Deno.KvKey[];
+  stop?(entries: Deno.KvEntryMaybe<unknown>[]): Stop | undefined;
+  write(op: Deno.AtomicOperation, outcome: { order: Order; merged: boolean }): void;
 }
-
-const writeChange = (
-  op: Deno.AtomicOperation,
-  userId: string,
-  before: Order | null,
-  after: Order | null,
-) => writeChanges(op, userId, [{ before, after }]);
-
-// ---------------------------------------------------------------------------------------------
-// Create or merge.
 
 export interface IngestInput {
   userId: string;
@@ -128,6 +57,7 @@ export interface IngestInput {
   /** The message's fields; `itemSummary` is what a new order starts with. */
   fields: OrderFields & { itemSummary: string };
   signals?: StatusSignals;
+  extension?: InCommit;
 }
 
 export interface IngestOptions {
@@ -135,11 +65,78 @@ export interface IngestOptions {
   billing: BillingSettings;
 }
 
+/** Why nothing was stored: the plan cap, a deleted account, or the extension's `stop`. */
+export type NotStored =
+  | { ok: false; reason: "plan_limit"; limit: PlanLimit }
+  | { ok: false; reason: "account_gone" }
+  | { ok: false; reason: "stopped"; stop: unknown };
+
 export type IngestResult =
   | { ok: true; order: Order; merged: boolean; events: EventEnvelope[] }
-  | { ok: false; limit: PlanLimit };
+  | NotStored;
 
 type OrderEventData = { order: Order; source: OrderSource; patch?: AppliedPatch };
+
+/** The events of a merge, as type and data, in firing order. */
+export type MergeEventsOf = (
+  before: Order,
+  after: Order,
+) => { type: EventType; data: Record<string, unknown> }[];
+
+const mergeEventsFor = (source: OrderSource): MergeEventsOf => (before, after) =>
+  mergeEvents(before, after).map((type) => ({ type, data: { order: after, source } }));
+
+interface ReadState {
+  user: Deno.KvEntryMaybe<UserRecord>;
+  extra: Deno.KvEntryMaybe<unknown>[];
+}
+
+/** The account and the extension's keys (plus `more`), in one read. */
+async function readState(
+  kv: Deno.Kv,
+  userId: string,
+  ext: InCommit | undefined,
+  more: Deno.KvKey[],
+) {
+  const extKeys = ext?.keys ?? [];
+  if (extKeys.length > MAX_EXTENSION_KEYS) throw new RangeError("too many extension keys");
+  const entries = await kv.getMany<unknown[]>([keys.user(userId), ...more, ...extKeys]);
+  const state: ReadState = {
+    user: entries[0] as Deno.KvEntryMaybe<UserRecord>,
+    extra: entries.slice(1 + more.length),
+  };
+  return { state, more: entries.slice(1, 1 + more.length) };
+}
+
+/** The commit-free outcomes every change checks first: a gone account, the extension's stop. */
+function notStored(state: ReadState, ext: InCommit | undefined): NotStored | null {
+  if (!state.user.value) return { ok: false, reason: "account_gone" };
+  const stop = ext?.stop?.(state.extra);
+  return stop === undefined ? null : { ok: false, reason: "stopped", stop };
+}
+
+/** Merges `fields` into `before` in a commit checking the order, the account and the extension. */
+async function commitMerge(
+  kv: Deno.Kv,
+  existing: Deno.KvEntry<Order>,
+  state: ReadState,
+  message: { fields: OrderFields; signals: StatusSignals; extension?: InCommit },
+  eventsOf: MergeEventsOf,
+  now: number,
+) {
+  const before = existing.value;
+  const userId = state.user.value!.id;
+  const { order, changed } = mergeMessage(before, message.fields, message.signals, now);
+  const events = eventsOf(before, order).map(({ type, data }) =>
+    buildEvent(type, userId, data, now)
+  );
+  const op = kv.atomic().check(existing, state.user, ...state.extra);
+  if (changed) writeChange(op, userId, before, order);
+  message.extension?.write(op, { order, merged: true });
+  addEvents(kv, op, events);
+  const value: IngestResult = { ok: true, order, merged: true, events };
+  return { commit: await op.commit(), value };
+}
 
 /**
  * The one create-or-merge operation. A message whose order number matches an order of the
@@ -152,54 +149,92 @@ export function ingestOrder(
   input: IngestInput,
   options: IngestOptions,
 ): Promise<IngestResult> {
-  const { userId, source, fields } = input;
+  const { userId, source, fields, extension } = input;
   const signals = input.signals ?? {};
   const { now, billing } = options;
   const number = fields.orderNumber ? normaliseOrderNumber(fields.orderNumber) : "";
-  const event = (type: EventEnvelope["type"], order: Order) =>
-    buildEvent<OrderEventData>(type, userId, { order, source }, now);
 
   return withRetry<IngestResult>(async () => {
-    const reads: Deno.KvKey[] = [keys.user(userId)];
-    if (number) reads.push(keys.orderByNumber(userId, number));
-    const [user, byNumber] = await kv.getMany<unknown[]>(reads) as [
-      Deno.KvEntryMaybe<UserRecord>,
-      Deno.KvEntryMaybe<string> | undefined,
-    ];
-    if (!user.value) throw unauthorized();
+    const { state, more } = await readState(
+      kv,
+      userId,
+      extension,
+      number ? [keys.orderByNumber(userId, number)] : [],
+    );
+    const stopped = notStored(state, extension);
+    if (stopped) return { commit: null, value: stopped };
+    const byNumber = more[0] as Deno.KvEntryMaybe<string> | undefined;
 
     const existing = byNumber?.value
       ? await kv.get<Order>(keys.order(userId, byNumber.value))
       : null;
     if (existing?.value) {
-      const before = existing.value;
-      const { order, changed } = mergeMessage(before, fields, signals, now);
-      const events = mergeEvents(before, order).map((type) => event(type, order));
-      const op = kv.atomic().check(existing, user);
-      if (changed) writeChange(op, userId, before, order);
-      addEvents(kv, op, events);
-      return { commit: await op.commit(), value: { ok: true, order, merged: true, events } };
+      const message = { fields, signals, extension };
+      return await commitMerge(kv, existing, state, message, mergeEventsFor(source), now);
     }
 
-    const cap = monthlyCap(user.value, billing);
-    const monthKey = keys.ordersCreatedInMonth(userId, usageMonth(user.value, now));
+    const user = state.user.value!;
+    const cap = monthlyCap(user, billing);
+    const monthKey = keys.ordersCreatedInMonth(userId, usageMonth(user, now));
     let month: Deno.KvEntryMaybe<Deno.KvU64> | null = null;
     if (cap !== null) {
       month = await kv.get<Deno.KvU64>(monthKey);
       const used = counterValue(month.value);
       const limit: PlanLimit = { reason: "plan_limit_reached", cap, used };
-      if (used >= cap) return { commit: null, value: { ok: false, limit } };
+      if (used >= cap) return { commit: null, value: { ok: false, reason: "plan_limit", limit } };
     }
     const order = newOrder(newId("ord", now), fields, signals, source, now);
-    const events = [event("order.created", order)];
-    const op = kv.atomic().check(user);
+    const events = [buildEvent<OrderEventData>("order.created", userId, { order, source }, now)];
+    const op = kv.atomic().check(state.user, ...state.extra);
     // A number read as free (or pointing at an order just deleted) must still be so.
     if (byNumber) op.check(byNumber);
     if (month) op.check(month);
     writeChange(op, userId, null, order);
     addToCounter(op, monthKey, 1);
+    extension?.write(op, { order, merged: false });
     addEvents(kv, op, events);
     return { commit: await op.commit(), value: { ok: true, order, merged: false, events } };
+  }, ATTEMPTS);
+}
+
+export interface MergeByIdInput {
+  userId: string;
+  orderId: string;
+  source: OrderSource;
+  fields: OrderFields;
+  signals?: StatusSignals;
+  extension?: InCommit;
+  /** The events the merge fires; by default those of a merge by number. */
+  events?: MergeEventsOf;
+}
+
+/**
+ * Merges a message into the order with this id, by the same rules as a merge by number
+ * (carrier lookups: refreshed tracking fields and status signals). `not_found` when the order
+ * does not exist (any more).
+ */
+export function mergeIntoOrder(
+  kv: Deno.Kv,
+  input: MergeByIdInput,
+  options: { now: number },
+): Promise<IngestResult | { ok: false; reason: "not_found" }> {
+  const { userId, orderId, extension } = input;
+  const eventsOf = input.events ?? mergeEventsFor(input.source);
+  const message = { fields: input.fields, signals: input.signals ?? {}, extension };
+  return withRetry<IngestResult | { ok: false; reason: "not_found" }>(async () => {
+    const { state, more } = await readState(kv, userId, extension, [keys.order(userId, orderId)]);
+    const stopped = notStored(state, extension);
+    if (stopped) return { commit: null, value: stopped };
+    const existing = more[0] as Deno.KvEntryMaybe<Order>;
+    if (!existing.value) return { commit: null, value: { ok: false, reason: "not_found" } };
+    return await commitMerge(
+      kv,
+      existing as Deno.KvEntry<Order>,
+      state,
+      message,
+      eventsOf,
+      options.now,
+    );
   }, ATTEMPTS);
 }
 
@@ -292,178 +327,4 @@ export function deleteOrder(kv: Deno.Kv, userId: string, id: string): Promise<bo
     writeChange(op, userId, entry.value, null);
     return { commit: await op.commit(), value: true };
   });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Listing.
-
-export interface OrderQuery {
-  status?: OrderStatus;
-  /** Normalised search text; empty or absent means no search. */
-  q?: string;
-  /** Inclusive start and exclusive end of `receivedAt`, in ms. */
-  fromMs?: number;
-  toMs?: number;
-}
-
-/**
- * One page of orders, newest `receivedAt` first, and the exact number of matches. Without `q`
- * the page is a range of the time-ordered index (per status when filtered) and the total comes
- * from counters; with `q` both come from the search cache.
- */
-export async function listOrders(
-  kv: Deno.Kv,
-  search: OrderSearch,
-  userId: string,
-  query: OrderQuery,
-  paging: Paging,
-): Promise<{ items: Order[]; total: number }> {
-  const { fromMs, toMs } = query;
-  if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) return { items: [], total: 0 };
-  if (query.q) {
-    const hits = await search.find(userId, { ...query, query: query.q });
-    const page = hits.slice(paging.offset, paging.offset + paging.limit);
-    const found = await getManyChunked<Order>(kv, page.map((h) => keys.order(userId, h.id)));
-    return {
-      items: found.flatMap((e) => e.value ? [e.value] : []),
-      total: hits.length,
-    };
-  }
-  const prefix = query.status
-    ? keys.ordersByStatus(userId, query.status)
-    : keys.ordersByReceived(userId);
-  const [items, total] = await Promise.all([
-    pageOfIndex(kv, indexSelector(prefix, fromMs, toMs), paging),
-    fromMs === undefined && toMs === undefined
-      ? readCounter(
-        kv,
-        query.status ? keys.orderStatusCount(userId, query.status) : keys.orderCount(userId),
-      )
-      : countReceived(kv, userId, query.status, fromMs, toMs),
-  ]);
-  return { items, total };
-}
-
-function indexSelector(prefix: Deno.KvKey, fromMs?: number, toMs?: number): Deno.KvListSelector {
-  const start = fromMs === undefined ? undefined : [...prefix, fromMs];
-  const end = toMs === undefined ? undefined : [...prefix, toMs];
-  if (start && end) return { start, end };
-  if (start) return { prefix, start };
-  if (end) return { prefix, end };
-  return { prefix };
-}
-
-async function pageOfIndex(
-  kv: Deno.Kv,
-  selector: Deno.KvListSelector,
-  paging: Paging,
-): Promise<Order[]> {
-  const out: Order[] = [];
-  let skip = paging.offset;
-  const iter = kv.list<Order>(selector, {
-    reverse: true,
-    limit: paging.offset + paging.limit,
-    batchSize: Math.min(1000, paging.offset + paging.limit),
-  });
-  for await (const e of iter) {
-    if (skip > 0) skip--;
-    else out.push(e.value);
-  }
-  return out;
-}
-
-/**
- * Orders received in `[fromMs, toMs)` (status optional), from the bucket counters. An open end
- * is closed at the first or last order, widened to the coarsest bucket boundary: buckets hold
- * nothing beyond the orders, so the sum stays exact with the fewest reads.
- */
-async function countReceived(
-  kv: Deno.Kv,
-  userId: string,
-  status: OrderStatus | undefined,
-  fromMs: number | undefined,
-  toMs: number | undefined,
-): Promise<number> {
-  const prefix = status ? keys.ordersByStatus(userId, status) : keys.ordersByReceived(userId);
-  const coarsest = BUCKET_LEVELS_MS[BUCKET_LEVELS_MS.length - 1];
-  const edge = async (reverse: boolean) => {
-    for await (const e of kv.list({ prefix }, { limit: 1, reverse })) return Number(e.key.at(-2));
-    return null;
-  };
-  const [first, last] = await Promise.all([
-    fromMs === undefined ? edge(false) : fromMs,
-    toMs === undefined ? edge(true) : toMs,
-  ]);
-  if (first === null || last === null) return 0;
-  const from = fromMs ?? Math.floor(first / coarsest) * coarsest;
-  const to = toMs ?? (Math.floor(last / coarsest) + 1) * coarsest;
-  const dim = status ?? "all";
-  const plan = planRange(from, to);
-  const sums = await Promise.all([
-    ...plan.buckets.map(async ({ level, from, to }) => {
-      let sum = 0;
-      const selector = {
-        start: keys.orderBucket(userId, dim, level, from),
-        end: keys.orderBucket(userId, dim, level, to),
-      };
-      for await (const e of kv.list<Deno.KvU64>(selector, { batchSize: 1000 })) {
-        sum += counterValue(e.value);
-      }
-      return sum;
-    }),
-    ...plan.raw.map(async ([a, b]) => {
-      let n = 0;
-      for await (const _ of kv.list({ start: [...prefix, a], end: [...prefix, b] })) n++;
-      return n;
-    }),
-  ]);
-  return sums.reduce((a, b) => a + b, 0);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Whole-workspace reads (snapshot, export, usage).
-
-/** Every order of the workspace, newest `receivedAt` first. */
-export function listAllOrders(kv: Deno.Kv, userId: string): Promise<Order[]> {
-  return listValues<Order>(kv, { prefix: keys.ordersByReceived(userId) }, {
-    reverse: true,
-    batchSize: 1000,
-  });
-}
-
-/** Orders per status, from the counters. */
-export async function countByStatus(
-  kv: Deno.Kv,
-  userId: string,
-): Promise<Record<OrderStatus, number>> {
-  const entries = await kv.getMany<Deno.KvU64[]>(
-    ORDER_STATUSES.map((s) => keys.orderStatusCount(userId, s)),
-  );
-  return Object.fromEntries(
-    ORDER_STATUSES.map((s, i) => [s, counterValue(entries[i].value)]),
-  ) as Record<OrderStatus, number>;
-}
-
-/** New orders the account created in the month `now` falls in (its timezone). */
-export function ordersCreatedThisMonth(
-  kv: Deno.Kv,
-  user: UserRecord,
-  now: number,
-): Promise<number> {
-  return readCounter(kv, keys.ordersCreatedInMonth(user.id, usageMonth(user, now)));
-}
-
-/** The snapshot's and the export's `orders`: every order, newest received first. */
-export async function ordersSection(ctx: { kv: Deno.Kv; user: UserRecord }): Promise<Item[]> {
-  return await listAllOrders(ctx.kv, ctx.user.id) as unknown as Item[];
-}
-
-/** The snapshot's `analytics`: order counts (all, by status) and their summed cost. */
-export async function orderAnalytics(ctx: { kv: Deno.Kv; user: UserRecord }) {
-  const [byStatus, totalOrders, totalCostCents] = await Promise.all([
-    countByStatus(ctx.kv, ctx.user.id),
-    readCounter(ctx.kv, keys.orderCount(ctx.user.id)),
-    readCounter(ctx.kv, keys.valueCents(ctx.user.id)),
-  ]);
-  return { totalOrders, byStatus, totalCostCents };
 }

@@ -1,6 +1,6 @@
 import { compact } from "../lib/compact.ts";
 import { keys } from "./keys.ts";
-import type { WorkspaceContext } from "./snapshot.ts";
+import type { WorkspaceContext } from "./sections.ts";
 import { withRetry } from "./kv.ts";
 
 /** Workspace settings (`POST /api/settings`; the snapshot's and export's `settings`). */

@@ -7,11 +7,11 @@ import {
   uniqueEventTypes,
 } from "../domain/webhook.ts";
 import { newSigningSecret } from "../events/signature.ts";
-import type { EventType } from "../events/types.ts";
+import type { EventType } from "../domain/event_types.ts";
 import { newId } from "../lib/ids.ts";
 import type { SecretBox } from "../lib/secret_box.ts";
 import { keys } from "./keys.ts";
-import type { WorkspaceContext } from "./snapshot.ts";
+import type { WorkspaceContext } from "./sections.ts";
 import { addToCounter, counterValue, listValues, withRetry } from "./kv.ts";
 
 export interface NewSubscription {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ApiError } from "../../src/http/errors.ts";
+import { AccountGoneError } from "../../src/errors.ts";
 import { createApiKey } from "../../src/store/api_keys.ts";
 import { issueSession } from "../../src/store/credentials.ts";
 import { keys } from "../../src/store/keys.ts";
@@ -149,8 +149,8 @@ Deno.test("delete: a sign-in or key creation that lost the race to the deletion 
   await using ctx = await testApp();
   const { token, user } = await signUp(ctx, { email: "sam@example.com" });
   await remove(ctx, token, "sam@example.com");
-  await assert.rejects(() => issueSession(ctx.kv, user.id), ApiError);
-  await assert.rejects(() => createApiKey(ctx.kv, user.id, "late"), ApiError);
+  await assert.rejects(() => issueSession(ctx.kv, user.id), AccountGoneError);
+  await assert.rejects(() => createApiKey(ctx.kv, user.id, "late"), AccountGoneError);
   assert.equal(await issueResetToken(ctx.kv, user.id), null);
   const lines = await kvLines(ctx.kv);
   assert.ok(lines.every((line) => !line.includes(user.id)), lines.join("\n"));

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { deleteBlob, getBlob, putBlob } from "../../src/store/blob.ts";
+import { ConflictError } from "../../src/errors.ts";
 import {
   addToCounter,
-  ConflictError,
   deletePrefix,
   getManyChunked,
   persistenceOf,

@@ -2,7 +2,8 @@ import { createHmac } from "node:crypto";
 import { webhookHandlers } from "../../src/events/delivery.ts";
 import { addEvents } from "../../src/events/emit.ts";
 import { type QueueListener, startQueueListener } from "../../src/events/queue.ts";
-import { buildEvent, type EventEnvelope, type EventType } from "../../src/events/types.ts";
+import type { EventType } from "../../src/domain/event_types.ts";
+import { buildEvent, type EventEnvelope } from "../../src/events/types.ts";
 import type { Resolver } from "../../src/net/resolver.ts";
 import { call, testApp, type TestContext } from "../helpers.ts";
 

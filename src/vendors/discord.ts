@@ -1,7 +1,7 @@
 import type { Config } from "../config.ts";
 import { displayNameFrom } from "../domain/profile.ts";
 import type { VerifiedIdentity } from "../domain/user.ts";
-import { signInFailure } from "./atlas.ts";
+import { SignInError } from "../errors.ts";
 import { callUpstream } from "./upstream.ts";
 
 const SERVICE = "Chat platform";
@@ -36,23 +36,22 @@ export async function verifyDiscordToken(
   ]);
   for (const answer of [authorization, me]) {
     if (answer.status === 401) {
-      throw signInFailure(401, "Chat-platform token is invalid", "invalid_token");
+      throw new SignInError("invalid_token", "Chat-platform token is invalid");
     }
     if (answer.status !== 200 || typeof answer.body !== "object" || answer.body === null) {
-      throw signInFailure(502, `${SERVICE} answered HTTP ${answer.status}`, "provider_error");
+      throw new SignInError("provider_error", `${SERVICE} answered HTTP ${answer.status}`);
     }
   }
   const app = (authorization.body as AuthorizationInfo).application;
   if (String(app?.id) !== clientId) {
-    throw signInFailure(
-      401,
-      "Chat-platform token was issued to another application",
+    throw new SignInError(
       "invalid_token",
+      "Chat-platform token was issued to another application",
     );
   }
   const user = me.body as PlatformUser;
   if (typeof user.id !== "string" || !user.id) {
-    throw signInFailure(502, `${SERVICE} sent no user id`, "provider_error");
+    throw new SignInError("provider_error", `${SERVICE} sent no user id`);
   }
   return {
     provider: "discord",

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { RateLimits, SlidingWindowLimiter } from "../../src/http/rate_limit.ts";
+import { RateLimits, SlidingWindowLimiter } from "../../src/lib/rate_limits.ts";
 
 Deno.test("sliding window: the limit holds within 60 s and frees up as hits age out", () => {
   const limiter = new SlidingWindowLimiter(3);

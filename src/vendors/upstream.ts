@@ -1,4 +1,4 @@
-import { ApiError } from "../http/errors.ts";
+import { UpstreamError } from "../errors.ts";
 
 /** Deadline of one call to a sign-in or bot-check service, answer included. */
 export const UPSTREAM_TIMEOUT_MS = 5000;
@@ -12,13 +12,14 @@ export interface UpstreamAnswer {
 /**
  * One call to a service the deployment is configured with (its URL comes from the operator,
  * not from users, so the private-address rule does not apply). Redirects are not followed.
- * No answer within the deadline, or no connection at all, is a 502 naming the service.
+ * No answer within the deadline, or no connection at all, is an `UpstreamError` naming the
+ * service (`details` travel with it to the client, e.g. a sign-in `code`).
  */
 export async function callUpstream(
   service: string,
   url: string,
   init: RequestInit = {},
-  extra: Record<string, unknown> = {},
+  details: Record<string, unknown> = {},
 ): Promise<UpstreamAnswer> {
   try {
     const res = await fetch(url, {
@@ -35,6 +36,6 @@ export async function callUpstream(
     }
     return { status: res.status, body };
   } catch {
-    throw new ApiError(502, `${service} is unreachable`, extra);
+    throw new UpstreamError(service, `${service} is unreachable`, details);
   }
 }

@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, errors, jwtVerify } from "jose";
 import type { Config } from "../config.ts";
 import { displayNameFrom } from "../domain/profile.ts";
-import { ApiError } from "../http/errors.ts";
+import { SignInError } from "../errors.ts";
 import type { VerifiedIdentity } from "../domain/user.ts";
 import { UPSTREAM_TIMEOUT_MS } from "./upstream.ts";
 
@@ -22,11 +22,6 @@ const ALGORITHMS = [
 /** Checks sign-in-service tokens; undefined when the deployment has no sign-in service. */
 export interface AtlasVerifier {
   verify(token: string, now: number): Promise<VerifiedIdentity>;
-}
-
-/** `{error, code}` failures of `POST /api/auth/atlas-login`. */
-export function signInFailure(status: 400 | 401 | 409 | 502 | 503, error: string, code: string) {
-  return new ApiError(status, error, { code });
 }
 
 /**
@@ -63,16 +58,16 @@ export function createAtlasVerifier(config: Config["atlas"]): AtlasVerifier | un
   };
 }
 
-function describe(err: unknown): ApiError {
+function describe(err: unknown): SignInError {
   if (err instanceof errors.JWTExpired) {
-    return signInFailure(401, "Sign-in token has expired", "expired_token");
+    return new SignInError("expired_token", "Sign-in token has expired");
   }
   // The key set could not be fetched or read: the sign-in service, not the token, is at fault.
   const keysUnavailable = !(err instanceof errors.JOSEError) ||
     err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid ||
     err.code === "ERR_JOSE_GENERIC";
   if (keysUnavailable) {
-    return signInFailure(502, "Sign-in service is unreachable", "provider_unreachable");
+    return new SignInError("provider_unreachable", "Sign-in service is unreachable");
   }
-  return signInFailure(401, "Sign-in token is invalid", "invalid_token");
+  return new SignInError("invalid_token", "Sign-in token is invalid");
 }

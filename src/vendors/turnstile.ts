@@ -1,4 +1,4 @@
-import { ApiError } from "../http/errors.ts";
+import { UpstreamError } from "../errors.ts";
 import { callUpstream } from "./upstream.ts";
 
 export type BotCheck = { ok: true } | { ok: false; reason: string };
@@ -8,7 +8,7 @@ const SERVICE = "Bot-check service";
 /**
  * Asks the bot-check service (Cloudflare Turnstile's siteverify protocol: a form POST of
  * `secret`, `response` and `remoteip`, answered with `{success, "error-codes"}`) whether a
- * widget token is good. A service that is down or answers nonsense is a 502.
+ * widget token is good. A service that is down or answers nonsense is an `UpstreamError`.
  */
 export async function verifyTurnstile(
   verifyUrl: string,
@@ -21,7 +21,7 @@ export async function verifyTurnstile(
   const answer = await callUpstream(SERVICE, verifyUrl, { method: "POST", body: form });
   const body = answer.body as { success?: unknown; "error-codes"?: unknown } | undefined;
   if (answer.status !== 200 || typeof body?.success !== "boolean") {
-    throw new ApiError(502, `${SERVICE} answered HTTP ${answer.status} without a verdict`);
+    throw new UpstreamError(SERVICE, `${SERVICE} answered HTTP ${answer.status} without a verdict`);
   }
   if (body.success) return { ok: true };
   const codes = Array.isArray(body["error-codes"])

@@ -1,0 +1,34 @@
+/**
+ * What a section of the workspace snapshot or the account export is read from, and how the
+ * sections are read. Capabilities import these types; `snapshot.ts` and `export.ts` list the
+ * loaders, so no capability module depends on them.
+ */
+import type { UserRecord } from "../domain/user.ts";
+import type { ApiKeyUseRecorder } from "./api_key_use.ts";
+
+export interface WorkspaceContext {
+  kv: Deno.Kv;
+  user: UserRecord;
+  now: number;
+  apiKeyUse: ApiKeyUseRecorder;
+}
+
+export type Loader<T> = (ctx: WorkspaceContext) => Promise<T>;
+
+/** A collection whose capability stores nothing yet. */
+export const noItems = (): Promise<never[]> => Promise.resolve([]);
+
+/** A record of a collection, as its own endpoints return it. */
+export type Item = Record<string, unknown>;
+
+/** Reads every section at once (they are independent). */
+export async function loadSections<S extends Record<string, Loader<unknown>>>(
+  sections: S,
+  ctx: WorkspaceContext,
+): Promise<{ [K in keyof S]: Awaited<ReturnType<S[K]>> }> {
+  const names = Object.keys(sections);
+  const values = await Promise.all(names.map((name) => sections[name](ctx)));
+  return Object.fromEntries(names.map((name, i) => [name, values[i]])) as {
+    [K in keyof S]: Awaited<ReturnType<S[K]>>;
+  };
+}

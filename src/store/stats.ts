@@ -1,0 +1,37 @@
+/** Platform-wide figures (health, landing page) from the counters every change maintains. */
+import { keys } from "./keys.ts";
+import { counterValue } from "./kv.ts";
+
+export interface PlatformCounts {
+  users: number;
+  orders: number;
+  valueCents: number;
+}
+
+/** The platform's users, orders and summed order cost, in one read. */
+export async function platformCounts(kv: Deno.Kv): Promise<PlatformCounts> {
+  const [users, orders, value] = await kv.getMany<[Deno.KvU64, Deno.KvU64, Deno.KvU64]>([
+    keys.stat("users"),
+    keys.stat("orders"),
+    keys.stat("value_cents"),
+  ]);
+  return {
+    users: counterValue(users.value),
+    orders: counterValue(orders.value),
+    valueCents: counterValue(value.value),
+  };
+}
+
+/**
+ * Writes a fresh stamp and reads it back with the platform counts: true when storage answered
+ * with what was written.
+ */
+export async function probeStorage(kv: Deno.Kv): Promise<{ ok: boolean; counts: PlatformCounts }> {
+  const stamp = crypto.randomUUID();
+  await kv.set(keys.healthProbe(), stamp);
+  const [probe, counts] = await Promise.all([
+    kv.get<string>(keys.healthProbe()),
+    platformCounts(kv),
+  ]);
+  return { ok: probe.value === stamp, counts };
+}
