@@ -21,14 +21,7 @@ const chunkKey = (key: Deno.KvKey, version: string, i: number) => [...key, "chun
  */
 export async function putBlob(kv: Deno.Kv, key: Deno.KvKey, bytes: Uint8Array): Promise<void> {
   const version = crypto.randomUUID();
-  const chunks = Math.ceil(bytes.byteLength / CHUNK_SIZE);
-  for (let i = 0; i < chunks; i += CHUNKS_PER_COMMIT) {
-    const op = kv.atomic();
-    for (let j = i; j < Math.min(chunks, i + CHUNKS_PER_COMMIT); j++) {
-      op.set(chunkKey(key, version, j), bytes.subarray(j * CHUNK_SIZE, (j + 1) * CHUNK_SIZE));
-    }
-    await op.commit();
-  }
+  const chunks = await writeChunks(kv, key, version, bytes);
   const previous = await kv.get<BlobMeta>(metaKey(key));
   const meta: BlobMeta = { version, size: bytes.byteLength, chunks };
   const flipped = await kv.atomic().check(previous).set(metaKey(key), meta).commit();
@@ -37,6 +30,31 @@ export async function putBlob(kv: Deno.Kv, key: Deno.KvKey, bytes: Uint8Array): 
     throw new ConflictError("Blob changed while it was written");
   }
   if (previous.value) await deleteChunks(kv, key, previous.value.version);
+}
+
+/**
+ * A blob whose chunks are written but not yet visible: `commit` adds the meta entry to the
+ * caller's atomic operation (so the blob appears with the caller's change, or never), and
+ * `discard` removes the chunks when that change is not made. Only for a key that holds no
+ * blob yet (a fresh id).
+ */
+export interface StagedBlob {
+  commit(op: Deno.AtomicOperation): void;
+  discard(): Promise<void>;
+}
+
+export async function stageBlob(
+  kv: Deno.Kv,
+  key: Deno.KvKey,
+  bytes: Uint8Array,
+): Promise<StagedBlob> {
+  const version = crypto.randomUUID();
+  const chunks = await writeChunks(kv, key, version, bytes);
+  const meta: BlobMeta = { version, size: bytes.byteLength, chunks };
+  return {
+    commit: (op) => void op.set(metaKey(key), meta),
+    discard: () => deleteChunks(kv, key, version),
+  };
 }
 
 export async function getBlob(kv: Deno.Kv, key: Deno.KvKey): Promise<Uint8Array | null> {
@@ -63,6 +81,19 @@ export async function deleteBlob(kv: Deno.Kv, key: Deno.KvKey): Promise<void> {
   if (!meta.value) return;
   await kv.atomic().check(meta).delete(metaKey(key)).commit();
   await deleteChunks(kv, key, meta.value.version);
+}
+
+/** Writes the chunks of one version; returns how many. */
+async function writeChunks(kv: Deno.Kv, key: Deno.KvKey, version: string, bytes: Uint8Array) {
+  const chunks = Math.ceil(bytes.byteLength / CHUNK_SIZE);
+  for (let i = 0; i < chunks; i += CHUNKS_PER_COMMIT) {
+    const op = kv.atomic();
+    for (let j = i; j < Math.min(chunks, i + CHUNKS_PER_COMMIT); j++) {
+      op.set(chunkKey(key, version, j), bytes.subarray(j * CHUNK_SIZE, (j + 1) * CHUNK_SIZE));
+    }
+    if (!(await op.commit()).ok) throw new Error("Blob chunks could not be written");
+  }
+  return chunks;
 }
 
 async function deleteChunks(kv: Deno.Kv, key: Deno.KvKey, version: string) {

@@ -88,6 +88,30 @@ export const keys = {
   webhookAttempt: (userId: string, eventId: string, subId: string) =>
     ["ws", userId, "whsub_attempt", eventId, subId] as const,
 
+  // Intake: every received message (email, chat), its stored raw copy and its dedupe key
+  /** Log id -> the log entry (`IntakeLogEntry`); ids sort by time, newest last. */
+  intakeLog: (userId: string, logId: string) => ["ws", userId, "intake_log", logId] as const,
+  /** (channel, log id) -> null: the inbox (email) and all chat posts, newest last. */
+  intakeByChannel: (userId: string, channel: string) =>
+    ["ws", userId, "intake_by_channel", channel] as const,
+  intakeByChannelEntry: (userId: string, channel: string, logId: string) =>
+    ["ws", userId, "intake_by_channel", channel, logId] as const,
+  /** (source id, log id) -> null: one email source's or bot's messages. */
+  intakeBySource: (userId: string, sourceId: string) =>
+    ["ws", userId, "intake_by_source", sourceId] as const,
+  intakeBySourceEntry: (userId: string, sourceId: string, logId: string) =>
+    ["ws", userId, "intake_by_source", sourceId, logId] as const,
+  /** (order id, log id) -> null: the messages merged into an order (its provenance). */
+  orderMessages: (userId: string, orderId: string) =>
+    ["ws", userId, "order_message", orderId] as const,
+  orderMessage: (userId: string, orderId: string, logId: string) =>
+    ["ws", userId, "order_message", orderId, logId] as const,
+  /** (channel, identity) -> log id of the first copy: Message-ID or SHA-256 of the raw bytes. */
+  intakeDedupe: (userId: string, channel: string, identity: string) =>
+    ["ws", userId, "intake_dedupe", channel, identity] as const,
+  /** Log id -> the raw message (a chunked blob). */
+  intakeRaw: (userId: string, logId: string) => ["ws", userId, "intake_raw", logId] as const,
+
   // Event hand-off on a KV without queues: events whose fan-out nobody has claimed yet
   outbox: () => ["outbox"] as const,
   outboxEntry: (eventId: string) => ["outbox", eventId] as const,

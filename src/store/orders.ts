@@ -48,7 +48,14 @@ export const MAX_EXTENSION_KEYS = MAX_CHECKS - 4;
 export interface InCommit<Stop = unknown> {
   keys: Deno.KvKey[];
   stop?(entries: Deno.KvEntryMaybe<unknown>[]): Stop | undefined;
-  write(op: Deno.AtomicOperation, outcome: { order: Order; merged: boolean }): void;
+  write(op: Deno.AtomicOperation, outcome: StoredOutcome): void;
+}
+
+/** What the commit stores: the order after the change, and before it when it was a merge. */
+export interface StoredOutcome {
+  order: Order;
+  merged: boolean;
+  before?: Order;
 }
 
 export interface IngestInput {
@@ -63,6 +70,8 @@ export interface IngestInput {
 export interface IngestOptions {
   now: number;
   billing: BillingSettings;
+  /** Fire no events (mailbox rebuilds, history backfills). */
+  quiet?: boolean;
 }
 
 /** Why nothing was stored: the plan cap, a deleted account, or the extension's `stop`. */
@@ -121,18 +130,18 @@ async function commitMerge(
   existing: Deno.KvEntry<Order>,
   state: ReadState,
   message: { fields: OrderFields; signals: StatusSignals; extension?: InCommit },
-  eventsOf: MergeEventsOf,
+  eventsOf: MergeEventsOf | null,
   now: number,
 ) {
   const before = existing.value;
   const userId = state.user.value!.id;
   const { order, changed } = mergeMessage(before, message.fields, message.signals, now);
-  const events = eventsOf(before, order).map(({ type, data }) =>
+  const events = (eventsOf?.(before, order) ?? []).map(({ type, data }) =>
     buildEvent(type, userId, data, now)
   );
   const op = kv.atomic().check(existing, state.user, ...state.extra);
   if (changed) writeChange(op, userId, before, order);
-  message.extension?.write(op, { order, merged: true });
+  message.extension?.write(op, { order, merged: true, before });
   addEvents(kv, op, events);
   const value: IngestResult = { ok: true, order, merged: true, events };
   return { commit: await op.commit(), value };
@@ -170,7 +179,8 @@ export function ingestOrder(
       : null;
     if (existing?.value) {
       const message = { fields, signals, extension };
-      return await commitMerge(kv, existing, state, message, mergeEventsFor(source), now);
+      const eventsOf = options.quiet ? null : mergeEventsFor(source);
+      return await commitMerge(kv, existing, state, message, eventsOf, now);
     }
 
     const user = state.user.value!;
@@ -184,7 +194,9 @@ export function ingestOrder(
       if (used >= cap) return { commit: null, value: { ok: false, reason: "plan_limit", limit } };
     }
     const order = newOrder(newId("ord", now), fields, signals, source, now);
-    const events = [buildEvent<OrderEventData>("order.created", userId, { order, source }, now)];
+    const events = options.quiet
+      ? []
+      : [buildEvent<OrderEventData>("order.created", userId, { order, source }, now)];
     const op = kv.atomic().check(state.user, ...state.extra);
     // A number read as free (or pointing at an order just deleted) must still be so.
     if (byNumber) op.check(byNumber);
@@ -204,8 +216,8 @@ export interface MergeByIdInput {
   fields: OrderFields;
   signals?: StatusSignals;
   extension?: InCommit;
-  /** The events the merge fires; by default those of a merge by number. */
-  events?: MergeEventsOf;
+  /** The events the merge fires; by default those of a merge by number; null for none. */
+  events?: MergeEventsOf | null;
 }
 
 /**
@@ -219,7 +231,7 @@ export function mergeIntoOrder(
   options: { now: number },
 ): Promise<IngestResult | { ok: false; reason: "not_found" }> {
   const { userId, orderId, extension } = input;
-  const eventsOf = input.events ?? mergeEventsFor(input.source);
+  const eventsOf = input.events === undefined ? mergeEventsFor(input.source) : input.events;
   const message = { fields: input.fields, signals: input.signals ?? {}, extension };
   return withRetry<IngestResult | { ok: false; reason: "not_found" }>(async () => {
     const { state, more } = await readState(kv, userId, extension, [keys.order(userId, orderId)]);

@@ -1,0 +1,130 @@
+/**
+ * The intake log: one entry per received message with its indexes (by channel, by source, by
+ * order), its dedupe key and its stored raw copy. Entries are written by `logWrites` inside the
+ * commit that stores the message's order (or alone, when no order comes of it).
+ */
+import type { IntakeChannel, IntakeLogEntry } from "../domain/intake.ts";
+import { getBlob, type StagedBlob } from "./blob.ts";
+import { keys } from "./keys.ts";
+import { getManyChunked, withRetry } from "./kv.ts";
+import type { InCommit, StoredOutcome } from "./orders.ts";
+
+/** Adds an entry and its index entries to `op`. */
+export function logWrites(op: Deno.AtomicOperation, userId: string, entry: IntakeLogEntry): void {
+  op.set(keys.intakeLog(userId, entry.id), entry)
+    .set(keys.intakeByChannelEntry(userId, entry.channel, entry.id), null);
+  if (entry.sourceId) op.set(keys.intakeBySourceEntry(userId, entry.sourceId, entry.id), null);
+  if (entry.orderId) op.set(keys.orderMessage(userId, entry.orderId, entry.id), null);
+}
+
+/** How a message is kept: its dedupe identity (none: no deduplication) and its raw copy. */
+export interface Keeping {
+  userId: string;
+  channel: IntakeChannel;
+  identity?: string;
+  staged?: StagedBlob | null;
+}
+
+/** A repeat of a message already logged: the entry of its first copy. */
+export interface Repeat {
+  duplicateOf: string;
+}
+
+const dedupeKeyOf = ({ userId, channel, identity }: Keeping) =>
+  identity ? keys.intakeDedupe(userId, channel, identity) : null;
+
+const repeatOf = (first: Deno.KvEntryMaybe<unknown> | undefined): Repeat | undefined =>
+  first?.value ? { duplicateOf: first.value as string } : undefined;
+
+/** The entry with its indexes, the dedupe key pointing at it, and the raw copy. */
+function keepWrites(op: Deno.AtomicOperation, keeping: Keeping, entry: IntakeLogEntry) {
+  logWrites(op, keeping.userId, entry);
+  const dedupe = dedupeKeyOf(keeping);
+  if (dedupe) op.set(dedupe, entry.id);
+  keeping.staged?.commit(op);
+}
+
+/**
+ * The message's share of the order commit: its dedupe key checked (a copy already seen stops
+ * the operation) and set, its entry with its indexes, and its raw copy.
+ */
+export function messageInCommit(
+  keeping: Keeping,
+  entryOf: (outcome: StoredOutcome) => IntakeLogEntry,
+): InCommit<Repeat> {
+  const dedupe = dedupeKeyOf(keeping);
+  return {
+    keys: dedupe ? [dedupe] : [],
+    stop: ([first]) => repeatOf(first),
+    write: (op, outcome) => keepWrites(op, keeping, entryOf(outcome)),
+  };
+}
+
+/**
+ * Logs a message that makes no order (ignored, unreadable, blocked, rejected) in a commit of its
+ * own, with its dedupe key unless `keeping.identity` is absent.
+ */
+export function logAlone(
+  kv: Deno.Kv,
+  keeping: Keeping,
+  entry: IntakeLogEntry,
+): Promise<"stored" | "account_gone" | Repeat> {
+  const dedupe = dedupeKeyOf(keeping);
+  return withRetry<"stored" | "account_gone" | Repeat>(async () => {
+    const [user, first] = await kv.getMany<unknown[]>([
+      keys.user(keeping.userId),
+      ...(dedupe ? [dedupe] : []),
+    ]);
+    if (!user.value) return { commit: null, value: "account_gone" };
+    const repeat = repeatOf(first);
+    if (repeat) return { commit: null, value: repeat };
+    const op = kv.atomic().check(user, ...(first ? [first] : []));
+    keepWrites(op, keeping, entry);
+    return { commit: await op.commit(), value: "stored" };
+  });
+}
+
+export interface LogQuery {
+  channel?: IntakeChannel;
+  sourceId?: string;
+  orderId?: string;
+  limit: number;
+}
+
+/** Entries newest first, from the narrowest index the query names, and how many there are. */
+export async function listIntakeLog(
+  kv: Deno.Kv,
+  userId: string,
+  query: LogQuery,
+): Promise<{ items: IntakeLogEntry[]; total: number }> {
+  const prefix = query.orderId
+    ? keys.orderMessages(userId, query.orderId)
+    : query.sourceId
+    ? keys.intakeBySource(userId, query.sourceId)
+    : keys.intakeByChannel(userId, query.channel ?? "email");
+  const ids: string[] = [];
+  for await (const e of kv.list({ prefix }, { reverse: true, batchSize: 500 })) {
+    ids.push(String(e.key.at(-1)));
+  }
+  const wanted = ids.slice(0, query.limit);
+  const entries = await getManyChunked<IntakeLogEntry>(
+    kv,
+    wanted.map((id) => keys.intakeLog(userId, id)),
+  );
+  const items = entries.flatMap((e) => e.value ? [e.value] : [])
+    .filter((e) => !query.channel || e.channel === query.channel);
+  return { items, total: ids.length };
+}
+
+export async function getIntakeEntry(
+  kv: Deno.Kv,
+  userId: string,
+  logId: string,
+): Promise<IntakeLogEntry | null> {
+  return (await kv.get<IntakeLogEntry>(keys.intakeLog(userId, logId))).value;
+}
+
+/** The stored raw message of an entry, or null when none is stored. */
+export function getRawMessage(kv: Deno.Kv, userId: string, logId: string) {
+  return getBlob(kv, keys.intakeRaw(userId, logId));
+}
