@@ -35,6 +35,8 @@ import {
   counterValue,
   getManyChunked,
   listValues,
+  lookup,
+  lookupMany,
   MAX_CHECKS,
   readCounter,
   withRetry,
@@ -228,7 +230,7 @@ export async function importOrders(kv: Deno.Kv, userId: string, orders: Order[])
 // Read, edit, delete.
 
 export async function getOrder(kv: Deno.Kv, userId: string, id: string): Promise<Order | null> {
-  return (await kv.get<Order>(keys.order(userId, id))).value;
+  return (await lookup<Order>(kv, keys.order(userId, id))).value;
 }
 
 /**
@@ -236,7 +238,7 @@ export async function getOrder(kv: Deno.Kv, userId: string, id: string): Promise
  * settled by account deletion in a commit that removes the record, so none may land after it.
  */
 function readWithAccount(kv: Deno.Kv, userId: string, id: string) {
-  return kv.getMany<[Order, UserRecord]>([keys.order(userId, id), keys.user(userId)]);
+  return lookupMany<[Order, UserRecord]>(kv, [keys.order(userId, id), keys.user(userId)]);
 }
 
 export type UpdateResult =
