@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { toPublicUser, type UserRecord } from "../domain/user.ts";
+import { EMAIL_MAX, toPublicUser, type UserRecord } from "../domain/user.ts";
 import { bearer, currentUser } from "../http/auth.ts";
 import { clientIp } from "../http/client_ip.ts";
 import type { AppEnv } from "../http/env.ts";
@@ -72,7 +72,7 @@ const TurnstileField = z.string().optional().openapi({
 });
 
 const RegisterBody = z.object({
-  email: z.string().trim().max(254, "must be at most 254 characters").pipe(
+  email: z.string().trim().max(EMAIL_MAX, `must be at most ${EMAIL_MAX} characters`).pipe(
     z.email("must be an email address"),
   ).openapi({ example: "sam@example.com" }),
   password: PasswordField,
