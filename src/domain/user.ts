@@ -62,3 +62,6 @@ export function toPublicUser(user: UserRecord): PublicUser {
 }
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+/** Longest email an account can have (RFC 5321's path limit); register refuses longer. */
+export const EMAIL_MAX = 254;

@@ -60,6 +60,18 @@ export function errorResponse(c: Context, err: unknown): Response {
   return c.json({ error: "Internal server error" }, 500);
 }
 
+/**
+ * Marks a validation issue meaning "this value names nothing": the answer is the issue's
+ * message as a 404, as for an unknown value, not a 400 (see `resourceParam` in scope.ts).
+ */
+export const NAMES_NOTHING = "namesNothing";
+
+/** What a failed request validation answers: 404 for a value naming nothing, else 400. */
+export function validationError(error: z.ZodError): ApiError {
+  const nothing = error.issues.find((i) => i.code === "custom" && i.params?.[NAMES_NOTHING]);
+  return nothing ? notFound(nothing.message) : badRequest(describeZodError(error));
+}
+
 /** `itemSummary is required`, `limit: Too big: expected number to be <=200`, ... */
 export function describeZodError(error: z.ZodError): string {
   const issue = error.issues[0];

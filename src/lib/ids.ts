@@ -51,6 +51,12 @@ export function newId(prefix: IdPrefix, now = Date.now()): string {
   return `${prefix}_${encodeTime(now)}${nextRandom(now)}`;
 }
 
+/**
+ * No id the service issues is longer (the longest prefix, `evt_test`, and 26 characters make
+ * 35), with room for new prefixes: a longer value names nothing.
+ */
+export const MAX_ID_LENGTH = 64;
+
 /** Random bytes as lowercase hex. */
 export function randomHex(bytes: number): string {
   return crypto.getRandomValues(new Uint8Array(bytes)).toHex();

@@ -1,11 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { API_KEY_LIMIT } from "../domain/api_key.ts";
 import { ApiError } from "../http/errors.ts";
-import { found } from "../http/scope.ts";
+import { found, resourceParam } from "../http/scope.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { ApiKeyNameField, ApiKeyRecordSchema } from "../schemas/account.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../store/api_keys.ts";
+
+const NOT_FOUND = "API key not found";
 
 const CreatedSchema = z.object({
   key: z.string().openapi({
@@ -50,7 +52,7 @@ const revoke = createRoute({
   description: "The next request with the key gets 401.",
   ...authed,
   request: {
-    params: z.object({ id: z.string().openapi({ example: "key_01j9zq0000abcdefghjkmnpq" }) }),
+    params: resourceParam("id", NOT_FOUND, { example: "key_01j9zq0000abcdefghjkmnpq" }),
   },
   responses: {
     200: jsonResponse(OkSchema, "Revoked"),
@@ -74,7 +76,7 @@ export const apiKeyRoutes = createRouter()
   .openapi(revoke, async (c) => {
     found(
       await revokeApiKey(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id),
-      "API key not found",
+      NOT_FOUND,
     );
     return c.json({ ok: true as const }, 200);
   });

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { toPublicUser } from "../domain/user.ts";
+import { EMAIL_MAX, toPublicUser } from "../domain/user.ts";
 import { bearer, currentUser, workspaceOf } from "../http/auth.ts";
 import { sessionFor, sessionIssuing } from "../http/session.ts";
 import { clientIp } from "../http/client_ip.ts";
@@ -50,7 +50,7 @@ const TurnstileField = z.string().optional().openapi({
 });
 
 const RegisterBody = z.object({
-  email: z.string().trim().max(254, "must be at most 254 characters").pipe(
+  email: z.string().trim().max(EMAIL_MAX, `must be at most ${EMAIL_MAX} characters`).pipe(
     z.email("must be an email address"),
   ).openapi({ example: "sam@example.com" }),
   password: PasswordField,

@@ -5,7 +5,7 @@ import { planLimitMessage } from "../domain/plan.ts";
 import { currentUser } from "../http/auth.ts";
 import type { AppEnv } from "../http/env.ts";
 import { ApiError, badRequest, notFound, unauthorized } from "../http/errors.ts";
-import { found } from "../http/scope.ts";
+import { found, resourceParam } from "../http/scope.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { envelope, parsePaging } from "../http/paging.ts";
 import { createRouter } from "../http/router.ts";
@@ -15,7 +15,6 @@ import {
   CreateOrderBody,
   ListOrdersQuery,
   OrderEnvelope,
-  OrderIdParam,
   OrderPageSchema,
   OrderResultSchema,
   PatchOrderBody,
@@ -30,6 +29,7 @@ import {
 } from "../store/orders.ts";
 
 const ORDER_NOT_FOUND = "Order not found";
+const OrderIdParam = resourceParam("id", ORDER_NOT_FOUND, { example: "ord_01jq4w5v2x" });
 const tags = ["Orders"];
 
 const createOrder = createRoute({

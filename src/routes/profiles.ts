@@ -1,7 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { USERNAME_MAX } from "../domain/profile.ts";
 import type { UserRecord } from "../domain/user.ts";
+import { MAX_ID_LENGTH } from "../lib/ids.ts";
 import { principalOf } from "../http/auth.ts";
-import { found } from "../http/scope.ts";
+import { found, resourceParam } from "../http/scope.ts";
 import { errors, jsonResponse, optionalAuth } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { countOrders } from "../store/order_list.ts";
@@ -22,6 +24,8 @@ const ProfileSchema = z.object({
   }),
 }).openapi("PublicProfile");
 
+const PROFILE_NOT_FOUND = "Profile not found";
+
 const route = createRoute({
   method: "get",
   path: "/profile/{usernameOrUserId}",
@@ -32,15 +36,17 @@ const route = createRoute({
     "here) belongs to its owner.",
   ...optionalAuth,
   request: {
-    params: z.object({ usernameOrUserId: z.string().openapi({ example: "parcel_fan" }) }),
+    // Usernames are shorter than ids; the bound must not cut either kind of reference.
+    params: resourceParam("usernameOrUserId", PROFILE_NOT_FOUND, {
+      example: "parcel_fan",
+      max: Math.max(MAX_ID_LENGTH, USERNAME_MAX),
+    }),
   },
   responses: {
     200: jsonResponse(z.object({ profile: ProfileSchema }), "The profile"),
     ...errors(404),
   },
 });
-
-const PROFILE_NOT_FOUND = "Profile not found";
 
 async function findProfileOwner(kv: Deno.Kv, ref: string): Promise<UserRecord | null> {
   // Usernames cannot start with `usr_`, so the two kinds of reference never collide.

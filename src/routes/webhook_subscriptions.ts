@@ -1,9 +1,9 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { applyChanges, MAX_SUBSCRIPTIONS, publicSubscription } from "../domain/webhook.ts";
 import { sendTestEvent } from "../events/delivery.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../http/errors.ts";
-import { found } from "../http/scope.ts";
+import { found, resourceParam } from "../http/scope.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { pageOf, pageSchema, PagingQuery, parsePaging } from "../http/paging.ts";
 import { checkedReceiverUrl } from "../http/receiver_url.ts";
@@ -29,9 +29,7 @@ import {
 const TAGS = ["Webhook subscriptions"];
 const NOT_FOUND = "Webhook subscription not found";
 
-const IdParam = z.object({
-  id: z.string().openapi({ param: { name: "id", in: "path" }, example: "whsub_01j9z3k8q2" }),
-});
+const IdParam = resourceParam("id", NOT_FOUND, { example: "whsub_01j9z3k8q2" });
 
 /** Secrets are stored encrypted; where no key can exist, creating or rotating one is 503. */
 function secretBox(deps: AppDeps): SecretBox {

@@ -111,7 +111,3 @@ export const ListOrdersQuery = PagingQuery.extend({
     description: "Received on or before this date (YYYY-MM-DD, the account's timezone)",
   }),
 });
-
-export const OrderIdParam = z.object({
-  id: z.string().openapi({ param: { name: "id", in: "path" }, example: "ord_01jq4w5v2x" }),
-});

@@ -10,7 +10,7 @@ import { newId, randomToken } from "../lib/ids.ts";
 import type { ApiKeyUseRecorder } from "./api_key_use.ts";
 import type { ApiKeyLookup } from "./credentials.ts";
 import { keys } from "./keys.ts";
-import { addToCounter, counterValue, listValues, withRetry } from "./kv.ts";
+import { addToCounter, counterValue, listValues, lookup, withRetry } from "./kv.ts";
 
 /** As stored: the record plus the key's SHA-256 (never returned, needed to revoke). */
 interface StoredApiKey extends Omit<ApiKeyRecord, "lastUsedAt"> {
@@ -98,7 +98,7 @@ export async function listApiKeys(
  */
 export function revokeApiKey(kv: Deno.Kv, userId: string, keyId: string): Promise<boolean> {
   return withRetry(async () => {
-    const entry = await kv.get<StoredApiKey>(keys.apiKey(userId, keyId));
+    const entry = await lookup<StoredApiKey>(kv, keys.apiKey(userId, keyId));
     if (!entry.value) return { commit: null, value: false };
     const op = kv.atomic()
       .check(entry)

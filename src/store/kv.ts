@@ -48,6 +48,59 @@ export async function withRetry<T>(
   throw new ConflictError("Too many concurrent changes, try again");
 }
 
+/** KV refuses a key whose encoding is longer, to write (and, from one byte more, to read). */
+export const MAX_KEY_BYTES = 2048;
+
+const utf8 = new TextEncoder();
+
+/** Bytes of one key part in KV's (FoundationDB tuple) encoding. */
+function partSize(part: Deno.KvKeyPart): number {
+  if (typeof part === "number") return 9;
+  if (typeof part === "boolean" || typeof part === "symbol") return 1;
+  if (typeof part === "bigint") {
+    const magnitude = part < 0n ? -part : part;
+    const bytes = magnitude === 0n ? 0 : Math.ceil(magnitude.toString(16).length / 2);
+    return 1 + bytes + (bytes > 8 ? 1 : 0);
+  }
+  // Strings and bytes: a type byte, the bytes with each 0x00 escaped to two, a terminator.
+  const bytes = typeof part === "string" ? utf8.encode(part) : part;
+  return 2 + bytes.length + bytes.filter((b) => b === 0).length;
+}
+
+/** Whether KV can hold `key`: a longer one can be neither written nor read. */
+export function keyFits(key: Deno.KvKey): boolean {
+  let size = 0;
+  for (const part of key) size += partSize(part);
+  return size <= MAX_KEY_BYTES;
+}
+
+const absent = <T>(key: Deno.KvKey): Deno.KvEntryMaybe<T> => ({
+  key,
+  value: null,
+  versionstamp: null,
+});
+
+/**
+ * `kv.get` for a lookup by a value from outside (an id, an identity): a key too long for KV
+ * cannot hold anything, so it reads as absent instead of throwing. HTTP bounds such values
+ * first; this keeps a missed bound from becoming a 500.
+ */
+export function lookup<T>(kv: Deno.Kv, key: Deno.KvKey): Promise<Deno.KvEntryMaybe<T>> {
+  return keyFits(key) ? kv.get<T>(key) : Promise.resolve(absent<T>(key));
+}
+
+/** `kv.getMany` (one snapshot, at most ten keys) with {@link lookup}'s rule for each key. */
+export async function lookupMany<T extends readonly unknown[]>(
+  kv: Deno.Kv,
+  keys: Deno.KvKey[],
+): Promise<{ [K in keyof T]: Deno.KvEntryMaybe<T[K]> }> {
+  const read = await kv.getMany<unknown[]>(keys.filter(keyFits));
+  let i = 0;
+  return keys.map((key) => keyFits(key) ? read[i++] : absent(key)) as {
+    [K in keyof T]: Deno.KvEntryMaybe<T[K]>;
+  };
+}
+
 /** Reads any number of keys, ten per getMany; results in the order of `keys`. */
 export async function getManyChunked<T>(
   kv: Deno.Kv,

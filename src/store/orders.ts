@@ -30,7 +30,7 @@ import type { EventType } from "../domain/event_types.ts";
 import { buildEvent, type EventEnvelope } from "../events/types.ts";
 import { newId } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
-import { addToCounter, counterValue, MAX_CHECKS, withRetry } from "./kv.ts";
+import { addToCounter, counterValue, lookup, lookupMany, MAX_CHECKS, withRetry } from "./kv.ts";
 import { writeChange, writeChanges } from "./order_footprint.ts";
 
 /** Many writers can race for one order (a burst of messages with one number): retry long. */
@@ -109,7 +109,7 @@ async function readState(
 ) {
   const extKeys = ext?.keys ?? [];
   if (extKeys.length > MAX_EXTENSION_KEYS) throw new RangeError("too many extension keys");
-  const entries = await kv.getMany<unknown[]>([keys.user(userId), ...more, ...extKeys]);
+  const entries = await lookupMany<unknown[]>(kv, [keys.user(userId), ...more, ...extKeys]);
   const state: ReadState = {
     user: entries[0] as Deno.KvEntryMaybe<UserRecord>,
     extra: entries.slice(1 + more.length),
@@ -275,7 +275,7 @@ export async function importOrders(kv: Deno.Kv, userId: string, orders: Order[])
 // Read, edit, delete.
 
 export async function getOrder(kv: Deno.Kv, userId: string, id: string): Promise<Order | null> {
-  return (await kv.get<Order>(keys.order(userId, id))).value;
+  return (await lookup<Order>(kv, keys.order(userId, id))).value;
 }
 
 /**
@@ -283,7 +283,7 @@ export async function getOrder(kv: Deno.Kv, userId: string, id: string): Promise
  * settled by account deletion in a commit that removes the record, so none may land after it.
  */
 function readWithAccount(kv: Deno.Kv, userId: string, id: string) {
-  return kv.getMany<[Order, UserRecord]>([keys.order(userId, id), keys.user(userId)]);
+  return lookupMany<[Order, UserRecord]>(kv, [keys.order(userId, id), keys.user(userId)]);
 }
 
 export type UpdateResult =

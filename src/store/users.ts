@@ -1,10 +1,10 @@
 import type { IdentityProvider, UserRecord } from "../domain/user.ts";
-import { normaliseEmail } from "../domain/user.ts";
-import { usernameKey } from "../domain/profile.ts";
+import { EMAIL_MAX, normaliseEmail } from "../domain/user.ts";
+import { USERNAME_MAX, usernameKey } from "../domain/profile.ts";
 import { compact } from "../lib/compact.ts";
 import { newId, randomToken } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
-import { withRetry } from "./kv.ts";
+import { lookup, withRetry } from "./kv.ts";
 
 export interface NewUser {
   email: string;
@@ -106,18 +106,26 @@ export function commitForAccount(
 }
 
 export async function getUser(kv: Deno.Kv, userId: string): Promise<UserRecord | null> {
-  return (await kv.get<UserRecord>(keys.user(userId))).value;
+  return (await lookup<UserRecord>(kv, keys.user(userId))).value;
 }
 
+/**
+ * The lookups by what a person types are bounded before the read: no account has a longer
+ * email or username, and a value that long could pass KV's 2 KiB key limit.
+ */
 export async function findUserIdByEmail(kv: Deno.Kv, email: string): Promise<string | null> {
-  return (await kv.get<string>(keys.userByEmail(normaliseEmail(email)))).value;
+  const normalised = normaliseEmail(email);
+  if (normalised.length > EMAIL_MAX) return null;
+  return (await kv.get<string>(keys.userByEmail(normalised))).value;
 }
 
 export async function findUserIdByUsername(
   kv: Deno.Kv,
   username: string,
 ): Promise<string | null> {
-  return (await kv.get<string>(keys.userByUsername(usernameKey(username.trim())))).value;
+  const name = username.trim();
+  if (name.length > USERNAME_MAX) return null;
+  return (await kv.get<string>(keys.userByUsername(usernameKey(name)))).value;
 }
 
 /** Login takes an email or a username in one field; usernames never contain `@`. */
@@ -133,7 +141,7 @@ export async function findUserIdByIdentity(
   provider: IdentityProvider,
   subject: string,
 ): Promise<string | null> {
-  return (await kv.get<string>(keys.userByIdentity(provider, subject))).value;
+  return (await lookup<string>(kv, keys.userByIdentity(provider, subject))).value;
 }
 
 export type UpdateUserResult =

@@ -12,7 +12,7 @@ import { newId } from "../lib/ids.ts";
 import type { SecretBox } from "../lib/secret_box.ts";
 import { keys } from "./keys.ts";
 import type { WorkspaceContext } from "./sections.ts";
-import { addToCounter, counterValue, listValues, withRetry } from "./kv.ts";
+import { addToCounter, counterValue, listValues, lookup, withRetry } from "./kv.ts";
 
 export interface NewSubscription {
   userId: string;
@@ -89,7 +89,7 @@ export async function getSubscription(
   userId: string,
   id: string,
 ): Promise<StoredSubscription | null> {
-  return (await kv.get<StoredSubscription>(keys.webhookSub(userId, id))).value;
+  return (await lookup<StoredSubscription>(kv, keys.webhookSub(userId, id))).value;
 }
 
 /**
@@ -106,7 +106,7 @@ export async function changeSubscription(
 ): Promise<StoredSubscription | null> {
   const key = keys.webhookSub(userId, id);
   return await withRetry(async () => {
-    const entry = await kv.get<StoredSubscription>(key);
+    const entry = await lookup<StoredSubscription>(kv, key);
     if (!entry.value) return { commit: null, value: null };
     const next = change(entry.value);
     const op = kv.atomic().check(entry).set(key, next);
@@ -136,7 +136,7 @@ export async function rotateSecret(
 export async function deleteSubscription(kv: Deno.Kv, userId: string, id: string) {
   const key = keys.webhookSub(userId, id);
   return await withRetry(async () => {
-    const entry = await kv.get(key);
+    const entry = await lookup(kv, key);
     if (entry.versionstamp === null) return { commit: null, value: false };
     const op = kv.atomic().check(entry).delete(key);
     addToCounter(op, keys.webhookSubCount(userId), -1);

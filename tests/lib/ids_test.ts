@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { newId, randomHex, randomToken } from "../../src/lib/ids.ts";
+import { MAX_ID_LENGTH, newId, randomHex, randomToken } from "../../src/lib/ids.ts";
 
 Deno.test("ids carry the type prefix and sort in creation order", () => {
   const ids = Array.from({ length: 2000 }, () => newId("ord"));
@@ -7,6 +7,8 @@ Deno.test("ids carry the type prefix and sort in creation order", () => {
   assert.deepEqual([...ids].sort(), ids);
   assert.equal(new Set(ids).size, ids.length);
   assert.match(newId("evt_test"), /^evt_test_/);
+  // The longest prefix still leaves room under the bound past which a path id names nothing.
+  assert.ok(newId("evt_test", Number.MAX_SAFE_INTEGER).length <= MAX_ID_LENGTH);
   assert.ok(newId("usr", 1000) < newId("usr", 2000));
 });
 

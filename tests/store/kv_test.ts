@@ -1,10 +1,22 @@
 import assert from "node:assert/strict";
 import { deleteBlob, getBlob, putBlob } from "../../src/store/blob.ts";
 import { ConflictError } from "../../src/errors.ts";
+import { revokeApiKey } from "../../src/store/api_keys.ts";
+import { deleteOrder, getOrder, updateOrder } from "../../src/store/orders.ts";
+import {
+  changeSubscription,
+  deleteSubscription,
+  getSubscription,
+} from "../../src/store/webhook_subscriptions.ts";
+import { findUserIdByIdentity, getUser } from "../../src/store/users.ts";
 import {
   addToCounter,
   deletePrefix,
   getManyChunked,
+  keyFits,
+  lookup,
+  lookupMany,
+  MAX_KEY_BYTES,
   persistenceOf,
   readCounter,
   withRetry,
@@ -78,4 +90,69 @@ Deno.test("KV_PATH kinds", () => {
   assert.equal(persistenceOf(":memory:"), "memory");
   assert.equal(persistenceOf("https://kv.example.com/db"), "remote");
   assert.equal(persistenceOf("./data/kv.sqlite3"), "sqlite");
+});
+
+/** Whether KV itself takes `key` (writes have the tighter limit). */
+async function kvTakes(kv: Deno.Kv, key: Deno.KvKey): Promise<boolean> {
+  try {
+    await kv.set(key, 1);
+    return true;
+  } catch (e) {
+    assert.match((e as Error).message, /Key too large for write/);
+    return false;
+  }
+}
+
+Deno.test("keyFits agrees with KV at the size limit for every kind of key part", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const shapes: [string, (n: number) => Deno.KvKey][] = [
+    ["ascii", (n) => ["ws", "a".repeat(n)]],
+    ["3-byte characters", (n) => ["€".repeat(n)]],
+    ["4-byte characters", (n) => ["😀".repeat(n)]],
+    ["NUL characters (escaped)", (n) => ["\0".repeat(n)]],
+    ["bytes with zeros", (n) => [new Uint8Array(n)]],
+    ["number, boolean, bigints", (n) => [1, true, 0n, 255n, -(1n << 70n), "a".repeat(n)]],
+  ];
+  for (const [label, make] of shapes) {
+    // The largest size keyFits accepts is the largest KV takes.
+    let n = 0;
+    while (keyFits(make(n + 1))) n++;
+    assert.ok(n > 100, label);
+    assert.equal(await kvTakes(kv, make(n)), true, `${label}: ${n} fits`);
+    assert.equal(await kvTakes(kv, make(n + 1)), false, `${label}: ${n + 1} does not`);
+  }
+  assert.equal(MAX_KEY_BYTES, 2048);
+});
+
+Deno.test("lookup and lookupMany read a key too long for KV as absent", async () => {
+  using kv = await Deno.openKv(":memory:");
+  await kv.set(["x", "short"], "stored");
+  const long: Deno.KvKey = ["x", "€".repeat(700)];
+  await assert.rejects(() => kv.get(long), /Key too large/);
+  assert.deepEqual(await lookup(kv, long), { key: long, value: null, versionstamp: null });
+  assert.equal((await lookup(kv, ["x", "short"])).value, "stored");
+  const [a, b, c] = await lookupMany<[string, string, string]>(kv, [
+    ["x", "short"],
+    long,
+    ["x", "missing"],
+  ]);
+  assert.deepEqual([a.value, b.value, c.value], ["stored", null, null]);
+  assert.deepEqual(b.key, long);
+});
+
+Deno.test("store lookups by an over-long id find nothing instead of throwing", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const id = "a".repeat(3000);
+  assert.equal(await getUser(kv, id), null);
+  assert.equal(await findUserIdByIdentity(kv, "atlas", id), null);
+  assert.equal(await getOrder(kv, "usr_1", id), null);
+  assert.deepEqual(await updateOrder(kv, "usr_1", id, { store: "x" }, Date.now()), {
+    ok: false,
+    reason: "not_found",
+  });
+  assert.equal(await deleteOrder(kv, "usr_1", id), false);
+  assert.equal(await getSubscription(kv, "usr_1", id), null);
+  assert.equal(await changeSubscription(kv, "usr_1", id, (s) => s), null);
+  assert.equal(await deleteSubscription(kv, "usr_1", id), false);
+  assert.equal(await revokeApiKey(kv, "usr_1", id), false);
 });
