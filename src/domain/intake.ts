@@ -3,7 +3,7 @@
  * of it, and which order fields it set. The parsers of each channel produce a `Reading`;
  * `src/intake/receive.ts` turns it into an order through the one create-or-merge seam.
  */
-import type { Order, OrderFields, StatusSignals } from "./order.ts";
+import type { MessageFields, Order, StatusSignals } from "./order.ts";
 
 export const INTAKE_CHANNELS = ["email", "chat"] as const;
 export type IntakeChannel = typeof INTAKE_CHANNELS[number];
@@ -22,7 +22,7 @@ export type IntakeOutcome = typeof INTAKE_OUTCOMES[number];
 
 /** What a parser read from a message. */
 export type Reading =
-  | { kind: "order"; fields: OrderFields & { itemSummary: string }; signals: StatusSignals }
+  | { kind: "order"; fields: MessageFields & { itemSummary: string }; signals: StatusSignals }
   /** Not an order (a newsletter, a decline post): logged, never an order. */
   | { kind: "ignored" | "unreadable"; why: string }
   /** The sender is not allowed for this source. */

@@ -31,6 +31,10 @@ export const EDITABLE_FIELDS = [
   "estimatedDelivery",
   "actualDelivery",
   "status",
+  "imageUrl",
+  "size",
+  "quantity",
+  "trackingUrl",
 ] as const;
 export type EditableField = typeof EDITABLE_FIELDS[number];
 
@@ -51,6 +55,14 @@ export interface Order {
   /** Calendar dates. */
   estimatedDelivery?: string;
   actualDelivery?: string;
+  /** Product image URL, size and quantity (integer >= 1), as the message states them. */
+  imageUrl?: string;
+  size?: string;
+  quantity?: number;
+  /** The carrier's tracking page for the tracking number. */
+  trackingUrl?: string;
+  /** The email source (`email_`) or bot (`bot_`) the order came from; set by intake only. */
+  sourceId?: string;
   /** Fields the user set by PATCH: later messages never overwrite them. Sorted. */
   userEdited: EditableField[];
   /** The channel that created the order. */
@@ -61,6 +73,9 @@ export interface Order {
 
 /** What an incoming message (or a manual create) says about an order: the editable fields. */
 export type OrderFields = Partial<Pick<Order, EditableField>>;
+
+/** What a received message says: the editable fields and the source it came through. */
+export type MessageFields = OrderFields & Pick<Order, "sourceId">;
 
 /** Status news a parsed message carries besides its fields. */
 export interface StatusSignals {
@@ -89,7 +104,11 @@ export const FILL_ONLY_FIELDS = [
   "costCents",
   "salePriceCents",
   "receivedAt",
-] as const satisfies readonly (keyof OrderFields)[];
+  "imageUrl",
+  "size",
+  "quantity",
+  "sourceId",
+] as const satisfies readonly (keyof MessageFields)[];
 
 /** Facts that move while the order travels: a later message brings the newer value. */
 export const REFRESHED_FIELDS = [
@@ -97,7 +116,8 @@ export const REFRESHED_FIELDS = [
   "carrier",
   "estimatedDelivery",
   "actualDelivery",
-] as const satisfies readonly (keyof OrderFields)[];
+  "trackingUrl",
+] as const satisfies readonly (keyof MessageFields)[];
 
 /**
  * The statuses a message signal moves an order out of. Messages never move an order out of
@@ -139,7 +159,7 @@ export function statusEvents(before: OrderStatus, after: OrderStatus): EventType
   return [];
 }
 
-function definedFields(fields: OrderFields): Partial<Order> {
+function definedFields(fields: MessageFields): Partial<Order> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(fields)) if (v !== undefined && k !== "status") out[k] = v;
   return out as Partial<Order>;
@@ -151,7 +171,7 @@ function definedFields(fields: OrderFields): Partial<Order> {
  */
 export function newOrder(
   id: string,
-  fields: OrderFields & { itemSummary: string },
+  fields: MessageFields & { itemSummary: string },
   signals: StatusSignals,
   source: OrderSource,
   now: number,
@@ -178,7 +198,7 @@ export function newOrder(
  */
 export function mergeMessage(
   existing: Order,
-  fields: OrderFields,
+  fields: MessageFields,
   signals: StatusSignals,
   now: number,
 ): { order: Order; changed: boolean } {

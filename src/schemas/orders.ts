@@ -33,6 +33,9 @@ const orderNumber = text(200)
     example: "#112-5550123",
   });
 
+/** An absolute http(s) URL. */
+const httpUrl = z.url({ protocol: /^https?$/ }).max(2000);
+
 /** The fields a create and a PATCH share. */
 const fieldShape = {
   itemSummary: text(2000).openapi({ example: "USB-C cable, 2 m" }),
@@ -48,6 +51,13 @@ const fieldShape = {
   estimatedDelivery: calendarDate,
   actualDelivery: calendarDate,
   status: OrderStatusSchema,
+  imageUrl: httpUrl.openapi({
+    description: "Product image URL",
+    example: "https://shop.example/p.jpg",
+  }),
+  size: text(40).openapi({ example: "US 10" }),
+  quantity: z.number().int().min(1).max(100_000).openapi({ description: "Integer >= 1" }),
+  trackingUrl: httpUrl.openapi({ description: "The carrier's tracking page" }),
 };
 
 export const OrderSchema = z.object({
@@ -65,6 +75,13 @@ export const OrderSchema = z.object({
   receivedAt: timestamp,
   estimatedDelivery: z.string().optional().openapi({ description: "YYYY-MM-DD" }),
   actualDelivery: z.string().optional().openapi({ description: "YYYY-MM-DD" }),
+  imageUrl: z.string().optional(),
+  size: z.string().optional(),
+  quantity: z.number().int().optional(),
+  trackingUrl: z.string().optional(),
+  sourceId: z.string().optional().openapi({
+    description: "The email source (`email_`) or bot (`bot_`) the order came from; set by intake",
+  }),
   userEdited: z.array(z.enum(EDITABLE_FIELDS)).openapi({
     description: "Fields set by PATCH, sorted; later messages never overwrite them",
   }),

@@ -14,10 +14,10 @@ import {
   applyPatch,
   mergeEvents,
   mergeMessage,
+  type MessageFields,
   newOrder,
   normaliseOrderNumber,
   type Order,
-  type OrderFields,
   type OrderPatch,
   type OrderSource,
   patchEvents,
@@ -62,7 +62,7 @@ export interface IngestInput {
   userId: string;
   source: OrderSource;
   /** The message's fields; `itemSummary` is what a new order starts with. */
-  fields: OrderFields & { itemSummary: string };
+  fields: MessageFields & { itemSummary: string };
   signals?: StatusSignals;
   extension?: InCommit;
 }
@@ -129,7 +129,7 @@ async function commitMerge(
   kv: Deno.Kv,
   existing: Deno.KvEntry<Order>,
   state: ReadState,
-  message: { fields: OrderFields; signals: StatusSignals; extension?: InCommit },
+  message: { fields: MessageFields; signals: StatusSignals; extension?: InCommit },
   eventsOf: MergeEventsOf | null,
   now: number,
 ) {
@@ -213,7 +213,7 @@ export interface MergeByIdInput {
   userId: string;
   orderId: string;
   source: OrderSource;
-  fields: OrderFields;
+  fields: MessageFields;
   signals?: StatusSignals;
   extension?: InCommit;
   /** The events the merge fires; by default those of a merge by number; null for none. */

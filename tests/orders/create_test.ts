@@ -250,3 +250,45 @@ Deno.test("order numbers are per workspace", async () => {
   eq([first.status, second.status], [201, 201]);
   eq((await listEvents(ctx.kv, b.user.id)).map((e) => e.type), ["order.created"]);
 });
+
+Deno.test("intake's order fields: accepted on create, filled by merges, sourceId ignored", async () => {
+  await using ctx = await testApp({}, { now: clock });
+  const { token } = await signUp(ctx);
+  const created = await call<Body>(ctx, "POST", "/api/orders", {
+    token,
+    body: {
+      itemSummary: "Runner 2",
+      orderNumber: "N-1",
+      size: "US 10",
+      quantity: 2,
+      sourceId: "bot_forged",
+    },
+  });
+  equal(created.status, 201);
+  equal(created.body.order.size, "US 10");
+  equal(created.body.order.quantity, 2);
+  equal(created.body.order.sourceId, undefined);
+  const merged = await call<Body>(ctx, "POST", "/api/orders", {
+    token,
+    body: {
+      itemSummary: "Runner 2",
+      orderNumber: "n-1",
+      size: "US 11",
+      imageUrl: "https://cdn.shop.example/runner.jpg",
+      trackingUrl: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
+    },
+  });
+  equal(merged.status, 200);
+  // Size is fill-only (already set); the image fills in; the tracking page refreshes.
+  equal(merged.body.order.size, "US 10");
+  equal(merged.body.order.imageUrl, "https://cdn.shop.example/runner.jpg");
+  equal(merged.body.order.trackingUrl, "https://www.ups.com/track?tracknum=1Z999AA10123456784");
+  for (const [field, value] of [["quantity", 0], ["imageUrl", "javascript:alert(1)"]] as const) {
+    const bad = await call<Body>(ctx, "POST", "/api/orders", {
+      token,
+      body: { itemSummary: "x", [field]: value },
+    });
+    equal(bad.status, 400);
+    match(bad.body.error, new RegExp(`^${field}: `));
+  }
+});
