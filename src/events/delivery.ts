@@ -6,11 +6,17 @@ import {
   ROTATE_SECRET_ERROR,
   type StoredSubscription,
 } from "../domain/webhook.ts";
+import { attemptStep } from "../domain/webhook_attempt.ts";
 import type { AppDeps } from "../http/env.ts";
 import { recordOutcome } from "../store/webhook_outcomes.ts";
-import { claimAttempts, MAX_DELIVERY_AGE_MS, unclaimed } from "../store/webhook_attempts.ts";
+import {
+  attemptMarkers,
+  claimAttempts,
+  endAttempt,
+  MAX_DELIVERY_AGE_MS,
+} from "../store/webhook_attempts.ts";
 import { getSubscription, listSubscriptions } from "../store/webhook_subscriptions.ts";
-import { enqueueAll, type QueueHandlers, type QueueMessage } from "./queue.ts";
+import { enqueueAll, type Outgoing, type QueueHandlers, type QueueMessage } from "./queue.ts";
 import { logEntry, outcomeOf, sendEvent, signingKeyOf } from "./send.ts";
 import { EVENT_TYPES, type EventEnvelope } from "./types.ts";
 
@@ -21,10 +27,15 @@ import { EVENT_TYPES, type EventEnvelope } from "./types.ts";
  */
 export const INLINE_FANOUT_MAX = 5;
 
-/** Event ids remembered as handed over at commit (see {@link webhookHandlers}). */
-const DONE_AT_COMMIT_MAX = 10_000;
+/** Hand-overs at commit remembered for their queue copies (see {@link webhookHandlers}). */
+const HANDED_OVER_MAX = 10_000;
+/**
+ * How long a queue copy waits for its event's hand-over in this process before reading the
+ * markers itself (a slow receiver must not hold the queue's 100 running messages).
+ */
+const HANDOVER_WAIT_MS = 1000;
 
-/** One subscription's share of a large fan-out. */
+/** One subscription's share of a large fan-out, or a pair looked at again later. */
 export interface DeliveryMessage extends QueueMessage {
   kind: "delivery";
   event: EventEnvelope;
@@ -57,26 +68,50 @@ export function webhookHandlers(deps: AppDeps): QueueHandlers {
     if (!result.success) deps.log.warn("malformed webhook queue message");
     return result.success ? result.data : null;
   };
-  // Events fully handed over at commit: their queue copies need no storage reads. Entries
-  // leave when the copy arrives; the bound only matters if copies stop coming.
-  const doneAtCommit = new Set<string>();
+  // Hand-overs at commit under way or complete (every pair sent and recorded), by event id:
+  // their queue copies need no storage reads. An entry leaves when its copy arrives, or when
+  // its hand-over did not complete; the bound only matters if copies stop coming.
+  const handedOver = new Map<string, Promise<boolean>>();
+  const remember = (eventId: string, handing: Promise<boolean>) => {
+    if (handedOver.size >= HANDED_OVER_MAX) handedOver.clear();
+    const complete = handing.catch(() => false);
+    handedOver.set(eventId, complete);
+    complete.then((ok) => {
+      if (!ok && handedOver.get(eventId) === complete) handedOver.delete(eventId);
+    });
+  };
   return {
     event: async (raw) => {
       const m = parsed(EventMessage, raw);
       if (!m) return;
-      if (!m.atCommit && doneAtCommit.delete(m.event.id)) return;
-      await fanOut(deps, m.event, { inline: m.atCommit === true });
-      // Only queue copies come after the hand-over (the outbox drain reads the claims).
-      if (m.atCommit && deps.events.name === "queue") {
-        if (doneAtCommit.size >= DONE_AT_COMMIT_MAX) doneAtCommit.clear();
-        doneAtCommit.add(m.event.id);
+      if (m.atCommit) {
+        const handing = fanOut(deps, m.event, { atCommit: true });
+        // Only queue copies come after the hand-over (the outbox drain reads the markers).
+        if (deps.events.name === "queue") remember(m.event.id, handing);
+        await handing;
+        return;
       }
+      const handing = handedOver.get(m.event.id);
+      handedOver.delete(m.event.id);
+      if (handing && await within(handing, HANDOVER_WAIT_MS)) return;
+      await fanOut(deps, m.event);
     },
     delivery: async (raw) => {
       const m = parsed(DeliveryMessage, raw);
       if (m) await deliverTo(deps, m.event, m.subscriptionId);
     },
   };
+}
+
+/** What `promise` resolves to, or false once `ms` have passed. */
+async function within(promise: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), ms));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** An event older than the attempt markers' lifetime is dropped rather than risk a repeat. */
@@ -86,84 +121,132 @@ function tooOld(deps: AppDeps, event: EventEnvelope): boolean {
   return old;
 }
 
+/** The pairs of an event still to attempt, as their markers say. */
+interface Plan {
+  /** To claim (against the marker read: none, or a stale claim) and send now. */
+  send: { sub: StoredSubscription; versionstamp: string | null }[];
+  /** Claimed and under way (here or elsewhere): looked at again at `until`. */
+  waiting: { sub: StoredSubscription; until: number }[];
+}
+
+async function plan(deps: AppDeps, event: EventEnvelope, subs: StoredSubscription[]) {
+  const markers = await attemptMarkers(deps.kv, event, subs.map((sub) => sub.id));
+  const now = deps.now();
+  const out: Plan = { send: [], waiting: [] };
+  subs.forEach((sub, i) => {
+    const { marker, versionstamp, mine } = markers[i];
+    const next = attemptStep(marker, now, deps.outbound.timeoutMs, mine);
+    if (next.step === "claim") out.send.push({ sub, versionstamp });
+    else if (next.step === "wait") out.waiting.push({ sub, until: next.until });
+  });
+  return out;
+}
+
+/** A `delivery` message for the pair, held back until `until` when given. */
+function deliveryMessage(
+  deps: AppDeps,
+  event: EventEnvelope,
+  sub: StoredSubscription,
+  until?: number,
+): Outgoing {
+  const message: DeliveryMessage = { kind: "delivery", event, subscriptionId: sub.id };
+  return until === undefined ? { message } : { message, delay: Math.max(0, until - deps.now()) };
+}
+
 /**
  * Sends an event to every active subscription of its workspace that wants its type, and ends
- * its hand-off once every pair is claimed. Throws only when storage fails; the transport then
- * delivers it again and the attempt markers keep every (event, subscription) pair at one
- * attempt.
+ * its hand-off once every pair is done. At commit nothing is claimed yet, so every pair is
+ * claimed without reading its marker; the transport's copy (a redelivery, a restart after a
+ * crash) reads the markers: it sends the unclaimed and the stale pairs, leaves the done ones,
+ * and looks again later at the ones under way (a delayed `delivery` message; with the outbox,
+ * the entry stays for the next drain). Resolves to whether every pair is done. Throws only
+ * when storage fails; the transport then delivers the event again.
  */
 export async function fanOut(
   deps: AppDeps,
   event: EventEnvelope,
-  options: { inline?: boolean } = {},
-): Promise<void> {
-  if (tooOld(deps, event)) return await deps.events.fannedOut(deps.kv, event.id);
+  options: { atCommit?: boolean } = {},
+): Promise<boolean> {
+  if (tooOld(deps, event)) {
+    await deps.events.settled(deps.kv, event.id);
+    return true;
+  }
   const wanted = (await listSubscriptions(deps.kv, event.userId))
     .filter((sub) => receives(sub, event.type));
-  // A redelivered message (or the transport's copy of an event already sent at commit) skips
-  // the pairs already claimed without a commit each; at commit time nothing is claimed yet.
-  const open = options.inline
-    ? null
-    : new Set(await unclaimed(deps.kv, event, wanted.map((sub) => sub.id)));
-  const subs = open ? wanted.filter((sub) => open.has(sub.id)) : wanted;
-  if (!options.inline && deps.events.name === "queue" && subs.length > INLINE_FANOUT_MAX) {
-    await enqueueAll(
-      deps.kv,
-      subs.map((sub): DeliveryMessage => ({ kind: "delivery", event, subscriptionId: sub.id })),
-    );
-    return;
+  const { send, waiting } = options.atCommit
+    ? { send: wanted.map((sub) => ({ sub, versionstamp: null })), waiting: [] }
+    : await plan(deps, event, wanted);
+  if (!options.atCommit && deps.events.name === "queue") {
+    const split = send.length > INLINE_FANOUT_MAX;
+    await enqueueAll(deps.kv, [
+      ...(split ? send.map(({ sub }) => deliveryMessage(deps, event, sub)) : []),
+      ...waiting.map(({ sub, until }) => deliveryMessage(deps, event, sub, until)),
+    ]);
+    if (split) return false;
   }
-  await attemptAll(deps, event, subs, () => deps.events.fannedOut(deps.kv, event.id));
+  const all = await attemptAll(deps, event, send);
+  if (!all || waiting.length) return false;
+  await deps.events.settled(deps.kv, event.id);
+  return true;
 }
 
-/** Sends an event to one subscription, as it stands now. */
+/** Sends an event to one subscription, as it stands now, unless its pair is done. */
 export async function deliverTo(deps: AppDeps, event: EventEnvelope, subId: string) {
   if (tooOld(deps, event)) return;
   const sub = await getSubscription(deps.kv, event.userId, subId);
-  if (sub && receives(sub, event.type)) await attemptAll(deps, event, [sub]);
+  if (!sub || !receives(sub, event.type)) return;
+  const { send, waiting } = await plan(deps, event, [sub]);
+  await enqueueAll(
+    deps.kv,
+    waiting.map(({ sub, until }) => deliveryMessage(deps, event, sub, until)),
+  );
+  await attemptAll(deps, event, send);
 }
 
 /**
- * The one attempt of each (event, subscription): claim them first (a redelivered message or a
- * restarted process finds the claims and stops), then send, then record the outcomes.
- * `afterClaims` runs once the pairs are claimed, before any send.
+ * The attempts of an event's pairs: claim them first (whoever loses a claim does nothing),
+ * then send, then record each outcome, which marks its pair done. Resolves to whether this
+ * caller won every pair; throws when storage failed for any.
  */
-async function attemptAll(
-  deps: AppDeps,
-  event: EventEnvelope,
-  subs: StoredSubscription[],
-  afterClaims?: () => Promise<void>,
-) {
-  const claimed = new Set(
-    await claimAttempts(deps.kv, event, subs.map((sub) => sub.id), deps.now()),
+async function attemptAll(deps: AppDeps, event: EventEnvelope, send: Plan["send"]) {
+  const won = new Set(
+    await claimAttempts(
+      deps.kv,
+      event,
+      send.map(({ sub, versionstamp }) => ({ subId: sub.id, versionstamp })),
+      deps.now(),
+    ),
   );
-  await afterClaims?.();
   const results = await Promise.allSettled(
-    subs.filter((sub) => claimed.has(sub.id)).map((sub) => attempt(deps, event, sub)),
+    send.filter(({ sub }) => won.has(sub.id)).map(({ sub }) => attempt(deps, event, sub)),
   );
   const failed = results.find((r) => r.status === "rejected");
   if (failed) throw failed.reason;
+  return won.size === send.length;
 }
 
 async function attempt(deps: AppDeps, event: EventEnvelope, sub: StoredSubscription) {
   const { kv, log } = deps;
-  const key = await signingKeyOf(deps, sub);
-  if (key === null) {
-    // Skipped, not queued, and not a failure toward auto-pause.
-    await recordOutcome(kv, sub.userId, sub.id, (s) => afterSkip(s, ROTATE_SECRET_ERROR));
-    log.warn("webhook skipped: no usable signing secret", { subscriptionId: sub.id });
-    return;
+  try {
+    const key = await signingKeyOf(deps, sub);
+    if (key === null) {
+      // Skipped, not queued, and not a failure toward auto-pause.
+      await recordOutcome(kv, sub.userId, sub.id, (s) => afterSkip(s, ROTATE_SECRET_ERROR), {
+        done: { event, at: deps.now() },
+      });
+      log.warn("webhook skipped: no usable signing secret", { subscriptionId: sub.id });
+      return;
+    }
+    const deliveryId = crypto.randomUUID();
+    const result = await sendEvent(deps, sub.url, event, key, { deliveryId });
+    const outcome = outcomeOf(result);
+    const entry = logEntry(deps, sub.id, event, result, { deliveryId });
+    await recordOutcome(kv, sub.userId, sub.id, (s) => afterAttempt(s, outcome, entry.createdAt), {
+      log: entry,
+      done: { event, at: deps.now() },
+    });
+    log.debug("webhook delivered", { ...entry });
+  } finally {
+    endAttempt(kv, event, sub.id);
   }
-  const deliveryId = crypto.randomUUID();
-  const result = await sendEvent(deps, sub.url, event, key, { deliveryId });
-  const outcome = outcomeOf(result);
-  const entry = logEntry(deps, sub.id, event, result, { deliveryId });
-  await recordOutcome(
-    kv,
-    sub.userId,
-    sub.id,
-    (s) => afterAttempt(s, outcome, entry.createdAt),
-    entry,
-  );
-  log.debug("webhook delivered", { ...entry });
 }
