@@ -2,28 +2,24 @@ import { z } from "@hono/zod-openapi";
 import {
   afterAttempt,
   afterSkip,
-  type Outcome,
-  outcomeOfStatus,
   receives,
   ROTATE_SECRET_ERROR,
   type StoredSubscription,
 } from "../domain/webhook.ts";
+import { attemptStep } from "../domain/webhook_attempt.ts";
 import type { AppDeps } from "../deps.ts";
-import type { SecretBox } from "../lib/secret_box.ts";
-import { newId } from "../lib/ids.ts";
-import type { Exchange } from "../net/http.ts";
-import type { OutboundResult } from "../net/outbound.ts";
-import { addWebhookLog, type WebhookLogEntry } from "../store/webhook_logs.ts";
 import { recordOutcome } from "../store/webhook_outcomes.ts";
-import { claimAttempts, MAX_DELIVERY_AGE_MS, unclaimed } from "../store/webhook_attempts.ts";
+import {
+  attemptMarkers,
+  claimAttempts,
+  endAttempt,
+  MAX_DELIVERY_AGE_MS,
+} from "../store/webhook_attempts.ts";
 import { getSubscription, listSubscriptions } from "../store/webhook_subscriptions.ts";
-import { VERSION } from "../version.ts";
-import { enqueueAll, type QueueHandlers, type QueueMessage } from "./queue.ts";
-import { signatureHeader, signingKey } from "./signature.ts";
-import { EVENT_TYPES, type EventType } from "../domain/event_types.ts";
+import { enqueueAll, type Outgoing, type QueueHandlers, type QueueMessage } from "./queue.ts";
+import { logEntry, outcomeOf, sendEvent, signingKeyOf } from "./send.ts";
+import { EVENT_TYPES } from "../domain/event_types.ts";
 import type { EventEnvelope } from "./types.ts";
-
-export const USER_AGENT = `order-tracker-webhooks/${VERSION}`;
 
 /**
  * Up to this many matching subscriptions are sent from the event's own queue message, which
@@ -32,10 +28,15 @@ export const USER_AGENT = `order-tracker-webhooks/${VERSION}`;
  */
 export const INLINE_FANOUT_MAX = 5;
 
-/** Event ids remembered as handed over at commit (see {@link webhookHandlers}). */
-const DONE_AT_COMMIT_MAX = 10_000;
+/** Hand-overs at commit remembered for their queue copies (see {@link webhookHandlers}). */
+const HANDED_OVER_MAX = 10_000;
+/**
+ * How long a queue copy waits for its event's hand-over in this process before reading the
+ * markers itself (a slow receiver must not hold the queue's 100 running messages).
+ */
+const HANDOVER_WAIT_MS = 1000;
 
-/** One subscription's share of a large fan-out. */
+/** One subscription's share of a large fan-out, or a pair looked at again later. */
 export interface DeliveryMessage extends QueueMessage {
   kind: "delivery";
   event: EventEnvelope;
@@ -68,26 +69,50 @@ export function webhookHandlers(deps: AppDeps): QueueHandlers {
     if (!result.success) deps.log.warn("malformed webhook queue message");
     return result.success ? result.data : null;
   };
-  // Events fully handed over at commit: their queue copies need no storage reads. Entries
-  // leave when the copy arrives; the bound only matters if copies stop coming.
-  const doneAtCommit = new Set<string>();
+  // Hand-overs at commit under way or complete (every pair sent and recorded), by event id:
+  // their queue copies need no storage reads. An entry leaves when its copy arrives, or when
+  // its hand-over did not complete; the bound only matters if copies stop coming.
+  const handedOver = new Map<string, Promise<boolean>>();
+  const remember = (eventId: string, handing: Promise<boolean>) => {
+    if (handedOver.size >= HANDED_OVER_MAX) handedOver.clear();
+    const complete = handing.catch(() => false);
+    handedOver.set(eventId, complete);
+    complete.then((ok) => {
+      if (!ok && handedOver.get(eventId) === complete) handedOver.delete(eventId);
+    });
+  };
   return {
     event: async (raw) => {
       const m = parsed(EventMessage, raw);
       if (!m) return;
-      if (!m.atCommit && doneAtCommit.delete(m.event.id)) return;
-      await fanOut(deps, m.event, { inline: m.atCommit === true });
-      // Only queue copies come after the hand-over (the outbox drain reads the claims).
-      if (m.atCommit && deps.events.name === "queue") {
-        if (doneAtCommit.size >= DONE_AT_COMMIT_MAX) doneAtCommit.clear();
-        doneAtCommit.add(m.event.id);
+      if (m.atCommit) {
+        const handing = fanOut(deps, m.event, { atCommit: true });
+        // Only queue copies come after the hand-over (the outbox drain reads the markers).
+        if (deps.events.name === "queue") remember(m.event.id, handing);
+        await handing;
+        return;
       }
+      const handing = handedOver.get(m.event.id);
+      handedOver.delete(m.event.id);
+      if (handing && await within(handing, HANDOVER_WAIT_MS)) return;
+      await fanOut(deps, m.event);
     },
     delivery: async (raw) => {
       const m = parsed(DeliveryMessage, raw);
       if (m) await deliverTo(deps, m.event, m.subscriptionId);
     },
   };
+}
+
+/** What `promise` resolves to, or false once `ms` have passed. */
+async function within(promise: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), ms));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** An event older than the attempt markers' lifetime is dropped rather than risk a repeat. */
@@ -97,196 +122,132 @@ function tooOld(deps: AppDeps, event: EventEnvelope): boolean {
   return old;
 }
 
+/** The pairs of an event still to attempt, as their markers say. */
+interface Plan {
+  /** To claim (against the marker read: none, or a stale claim) and send now. */
+  send: { sub: StoredSubscription; versionstamp: string | null }[];
+  /** Claimed and under way (here or elsewhere): looked at again at `until`. */
+  waiting: { sub: StoredSubscription; until: number }[];
+}
+
+async function plan(deps: AppDeps, event: EventEnvelope, subs: StoredSubscription[]) {
+  const markers = await attemptMarkers(deps.kv, event, subs.map((sub) => sub.id));
+  const now = deps.now();
+  const out: Plan = { send: [], waiting: [] };
+  subs.forEach((sub, i) => {
+    const { marker, versionstamp, mine } = markers[i];
+    const next = attemptStep(marker, now, deps.outbound.timeoutMs, mine);
+    if (next.step === "claim") out.send.push({ sub, versionstamp });
+    else if (next.step === "wait") out.waiting.push({ sub, until: next.until });
+  });
+  return out;
+}
+
+/** A `delivery` message for the pair, held back until `until` when given. */
+function deliveryMessage(
+  deps: AppDeps,
+  event: EventEnvelope,
+  sub: StoredSubscription,
+  until?: number,
+): Outgoing {
+  const message: DeliveryMessage = { kind: "delivery", event, subscriptionId: sub.id };
+  return until === undefined ? { message } : { message, delay: Math.max(0, until - deps.now()) };
+}
+
 /**
  * Sends an event to every active subscription of its workspace that wants its type, and ends
- * its hand-off once every pair is claimed. Throws only when storage fails; the transport then
- * delivers it again and the attempt markers keep every (event, subscription) pair at one
- * attempt.
+ * its hand-off once every pair is done. At commit nothing is claimed yet, so every pair is
+ * claimed without reading its marker; the transport's copy (a redelivery, a restart after a
+ * crash) reads the markers: it sends the unclaimed and the stale pairs, leaves the done ones,
+ * and looks again later at the ones under way (a delayed `delivery` message; with the outbox,
+ * the entry stays for the next drain). Resolves to whether every pair is done. Throws only
+ * when storage fails; the transport then delivers the event again.
  */
 export async function fanOut(
   deps: AppDeps,
   event: EventEnvelope,
-  options: { inline?: boolean } = {},
-): Promise<void> {
-  if (tooOld(deps, event)) return await deps.events.fannedOut(deps.kv, event.id);
+  options: { atCommit?: boolean } = {},
+): Promise<boolean> {
+  if (tooOld(deps, event)) {
+    await deps.events.settled(deps.kv, event.id);
+    return true;
+  }
   const wanted = (await listSubscriptions(deps.kv, event.userId))
     .filter((sub) => receives(sub, event.type));
-  // A redelivered message (or the transport's copy of an event already sent at commit) skips
-  // the pairs already claimed without a commit each; at commit time nothing is claimed yet.
-  const open = options.inline
-    ? null
-    : new Set(await unclaimed(deps.kv, event, wanted.map((sub) => sub.id)));
-  const subs = open ? wanted.filter((sub) => open.has(sub.id)) : wanted;
-  if (!options.inline && deps.events.name === "queue" && subs.length > INLINE_FANOUT_MAX) {
-    await enqueueAll(
-      deps.kv,
-      subs.map((sub): DeliveryMessage => ({ kind: "delivery", event, subscriptionId: sub.id })),
-    );
-    return;
+  const { send, waiting } = options.atCommit
+    ? { send: wanted.map((sub) => ({ sub, versionstamp: null })), waiting: [] }
+    : await plan(deps, event, wanted);
+  if (!options.atCommit && deps.events.name === "queue") {
+    const split = send.length > INLINE_FANOUT_MAX;
+    await enqueueAll(deps.kv, [
+      ...(split ? send.map(({ sub }) => deliveryMessage(deps, event, sub)) : []),
+      ...waiting.map(({ sub, until }) => deliveryMessage(deps, event, sub, until)),
+    ]);
+    if (split) return false;
   }
-  await attemptAll(deps, event, subs, () => deps.events.fannedOut(deps.kv, event.id));
+  const all = await attemptAll(deps, event, send);
+  if (!all || waiting.length) return false;
+  await deps.events.settled(deps.kv, event.id);
+  return true;
 }
 
-/** Sends an event to one subscription, as it stands now. */
+/** Sends an event to one subscription, as it stands now, unless its pair is done. */
 export async function deliverTo(deps: AppDeps, event: EventEnvelope, subId: string) {
   if (tooOld(deps, event)) return;
   const sub = await getSubscription(deps.kv, event.userId, subId);
-  if (sub && receives(sub, event.type)) await attemptAll(deps, event, [sub]);
+  if (!sub || !receives(sub, event.type)) return;
+  const { send, waiting } = await plan(deps, event, [sub]);
+  await enqueueAll(
+    deps.kv,
+    waiting.map(({ sub, until }) => deliveryMessage(deps, event, sub, until)),
+  );
+  await attemptAll(deps, event, send);
 }
 
 /**
- * The one attempt of each (event, subscription): claim them first (a redelivered message or a
- * restarted process finds the claims and stops), then send, then record the outcomes.
- * `afterClaims` runs once the pairs are claimed, before any send.
+ * The attempts of an event's pairs: claim them first (whoever loses a claim does nothing),
+ * then send, then record each outcome, which marks its pair done. Resolves to whether this
+ * caller won every pair; throws when storage failed for any.
  */
-async function attemptAll(
-  deps: AppDeps,
-  event: EventEnvelope,
-  subs: StoredSubscription[],
-  afterClaims?: () => Promise<void>,
-) {
-  const claimed = new Set(
-    await claimAttempts(deps.kv, event, subs.map((sub) => sub.id), deps.now()),
+async function attemptAll(deps: AppDeps, event: EventEnvelope, send: Plan["send"]) {
+  const won = new Set(
+    await claimAttempts(
+      deps.kv,
+      event,
+      send.map(({ sub, versionstamp }) => ({ subId: sub.id, versionstamp })),
+      deps.now(),
+    ),
   );
-  await afterClaims?.();
   const results = await Promise.allSettled(
-    subs.filter((sub) => claimed.has(sub.id)).map((sub) => attempt(deps, event, sub)),
+    send.filter(({ sub }) => won.has(sub.id)).map(({ sub }) => attempt(deps, event, sub)),
   );
   const failed = results.find((r) => r.status === "rejected");
   if (failed) throw failed.reason;
+  return won.size === send.length;
 }
 
 async function attempt(deps: AppDeps, event: EventEnvelope, sub: StoredSubscription) {
   const { kv, log } = deps;
-  const key = await signingKeyOf(deps, sub);
-  if (key === null) {
-    // Skipped, not queued, and not a failure toward auto-pause.
-    await recordOutcome(kv, sub.userId, sub.id, (s) => afterSkip(s, ROTATE_SECRET_ERROR));
-    log.warn("webhook skipped: no usable signing secret", { subscriptionId: sub.id });
-    return;
+  try {
+    const key = await signingKeyOf(deps, sub);
+    if (key === null) {
+      // Skipped, not queued, and not a failure toward auto-pause.
+      await recordOutcome(kv, sub.userId, sub.id, (s) => afterSkip(s, ROTATE_SECRET_ERROR), {
+        done: { event, at: deps.now() },
+      });
+      log.warn("webhook skipped: no usable signing secret", { subscriptionId: sub.id });
+      return;
+    }
+    const deliveryId = crypto.randomUUID();
+    const result = await sendEvent(deps, sub.url, event, key, { deliveryId });
+    const outcome = outcomeOf(result);
+    const entry = logEntry(deps, sub.id, event, result, { deliveryId });
+    await recordOutcome(kv, sub.userId, sub.id, (s) => afterAttempt(s, outcome, entry.createdAt), {
+      log: entry,
+      done: { event, at: deps.now() },
+    });
+    log.debug("webhook delivered", { ...entry });
+  } finally {
+    endAttempt(kv, event, sub.id);
   }
-  const deliveryId = crypto.randomUUID();
-  const result = await sendEvent(deps, sub.url, event, key, { deliveryId });
-  const outcome = outcomeOf(result);
-  const entry = logEntry(deps, sub.id, event, result, { deliveryId });
-  await recordOutcome(
-    kv,
-    sub.userId,
-    sub.id,
-    (s) => afterAttempt(s, outcome, entry.createdAt),
-    entry,
-  );
-  log.debug("webhook delivered", { ...entry });
-}
-
-const signingKeys = new WeakMap<SecretBox, Map<string, Promise<CryptoKey | null>>>();
-const SIGNING_KEY_CACHE_MAX = 10_000;
-
-/**
- * The subscription's signing key, or null when its secret is missing or does not decrypt under
- * the deployment's key. Keys (non-extractable, never the plain secret) are cached per sealed
- * secret and SecretBox: a rotation seals a new secret, so the old key is never used again.
- */
-export function signingKeyOf(deps: AppDeps, sub: StoredSubscription): Promise<CryptoKey | null> {
-  const box = deps.secrets;
-  if (sub.needsSecretRotation || !sub.sealedSecret || !box) return Promise.resolve(null);
-  let cache = signingKeys.get(box);
-  if (!cache) signingKeys.set(box, cache = new Map());
-  let key = cache.get(sub.sealedSecret);
-  if (!key) {
-    if (cache.size >= SIGNING_KEY_CACHE_MAX) cache.clear();
-    key = box.open(sub.sealedSecret, sub.id).then((secret) =>
-      secret === null ? null : signingKey(secret)
-    );
-    cache.set(sub.sealedSecret, key);
-  }
-  return key;
-}
-
-/** A real attempt carries a delivery id; a test carries the test marker instead. */
-type Attempt = { deliveryId: string } | { test: true };
-
-/** POSTs the envelope, signed, with the headers of CONTRACT.md. Never throws. */
-export async function sendEvent(
-  deps: AppDeps,
-  url: string,
-  event: EventEnvelope,
-  key: CryptoKey,
-  kind: Attempt,
-): Promise<OutboundResult> {
-  const body = new TextEncoder().encode(JSON.stringify(event));
-  const headers: Record<string, string> = {
-    "Content-Type": "application/json",
-    "User-Agent": USER_AGENT,
-    "X-Service-Event": event.type,
-    "X-Service-Event-Id": event.id,
-    "X-Service-Signature": await signatureHeader(key, body),
-  };
-  if ("test" in kind) headers["X-Service-Test"] = "true";
-  else headers["X-Service-Delivery"] = kind.deliveryId;
-  return await deps.outbound.request(url, { body, headers });
-}
-
-export function outcomeOf(result: Exchange): Outcome {
-  return "status" in result ? outcomeOfStatus(result.status) : { ok: false, error: result.error };
-}
-
-function logEntry(
-  deps: AppDeps,
-  subscriptionId: string,
-  event: EventEnvelope,
-  result: OutboundResult,
-  kind: Attempt,
-): WebhookLogEntry {
-  const now = deps.now();
-  const outcome = outcomeOf(result);
-  return {
-    id: newId("log", now),
-    subscriptionId,
-    eventId: event.id,
-    eventType: event.type,
-    ok: outcome.ok,
-    ...("status" in result ? { status: result.status } : {}),
-    ...(outcome.ok ? {} : { error: outcome.error }),
-    durationMs: result.durationMs,
-    createdAt: new Date(now).toISOString(),
-    ...kind,
-  };
-}
-
-/** The answer of `POST .../test`. */
-export type TestResult = { ok: true; status: number } | {
-  ok: false;
-  status?: number;
-  error: string;
-};
-
-/**
- * Sends a test event (`evt_test_` id, `data: {test: true}`, `X-Service-Test: true`, no
- * delivery id) now. It is logged, and leaves the subscription's state untouched.
- */
-export async function sendTestEvent(
-  deps: AppDeps,
-  sub: StoredSubscription,
-  type: EventType,
-): Promise<TestResult> {
-  const key = await signingKeyOf(deps, sub);
-  if (key === null) return { ok: false, error: ROTATE_SECRET_ERROR };
-  const now = deps.now();
-  const event: EventEnvelope = {
-    id: newId("evt_test", now),
-    type,
-    createdAt: new Date(now).toISOString(),
-    userId: sub.userId,
-    data: { test: true },
-  };
-  const result = await sendEvent(deps, sub.url, event, key, { test: true });
-  const entry = logEntry(deps, sub.id, event, result, { test: true });
-  const op = deps.kv.atomic();
-  addWebhookLog(op, sub.userId, entry);
-  await op.commit();
-  if (entry.ok) return { ok: true, status: entry.status! };
-  return entry.status === undefined
-    ? { ok: false, error: entry.error! }
-    : { ok: false, status: entry.status, error: entry.error! };
 }

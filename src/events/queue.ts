@@ -76,11 +76,17 @@ export function startQueueListener(deps: AppDeps, handlers: QueueHandlers): Queu
   };
 }
 
+/** A message to enqueue, and how long the queue holds it back (ms, none by default). */
+export interface Outgoing {
+  message: QueueMessage;
+  delay?: number;
+}
+
 /** Puts messages on the queue, up to 500 per commit. */
-export async function enqueueAll(kv: Deno.Kv, messages: QueueMessage[]): Promise<void> {
+export async function enqueueAll(kv: Deno.Kv, messages: Outgoing[]): Promise<void> {
   for (let i = 0; i < messages.length; i += 500) {
     const op = kv.atomic();
-    for (const m of messages.slice(i, i + 500)) op.enqueue(m);
+    for (const { message, delay } of messages.slice(i, i + 500)) op.enqueue(message, { delay });
     const res = await op.commit();
     if (!res.ok) throw new Error("enqueue failed");
   }

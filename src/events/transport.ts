@@ -11,29 +11,33 @@ export interface EventTransport {
   readonly name: "queue" | "outbox";
   /** Adds the event's hand-off to the commit that stores it. */
   add(op: Deno.AtomicOperation, event: EventEnvelope): void;
-  /** The event's fan-out is claimed (every pair, by someone): its hand-off is done. */
-  fannedOut(kv: Deno.Kv, eventId: string): Promise<void>;
+  /**
+   * Every pair of the event is done (its outcome recorded, or nothing is left to send): its
+   * hand-off ends. Until then the hand-off stays, so a crash loses nothing.
+   */
+  settled(kv: Deno.Kv, eventId: string): Promise<void>;
 }
 
 /**
  * A local KV: a queue message in the change's commit, delivered by the process's
- * `listenQueue` (acknowledged when its handler returns).
+ * `listenQueue` and acknowledged when its handler returns (pairs still under way then get a
+ * delayed message of their own), so the message itself is the hand-off.
  */
 export const QUEUE: EventTransport = {
   name: "queue",
   add: (op, event) => op.enqueue({ kind: "event", event } satisfies EventMessage),
-  fannedOut: () => Promise.resolve(),
+  settled: () => Promise.resolve(),
 };
 
 /**
  * A KV without queues (KV Connect): an `["outbox", eventId]` entry in the change's commit,
- * removed once the fan-out is claimed; a cron job (`src/jobs/outbox_drain.ts`) delivers what
- * a dead process left there.
+ * removed once every pair is done; a cron job (`src/jobs/outbox_drain.ts`) delivers what a
+ * dead process left there.
  */
 export const OUTBOX: EventTransport = {
   name: "outbox",
   add: addToOutbox,
-  fannedOut: removeFromOutbox,
+  settled: removeFromOutbox,
 };
 
 const declared = new WeakMap<Deno.Kv, EventTransport>();

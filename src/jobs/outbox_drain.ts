@@ -2,7 +2,7 @@ import type { EventMessage } from "../events/emit.ts";
 import { dispatch, type QueueHandlers } from "../events/queue.ts";
 import type { AppDeps } from "../deps.ts";
 import { withLease } from "../store/lease.ts";
-import { listOutbox, removeFromOutbox } from "../store/outbox.ts";
+import { listOutbox } from "../store/outbox.ts";
 
 /** Every minute (cron's finest step); `main.ts` schedules it where events use the outbox. */
 export const OUTBOX_DRAIN_SCHEDULE = "* * * * *";
@@ -23,9 +23,10 @@ export interface DrainOptions {
 
 /**
  * The outbox's cron job: hands each event a dead process left in the outbox (older than the
- * grace period, oldest first) to the `event` handler as its transport's copy, which claims the
- * unclaimed pairs, ends the hand-off and sends; then removes the entry (also for an event the
- * handler drops as too old). An entry whose handling fails on storage stays for the next run.
+ * grace period, oldest first) to the `event` handler as its transport's copy, which sends the
+ * unclaimed and stale pairs and removes the entry once every pair is done (or the event is too
+ * old to send). An entry with a pair still under way, or whose handling fails on storage,
+ * stays for the next run.
  * Several processes may fire the job: a KV lease lets one run at a time. Resolves to the number
  * of events handled, or null when another process holds the lease.
  */
@@ -43,7 +44,6 @@ export async function drainOutbox(
     const handle = async (event: EventMessage["event"]) => {
       try {
         await dispatch(deps, handlers, { kind: "event", event } satisfies EventMessage);
-        await removeFromOutbox(deps.kv, event.id);
         handled++;
       } catch (err) {
         deps.log.warn("outbox event not delivered; next run retries", {

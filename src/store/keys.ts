@@ -84,7 +84,7 @@ export const keys = {
   webhookLogs: (userId: string) => ["ws", userId, "whlog"] as const,
   webhookLog: (userId: string, logId: string) => ["ws", userId, "whlog", logId] as const,
   settings: (userId: string) => ["ws", userId, "settings"] as const,
-  /** (event, subscription) -> attempt started: at most one attempt each; expires. */
+  /** (event, subscription) -> its attempt, claimed then done; re-sent only if left claimed. */
   webhookAttempt: (userId: string, eventId: string, subId: string) =>
     ["ws", userId, "whsub_attempt", eventId, subId] as const,
 

@@ -9,7 +9,7 @@ export function addToOutbox(op: Deno.AtomicOperation, event: EventEnvelope): voi
   op.set(keys.outboxEntry(event.id), event, { expireIn: OUTBOX_RETENTION_MS });
 }
 
-/** The event's fan-out is claimed: its entry goes. */
+/** Every pair of the event is done: its entry goes. */
 export async function removeFromOutbox(kv: Deno.Kv, eventId: string): Promise<void> {
   await kv.delete(keys.outboxEntry(eventId));
 }

@@ -1,3 +1,4 @@
+import type { AttemptMarker } from "../domain/webhook_attempt.ts";
 import { Batcher } from "../lib/batcher.ts";
 import { keys } from "./keys.ts";
 import { getManyChunked, MAX_CHECKS } from "./kv.ts";
@@ -19,17 +20,27 @@ export interface EventRef {
   userId: string;
 }
 
-/** The subscriptions among `subIds` whose attempt at `event` nobody has claimed yet. */
-export async function unclaimed(kv: Deno.Kv, event: EventRef, subIds: string[]) {
-  const markers = await getManyChunked(
-    kv,
-    subIds.map((id) => keys.webhookAttempt(event.userId, event.id, id)),
-  );
-  return subIds.filter((_, i) => markers[i].versionstamp === null);
+/** One pair as its marker stands: `versionstamp` is what a claim of it must find. */
+export interface PairMarker {
+  subId: string;
+  /** Null when nobody claimed the pair; a bare number is a marker from before states. */
+  marker: AttemptMarker | number | null;
+  versionstamp: string | null;
+  /** This process claimed the pair and its attempt has not ended. */
+  mine: boolean;
 }
+
+/** What a claim must find: no marker (null), or the stale marker that was read. */
+export interface ClaimRequest {
+  subId: string;
+  versionstamp: string | null;
+}
+
+const pairId = (event: EventRef, subId: string) => `${event.id}\n${subId}`;
 
 interface Claim {
   key: Deno.KvKey;
+  expected: string | null;
   at: number;
   settle: (won: boolean) => void;
   fail: (err: unknown) => void;
@@ -37,12 +48,14 @@ interface Claim {
 
 /**
  * Claims of one process, ten to a commit whatever event they belong to: each pair's marker is
- * checked absent and set in the commit. When a commit fails (some pair is taken), its pairs
- * are claimed one by one, so each claim's answer is exact.
+ * checked (absent, or the stale claim that was read) and set in the commit. When a commit fails
+ * (some pair is taken), its pairs are claimed one by one, so each claim's answer is exact.
  */
 class ClaimWriter {
   /** Pairs being claimed here now, so two claims of one pair never share a commit. */
   readonly #open = new Map<string, Promise<boolean>>();
+  /** Pairs won here whose attempt has not ended: never stale to this process. */
+  readonly mine = new Set<string>();
   readonly #batcher: Batcher<Claim>;
 
   constructor(readonly kv: Deno.Kv) {
@@ -53,8 +66,8 @@ class ClaimWriter {
     });
   }
 
-  claim(event: EventRef, subId: string, at: number): Promise<boolean> {
-    const id = `${event.id}\n${subId}`;
+  claim(event: EventRef, request: ClaimRequest, at: number): Promise<boolean> {
+    const id = pairId(event, request.subId);
     const running = this.#open.get(id);
     // The same pair claimed again meanwhile loses, whoever wins; if the first claim fails
     // (storage error), so does this one, and its queue message comes back.
@@ -64,9 +77,13 @@ class ClaimWriter {
     const done = () => this.#open.delete(id);
     promise.then(done, done);
     this.#batcher.add({
-      key: keys.webhookAttempt(event.userId, event.id, subId),
+      key: keys.webhookAttempt(event.userId, event.id, request.subId),
+      expected: request.versionstamp,
       at,
-      settle: resolve,
+      settle: (won) => {
+        if (won) this.mine.add(id);
+        resolve(won);
+      },
       fail: reject,
     });
     return promise;
@@ -86,8 +103,11 @@ class ClaimWriter {
 
   async #tryClaim(claims: Claim[]): Promise<boolean> {
     const op = this.kv.atomic();
-    for (const { key, at } of claims) {
-      op.check({ key, versionstamp: null }).set(key, at, { expireIn: ATTEMPT_MARKER_TTL_MS });
+    for (const { key, expected, at } of claims) {
+      const marker: AttemptMarker = { state: "claimed", at };
+      op.check({ key, versionstamp: expected }).set(key, marker, {
+        expireIn: ATTEMPT_MARKER_TTL_MS,
+      });
     }
     return (await op.commit()).ok;
   }
@@ -95,19 +115,71 @@ class ClaimWriter {
 
 const writers = new WeakMap<Deno.Kv, ClaimWriter>();
 
+function writerOf(kv: Deno.Kv): ClaimWriter {
+  let writer = writers.get(kv);
+  if (!writer) writers.set(kv, writer = new ClaimWriter(kv));
+  return writer;
+}
+
+/** The markers of the pairs of `event` with `subIds`, in that order. */
+export async function attemptMarkers(
+  kv: Deno.Kv,
+  event: EventRef,
+  subIds: string[],
+): Promise<PairMarker[]> {
+  const mine = writers.get(kv)?.mine;
+  const entries = await getManyChunked<AttemptMarker | number>(
+    kv,
+    subIds.map((id) => keys.webhookAttempt(event.userId, event.id, id)),
+  );
+  return subIds.map((subId, i) => ({
+    subId,
+    marker: entries[i].value,
+    versionstamp: entries[i].versionstamp,
+    mine: mine?.has(pairId(event, subId)) ?? false,
+  }));
+}
+
 /**
- * Claims the one attempt of each (event, subscription) pair: returns the subscriptions this
- * caller won; later callers (a queue redelivery, a restart after a crash mid-way) win none.
- * Concurrent claims of the process share commits.
+ * Claims the attempt of each requested pair, each against the marker its caller read (none,
+ * or a stale claim): returns the subscriptions this caller won. Whoever loses (another
+ * handler got there first) does nothing. Concurrent claims of the process share commits.
  */
 export async function claimAttempts(
   kv: Deno.Kv,
   event: EventRef,
-  subIds: string[],
+  requests: ClaimRequest[],
   now: number,
 ): Promise<string[]> {
-  let writer = writers.get(kv);
-  if (!writer) writers.set(kv, writer = new ClaimWriter(kv));
-  const won = await Promise.all(subIds.map((id) => writer.claim(event, id, now)));
-  return subIds.filter((_, i) => won[i]);
+  const writer = writerOf(kv);
+  const results = await Promise.allSettled(requests.map((r) => writer.claim(event, r, now)));
+  const won = requests.filter((_, i) => {
+    const result = results[i];
+    return result.status === "fulfilled" && result.value;
+  }).map((r) => r.subId);
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) {
+    // Nothing is sent: the pairs won are given up here, and go stale for the redelivery.
+    for (const subId of won) endAttempt(kv, event, subId);
+    throw failed.reason;
+  }
+  return won;
+}
+
+/** The attempt this process claimed is over (its outcome recorded, or it failed). */
+export function endAttempt(kv: Deno.Kv, event: EventRef, subId: string): void {
+  writers.get(kv)?.mine.delete(pairId(event, subId));
+}
+
+/** Marks the pair done in the commit that records its outcome: it is never sent again. */
+export function markAttemptDone(
+  op: Deno.AtomicOperation,
+  event: EventRef,
+  subId: string,
+  at: number,
+): void {
+  const marker: AttemptMarker = { state: "done", at };
+  op.set(keys.webhookAttempt(event.userId, event.id, subId), marker, {
+    expireIn: ATTEMPT_MARKER_TTL_MS,
+  });
 }

@@ -2,6 +2,7 @@ import type { StoredSubscription } from "../domain/webhook.ts";
 import { Batcher } from "../lib/batcher.ts";
 import { keys } from "./keys.ts";
 import { MAX_CHECKS, withRetry } from "./kv.ts";
+import { type EventRef, markAttemptDone } from "./webhook_attempts.ts";
 import { addWebhookLog, type WebhookLogEntry } from "./webhook_logs.ts";
 
 /** At most this many outcomes (and their log entries) go into one commit. */
@@ -16,6 +17,8 @@ interface Pending {
   sub: string;
   change: (sub: StoredSubscription) => StoredSubscription;
   log?: WebhookLogEntry;
+  /** The attempt this outcome ends: its pair is marked done in the same commit. */
+  done?: { event: EventRef; at: number };
   resolve: () => void;
   reject: (err: unknown) => void;
 }
@@ -41,9 +44,10 @@ class OutcomeWriter {
     });
   }
 
-  record(userId: string, subId: string, change: Pending["change"], log?: WebhookLogEntry) {
+  record(userId: string, subId: string, change: Pending["change"], extra: OutcomeExtra) {
     const { promise, resolve, reject } = Promise.withResolvers<void>();
-    this.#batcher.add({ userId, subId, sub: `${userId}\n${subId}`, change, log, resolve, reject });
+    const sub = `${userId}\n${subId}`;
+    this.#batcher.add({ userId, subId, sub, change, ...extra, resolve, reject });
     return promise;
   }
 
@@ -82,7 +86,10 @@ class OutcomeWriter {
           if (!entry.value) return;
           const next = group.reduce((current, p) => p.change(current), entry.value);
           op.check(entry).set(entry.key, next);
-          for (const p of group) if (p.log) addWebhookLog(op, p.userId, p.log);
+          for (const p of group) {
+            if (p.log) addWebhookLog(op, p.userId, p.log);
+            if (p.done) markAttemptDone(op, p.done.event, p.subId, p.done.at);
+          }
           writes++;
         });
         return { commit: writes ? await op.commit() : null, value: null };
@@ -98,18 +105,21 @@ class OutcomeWriter {
 
 const writers = new WeakMap<Deno.Kv, OutcomeWriter>();
 
+/** What an outcome's commit writes besides the subscription. */
+export type OutcomeExtra = Pick<Pending, "log" | "done">;
+
 /**
- * Applies `change` to the subscription (nothing when it was deleted) with `log` in the same
- * commit; resolves once that commit is stored.
+ * Applies `change` to the subscription (nothing when it was deleted) with the log entry and the
+ * attempt's done marker in the same commit; resolves once that commit is stored.
  */
 export function recordOutcome(
   kv: Deno.Kv,
   userId: string,
   subId: string,
   change: Pending["change"],
-  log?: WebhookLogEntry,
+  extra: OutcomeExtra = {},
 ): Promise<void> {
   let writer = writers.get(kv);
   if (!writer) writers.set(kv, writer = new OutcomeWriter(kv));
-  return writer.record(userId, subId, change, log);
+  return writer.record(userId, subId, change, extra);
 }

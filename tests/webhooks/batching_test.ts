@@ -54,7 +54,7 @@ Deno.test("outcomes of many subscriptions share commits; every failure counts an
         sub.userId,
         sub.id,
         (s) => afterAttempt(s, { ok: false, error: "HTTP 500" }, log.createdAt),
-        log,
+        { log },
       ));
     }
     // Another writer (a PATCH, another process) changes some records meanwhile: the
@@ -85,9 +85,17 @@ Deno.test("claims of concurrent deliveries share commits; each pair is won exact
   await using ctx = await webhookApp({ listen: false });
   const events = Array.from({ length: 40 }, (_, i) => `evt_claim_${i}`);
   // One pair already claimed elsewhere (another process, or before a crash).
-  await ctx.kv.set(keys.webhookAttempt("usr_x", "evt_claim_7", "whsub_b"), Date.now());
+  await ctx.kv.set(keys.webhookAttempt("usr_x", "evt_claim_7", "whsub_b"), {
+    state: "claimed",
+    at: Date.now(),
+  });
   const claim = (eventId: string) =>
-    claimAttempts(ctx.kv, { id: eventId, userId: "usr_x" }, ["whsub_a", "whsub_b"], Date.now());
+    claimAttempts(
+      ctx.kv,
+      { id: eventId, userId: "usr_x" },
+      ["whsub_a", "whsub_b"].map((subId) => ({ subId, versionstamp: null })),
+      Date.now(),
+    );
   // Every event claimed twice at once (the hand-over and a queue copy): one of them wins.
   const results = await Promise.all(events.flatMap((e) => [claim(e), claim(e)]));
   for (const [i, eventId] of events.entries()) {

@@ -144,19 +144,6 @@ Deno.test("redelivery: the same message handled twice (even at once) sends once 
   assert.equal(receiver.requests.length, 5);
 });
 
-Deno.test("restart mid-way: pairs a crashed run already claimed are not sent again", async () => {
-  await using receiver = startReceiver();
-  await using ctx = await webhookApp({ listen: false });
-  const { user, token } = await signUp(ctx);
-  const first = await subscribe(ctx, token, { url: receiver.url("/first") });
-  await subscribe(ctx, token, { url: receiver.url("/second") });
-  const event = buildEvent("order.created", user.id, {});
-  // The crashed process had claimed (and maybe sent) the first pair before dying.
-  await ctx.kv.set(keys.webhookAttempt(user.id, event.id, first.id), Date.now());
-  await webhookHandlers(ctx.deps).event({ kind: "event", event });
-  assert.deepEqual(receiver.requests.map((r) => r.path), ["/second"]);
-});
-
 Deno.test("events committed while no listener runs are delivered from the queue once it starts", async () => {
   await using receiver = startReceiver();
   const ctx = await webhookApp({ listen: false });

@@ -98,10 +98,16 @@ Deno.test("outbox: after a crash the drain delivers each (event, subscription) e
     const e1 = await commitEvent(ctx, one.user.id);
     const e2 = await commitEvent(ctx, two.user.id);
     const e3 = await commitEvent(ctx, many.user.id);
-    // This one had its first pair claimed (and maybe sent) before the crash.
+    // This one had its first pair sent and its outcome recorded before the crash; the next,
+    // its first pair claimed (and maybe sent) with no outcome.
     const e4 = await commitEvent(ctx, one.user.id);
-    await ctx.kv.set(keys.webhookAttempt(one.user.id, e4.id, a1.id), clock);
-    assert.deepEqual(await outboxIds(ctx), [e1.id, e2.id, e3.id, e4.id]);
+    await ctx.kv.set(keys.webhookAttempt(one.user.id, e4.id, a1.id), { state: "done", at: clock });
+    const e5 = await commitEvent(ctx, one.user.id);
+    await ctx.kv.set(keys.webhookAttempt(one.user.id, e5.id, a1.id), {
+      state: "claimed",
+      at: clock,
+    });
+    assert.deepEqual(await outboxIds(ctx), [e1.id, e2.id, e3.id, e4.id, e5.id]);
 
     // Too young: left to a hand-over that may still be running.
     const handlers = webhookHandlers(ctx.deps);
@@ -114,7 +120,8 @@ Deno.test("outbox: after a crash the drain delivers each (event, subscription) e
       drainOutbox(ctx.deps, handlers),
       drainOutbox(ctx.deps, handlers),
     ]);
-    assert.deepEqual(runs.toSorted(), [4, null]);
+    assert.deepEqual(runs.toSorted(), [5, null]);
+    // The claim without an outcome is long stale: sent again, with the same event id.
     assert.deepEqual(
       pairs(receiver.requests),
       [
@@ -123,19 +130,46 @@ Deno.test("outbox: after a crash the drain delivers each (event, subscription) e
         `${e2.id} /two`,
         ...Array.from({ length: 7 }, (_, i) => `${e3.id} /many/${i}`),
         `${e4.id} /one/2`,
+        `${e5.id} /one/1`,
+        `${e5.id} /one/2`,
       ].sort(),
     );
     assert.deepEqual(await outboxIds(ctx), []);
     // Another run, and the same events handed over late, send nothing more.
     assert.equal(await drainOutbox(ctx.deps, handlers), 0);
-    for (const event of [e1, e2, e3]) await handlers.event({ kind: "event", event });
+    for (const event of [e1, e2, e3, e5]) await handlers.event({ kind: "event", event });
     await sleep(150);
-    assert.equal(receiver.requests.length, 11);
+    assert.equal(receiver.requests.length, 13);
     assert.equal(spy.messages.length, 0);
   } finally {
     await ctx.close();
     await spy.listening;
   }
+});
+
+Deno.test("outbox: an entry stays while a pair is under way, and goes once every pair is done", async () => {
+  await using receiver = startReceiver();
+  let clock = Date.now();
+  await using ctx = await webhookApp({ events: "outbox", listen: false, now: () => clock });
+  const { user, token } = await signUp(ctx);
+  const first = await subscribe(ctx, token, { url: receiver.url("/first") });
+  await subscribe(ctx, token, { url: receiver.url("/second") });
+  const event = await commitEvent(ctx, user.id);
+  clock += OUTBOX_GRACE_MS + 1000;
+  // A process claimed the first pair a moment ago and is sending it now (or just died).
+  await ctx.kv.set(keys.webhookAttempt(user.id, event.id, first.id), {
+    state: "claimed",
+    at: clock - 1000,
+  });
+  const handlers = webhookHandlers(ctx.deps);
+  assert.equal(await drainOutbox(ctx.deps, handlers), 1);
+  assert.deepEqual(pairs(receiver.requests), [`${event.id} /second`]);
+  assert.deepEqual(await outboxIds(ctx), [event.id]);
+  // A minute later that claim has no outcome: its process died, and the next run sends it.
+  clock += 60_000;
+  assert.equal(await drainOutbox(ctx.deps, handlers), 1);
+  assert.deepEqual(pairs(receiver.requests), [`${event.id} /first`, `${event.id} /second`]);
+  assert.deepEqual(await outboxIds(ctx), []);
 });
 
 Deno.test("outbox: the hand-over and a drain racing on one event still send once per subscription", async () => {

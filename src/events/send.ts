@@ -1,0 +1,134 @@
+/**
+ * One request to a receiver: the signing key of a subscription, the signed POST with the
+ * contract's headers, its outcome and log entry; and test events, which are only that.
+ */
+import {
+  type Outcome,
+  outcomeOfStatus,
+  ROTATE_SECRET_ERROR,
+  type StoredSubscription,
+} from "../domain/webhook.ts";
+import type { AppDeps } from "../deps.ts";
+import type { SecretBox } from "../lib/secret_box.ts";
+import { newId } from "../lib/ids.ts";
+import type { Exchange } from "../net/http.ts";
+import type { OutboundResult } from "../net/outbound.ts";
+import { addWebhookLog, type WebhookLogEntry } from "../store/webhook_logs.ts";
+import { VERSION } from "../version.ts";
+import { signatureHeader, signingKey } from "./signature.ts";
+import type { EventType } from "../domain/event_types.ts";
+import type { EventEnvelope } from "./types.ts";
+
+export const USER_AGENT = `order-tracker-webhooks/${VERSION}`;
+
+const signingKeys = new WeakMap<SecretBox, Map<string, Promise<CryptoKey | null>>>();
+const SIGNING_KEY_CACHE_MAX = 10_000;
+
+/**
+ * The subscription's signing key, or null when its secret is missing or does not decrypt under
+ * the deployment's key. Keys (non-extractable, never the plain secret) are cached per sealed
+ * secret and SecretBox: a rotation seals a new secret, so the old key is never used again.
+ */
+export function signingKeyOf(deps: AppDeps, sub: StoredSubscription): Promise<CryptoKey | null> {
+  const box = deps.secrets;
+  if (sub.needsSecretRotation || !sub.sealedSecret || !box) return Promise.resolve(null);
+  let cache = signingKeys.get(box);
+  if (!cache) signingKeys.set(box, cache = new Map());
+  let key = cache.get(sub.sealedSecret);
+  if (!key) {
+    if (cache.size >= SIGNING_KEY_CACHE_MAX) cache.clear();
+    key = box.open(sub.sealedSecret, sub.id).then((secret) =>
+      secret === null ? null : signingKey(secret)
+    );
+    cache.set(sub.sealedSecret, key);
+  }
+  return key;
+}
+
+/** A real attempt carries a delivery id; a test carries the test marker instead. */
+export type Attempt = { deliveryId: string } | { test: true };
+
+/** POSTs the envelope, signed, with the headers of CONTRACT.md. Never throws. */
+export async function sendEvent(
+  deps: AppDeps,
+  url: string,
+  event: EventEnvelope,
+  key: CryptoKey,
+  kind: Attempt,
+): Promise<OutboundResult> {
+  const body = new TextEncoder().encode(JSON.stringify(event));
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    "User-Agent": USER_AGENT,
+    "X-Service-Event": event.type,
+    "X-Service-Event-Id": event.id,
+    "X-Service-Signature": await signatureHeader(key, body),
+  };
+  if ("test" in kind) headers["X-Service-Test"] = "true";
+  else headers["X-Service-Delivery"] = kind.deliveryId;
+  return await deps.outbound.request(url, { body, headers });
+}
+
+export function outcomeOf(result: Exchange): Outcome {
+  return "status" in result ? outcomeOfStatus(result.status) : { ok: false, error: result.error };
+}
+
+export function logEntry(
+  deps: AppDeps,
+  subscriptionId: string,
+  event: EventEnvelope,
+  result: OutboundResult,
+  kind: Attempt,
+): WebhookLogEntry {
+  const now = deps.now();
+  const outcome = outcomeOf(result);
+  return {
+    id: newId("log", now),
+    subscriptionId,
+    eventId: event.id,
+    eventType: event.type,
+    ok: outcome.ok,
+    ...("status" in result ? { status: result.status } : {}),
+    ...(outcome.ok ? {} : { error: outcome.error }),
+    durationMs: result.durationMs,
+    createdAt: new Date(now).toISOString(),
+    ...kind,
+  };
+}
+
+/** The answer of `POST .../test`. */
+export type TestResult = { ok: true; status: number } | {
+  ok: false;
+  status?: number;
+  error: string;
+};
+
+/**
+ * Sends a test event (`evt_test_` id, `data: {test: true}`, `X-Service-Test: true`, no
+ * delivery id) now. It is logged, and leaves the subscription's state untouched.
+ */
+export async function sendTestEvent(
+  deps: AppDeps,
+  sub: StoredSubscription,
+  type: EventType,
+): Promise<TestResult> {
+  const key = await signingKeyOf(deps, sub);
+  if (key === null) return { ok: false, error: ROTATE_SECRET_ERROR };
+  const now = deps.now();
+  const event: EventEnvelope = {
+    id: newId("evt_test", now),
+    type,
+    createdAt: new Date(now).toISOString(),
+    userId: sub.userId,
+    data: { test: true },
+  };
+  const result = await sendEvent(deps, sub.url, event, key, { test: true });
+  const entry = logEntry(deps, sub.id, event, result, { test: true });
+  const op = deps.kv.atomic();
+  addWebhookLog(op, sub.userId, entry);
+  await op.commit();
+  if (entry.ok) return { ok: true, status: entry.status! };
+  return entry.status === undefined
+    ? { ok: false, error: entry.error! }
+    : { ok: false, status: entry.status, error: entry.error! };
+}

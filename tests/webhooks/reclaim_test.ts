@@ -1,0 +1,176 @@
+import assert from "node:assert/strict";
+import type { StoredSubscription } from "../../src/domain/webhook.ts";
+import {
+  type AttemptMarker,
+  attemptStep,
+  CLAIM_MARGIN_MS,
+} from "../../src/domain/webhook_attempt.ts";
+import { webhookHandlers } from "../../src/events/delivery.ts";
+import { buildEvent, type EventEnvelope } from "../../src/events/types.ts";
+import { OUTBOUND_TIMEOUT_MS } from "../../src/net/outbound.ts";
+import { keys } from "../../src/store/keys.ts";
+import { claimAttempts, endAttempt } from "../../src/store/webhook_attempts.ts";
+import type { WebhookLogEntry } from "../../src/store/webhook_logs.ts";
+import { signUp } from "../helpers.ts";
+import { sleep, startReceiver } from "../net/receiver.ts";
+import { commitEvent, eventually, subscribe, webhookApp, type WebhookContext } from "./helpers.ts";
+
+/** Age past which a claim without an outcome is taken to have died with its process. */
+const STALE_MS = OUTBOUND_TIMEOUT_MS + CLAIM_MARGIN_MS;
+
+const claimed = (at: number): AttemptMarker => ({ state: "claimed", at });
+
+function marker(ctx: WebhookContext, event: EventEnvelope, subId: string) {
+  return ctx.kv.get<AttemptMarker>(keys.webhookAttempt(event.userId, event.id, subId))
+    .then((e) => e.value);
+}
+
+async function logsOf(ctx: WebhookContext, userId: string): Promise<WebhookLogEntry[]> {
+  const out: WebhookLogEntry[] = [];
+  for await (const e of ctx.kv.list<WebhookLogEntry>({ prefix: keys.webhookLogs(userId) })) {
+    out.push(e.value);
+  }
+  return out;
+}
+
+const paths = (requests: { path: string }[]) => requests.map((r) => r.path).sort();
+
+Deno.test("the re-claim rule: absent claims; done never again; a claim waits out deadline and margin", () => {
+  const now = 1_000_000;
+  assert.deepEqual(attemptStep(null, now, 5000), { step: "claim" });
+  assert.deepEqual(attemptStep({ state: "done", at: 0 }, now, 5000), { step: "skip" });
+  // A bare claim time from before markers had a state: outcome unknown, left alone.
+  assert.deepEqual(attemptStep(0, now, 5000), { step: "skip" });
+  const until = now - 1 + 5000 + CLAIM_MARGIN_MS;
+  assert.deepEqual(attemptStep(claimed(now - 1), now, 5000), { step: "wait", until });
+  assert.deepEqual(attemptStep(claimed(now - 1), until - 1, 5000), { step: "wait", until });
+  assert.deepEqual(attemptStep(claimed(now - 1), until, 5000), { step: "claim" });
+  // This process's own attempt is never stale to it.
+  assert.deepEqual(attemptStep(claimed(0), now, 5000, true), {
+    step: "wait",
+    until: now + CLAIM_MARGIN_MS,
+  });
+});
+
+Deno.test("after a crash: a stale claim is sent once more with the same id; fresh and done ones are not", async () => {
+  await using receiver = startReceiver({
+    reply: (req) => new Response(null, { status: req.path === "/stale" ? 500 : 200 }),
+  });
+  let clock = Date.now();
+  await using ctx = await webhookApp({ listen: false, now: () => clock });
+  const { user, token } = await signUp(ctx);
+  const sub: Record<string, StoredSubscription & { secret: string }> = {};
+  for (const name of ["open", "done", "fresh", "stale"]) {
+    sub[name] = await subscribe(ctx, token, { url: receiver.url(`/${name}`) }) as never;
+  }
+  const event = buildEvent("order.created", user.id, { order: { id: "ord_1" } }, clock);
+  // What a crashed process left: one outcome recorded, one claim just made, one long ago.
+  const at = (name: string) => keys.webhookAttempt(user.id, event.id, sub[name].id);
+  await ctx.kv.set(at("done"), { state: "done", at: clock - 1000 } satisfies AttemptMarker);
+  await ctx.kv.set(at("fresh"), claimed(clock - 1000));
+  await ctx.kv.set(at("stale"), claimed(clock - STALE_MS));
+
+  const handlers = webhookHandlers(ctx.deps);
+  await handlers.event({ kind: "event", event });
+  assert.deepEqual(paths(receiver.requests), ["/open", "/stale"]);
+  for (const req of receiver.requests) {
+    assert.equal(req.headers.get("x-service-event-id"), event.id);
+    assert.equal(req.body, JSON.stringify(event));
+  }
+  // The re-sent attempt's outcome is recorded once, and its pair is done.
+  const stale = await ctx.kv.get<StoredSubscription>(keys.webhookSub(user.id, sub.stale.id));
+  assert.equal(stale.value!.failureCount, 1);
+  assert.equal((await marker(ctx, event, sub.stale.id))?.state, "done");
+  assert.equal((await marker(ctx, event, sub.open.id))?.state, "done");
+  assert.deepEqual(await marker(ctx, event, sub.fresh.id), claimed(clock - 1000));
+
+  // Redelivered again (another crash, or the delayed look at the fresh claim): nothing new
+  // while the fresh claim may still be under way; once it is stale too, it is sent once.
+  await handlers.event({ kind: "event", event });
+  await handlers.delivery({ kind: "delivery", event, subscriptionId: sub.fresh.id });
+  assert.equal(receiver.requests.length, 2);
+  clock += STALE_MS;
+  await Promise.all([
+    handlers.delivery({ kind: "delivery", event, subscriptionId: sub.fresh.id }),
+    handlers.event({ kind: "event", event }),
+  ]);
+  await handlers.event({ kind: "event", event });
+  assert.deepEqual(paths(receiver.requests), ["/fresh", "/open", "/stale"]);
+  const logs = await logsOf(ctx, user.id);
+  assert.deepEqual(
+    logs.map((l) => l.subscriptionId).sort(),
+    [sub.fresh.id, sub.open.id, sub.stale.id].sort(),
+  );
+  assert.equal((await ctx.kv.get<StoredSubscription>(stale.key)).value!.failureCount, 1);
+});
+
+Deno.test("a claim under way is looked at again when it would go stale: sent only if it got no outcome", async () => {
+  await using receiver = startReceiver();
+  await using ctx = await webhookApp();
+  const { user, token } = await signUp(ctx);
+  const finishes = await subscribe(ctx, token, { url: receiver.url("/finishes") });
+  const dies = await subscribe(ctx, token, { url: receiver.url("/dies") });
+  const event = buildEvent("order.created", user.id, {});
+  // Claimed by another process 300 ms before they go stale.
+  const claimedAt = Date.now() - STALE_MS + 300;
+  for (const sub of [finishes, dies]) {
+    await ctx.kv.set(keys.webhookAttempt(user.id, event.id, sub.id), claimed(claimedAt));
+  }
+  await webhookHandlers(ctx.deps).event({ kind: "event", event });
+  assert.equal(receiver.requests.length, 0);
+  // One of them records its outcome in time; the other process died.
+  await ctx.kv.set(
+    keys.webhookAttempt(user.id, event.id, finishes.id),
+    {
+      state: "done",
+      at: Date.now(),
+    } satisfies AttemptMarker,
+  );
+  const [req] = await receiver.waitFor(1, 3000);
+  assert.equal(req.path, "/dies");
+  assert.equal(req.headers.get("x-service-event-id"), event.id);
+  await eventually(async () => (await marker(ctx, event, dies.id))?.state === "done");
+  await sleep(200);
+  assert.equal(receiver.requests.length, 1);
+});
+
+Deno.test("no crash: the queue's copy arriving while the hand-over's send is under way sends nothing", async () => {
+  // Slower than the queue's 0 to 100 ms dequeue: the copy arrives mid-send.
+  await using receiver = startReceiver({
+    reply: () => sleep(300).then(() => new Response("ok")),
+  });
+  await using ctx = await webhookApp();
+  const { user, token } = await signUp(ctx);
+  for (const name of ["a", "b", "c"]) {
+    await subscribe(ctx, token, { url: receiver.url(`/${name}`) });
+  }
+  await Promise.all(Array.from({ length: 4 }, () => commitEvent(ctx, user.id)));
+  await receiver.waitFor(12);
+  await eventually(async () => (await logsOf(ctx, user.id)).length === 12);
+  await sleep(400);
+  await ctx.queue!.drain();
+  assert.equal(receiver.requests.length, 12);
+  const pairs = receiver.requests.map((r) => `${r.headers.get("x-service-event-id")} ${r.path}`);
+  assert.equal(new Set(pairs).size, 12);
+});
+
+Deno.test("a pair this process is still attempting is never stale to it, however old its claim", async () => {
+  await using receiver = startReceiver();
+  let clock = Date.now();
+  await using ctx = await webhookApp({ listen: false, now: () => clock });
+  const { user, token } = await signUp(ctx);
+  const sub = await subscribe(ctx, token, { url: receiver.url() });
+  const event = buildEvent("order.created", user.id, {}, clock);
+  const won = await claimAttempts(ctx.kv, event, [{ subId: sub.id, versionstamp: null }], clock);
+  assert.deepEqual(won, [sub.id]);
+  clock += 10 * STALE_MS;
+  const handlers = webhookHandlers(ctx.deps);
+  await handlers.event({ kind: "event", event });
+  assert.equal(receiver.requests.length, 0);
+  // The attempt ended without an outcome (a storage failure): now it is stale here too.
+  endAttempt(ctx.kv, event, sub.id);
+  await handlers.event({ kind: "event", event });
+  await handlers.event({ kind: "event", event });
+  assert.equal(receiver.requests.length, 1);
+  assert.equal(receiver.requests[0].headers.get("x-service-event-id"), event.id);
+});
