@@ -50,7 +50,7 @@ const server = listen({
   hostname: config.host,
   handler: app.fetch,
   log: deps.log,
-  recycleMs: config.connectionRecycleSeconds * 1000,
+  recycleMs: config.listenerRecycleSeconds * 1000,
   onListen: ({ hostname, port }) =>
     deps.log.info("listening", {
       hostname,

@@ -8,7 +8,7 @@ const optionalText = z.string().trim().min(1).optional();
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().min(1).default("0.0.0.0"),
-  CONNECTION_RECYCLE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
+  LISTENER_RECYCLE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
   KV_PATH: z.string().min(1).default("./data/kv.sqlite3"),
   BASE_URL: z.url().optional(),
   MAIL_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, "must be a domain name").default(
@@ -56,7 +56,7 @@ export interface Config {
   port: number;
   host: string;
   /** Replace the listener this often, closing idle and half-sent connections; 0 never. */
-  connectionRecycleSeconds: number;
+  listenerRecycleSeconds: number;
   kvPath: string;
   baseUrl: string;
   mailDomain: string;
@@ -101,7 +101,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return {
     port: e.PORT,
     host: e.HOST,
-    connectionRecycleSeconds: e.CONNECTION_RECYCLE_SECONDS,
+    listenerRecycleSeconds: e.LISTENER_RECYCLE_SECONDS,
     kvPath: e.KV_PATH,
     baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     mailDomain: e.MAIL_DOMAIN.toLowerCase(),

@@ -5,7 +5,7 @@ Deno.test("defaults follow CONTRACT.md", () => {
   const c = loadConfig({});
   assert.equal(c.port, 8000);
   assert.equal(c.host, "0.0.0.0");
-  assert.equal(c.connectionRecycleSeconds, 0);
+  assert.equal(c.listenerRecycleSeconds, 0);
   assert.equal(c.kvPath, "./data/kv.sqlite3");
   assert.equal(c.baseUrl, "http://localhost:8000");
   assert.equal(c.mailDomain, "inbound.localhost");
@@ -23,7 +23,7 @@ Deno.test("values are parsed and typed", () => {
   const key = new Uint8Array(32).fill(7);
   const c = loadConfig({
     PORT: "9001",
-    CONNECTION_RECYCLE_SECONDS: "30",
+    LISTENER_RECYCLE_SECONDS: "30",
     BASE_URL: "https://track.example.com/",
     BILLING_ENABLED: "true",
     FREE_PLAN_MONTHLY_ORDERS: "5",
@@ -33,7 +33,7 @@ Deno.test("values are parsed and typed", () => {
     LOG_LEVEL: "warn",
   });
   assert.equal(c.port, 9001);
-  assert.equal(c.connectionRecycleSeconds, 30);
+  assert.equal(c.listenerRecycleSeconds, 30);
   assert.equal(c.baseUrl, "https://track.example.com");
   assert.equal(c.billingEnabled, true);
   assert.equal(c.freePlanMonthlyOrders, 5);
@@ -47,8 +47,8 @@ Deno.test("a bad value names its variable", () => {
   const cases: Record<string, string>[] = [
     { PORT: "abc" },
     { PORT: "70000" },
-    { CONNECTION_RECYCLE_SECONDS: "-1" },
-    { CONNECTION_RECYCLE_SECONDS: "1.5" },
+    { LISTENER_RECYCLE_SECONDS: "-1" },
+    { LISTENER_RECYCLE_SECONDS: "1.5" },
     { BILLING_ENABLED: "yes" },
     { FREE_PLAN_MONTHLY_ORDERS: "-1" },
     { SECRETS_KEY: "c2hvcnQ=" },

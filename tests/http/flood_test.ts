@@ -88,8 +88,8 @@ Deno.test("process: silent connections past the descriptor limit are shed and th
   });
 });
 
-Deno.test("process: with CONNECTION_RECYCLE_SECONDS=1, silent, half-sent and idle connections close within a second or so", async () => {
-  await withService({ env: { CONNECTION_RECYCLE_SECONDS: "1" } }, async (service) => {
+Deno.test("process: with LISTENER_RECYCLE_SECONDS=1, silent, half-sent and idle connections close within a second or so", async () => {
+  await withService({ env: { LISTENER_RECYCLE_SECONDS: "1" } }, async (service) => {
     const silent = await RawClient.connect(service.port);
     const half = await RawClient.connect(service.port);
     const idle = await RawClient.connect(service.port);
