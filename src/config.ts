@@ -23,6 +23,10 @@ const EnvSchema = z.object({
     (v) => isAddressList(list(v)),
     "must be comma-separated IP addresses or CIDR ranges",
   ).optional(),
+  TRUSTED_PROXIES: z.string().refine(
+    (v) => isAddressList(list(v)),
+    "must be comma-separated IP addresses or CIDR ranges",
+  ).optional(),
   CORS_ORIGINS: z.string().min(1).default("*"),
   TURNSTILE_SECRET_KEY: optionalText,
   TURNSTILE_VERIFY_URL: z.url().default(
@@ -65,6 +69,8 @@ export interface Config {
   inboundMailKey?: string;
   secretsKey?: Uint8Array;
   allowedPrivateAddresses: string[];
+  /** Proxies whose `X-Forwarded-For` is believed; empty: the spec's first-address rule. */
+  trustedProxies: string[];
   corsOrigins: "*" | string[];
   turnstile: { secretKey?: string; verifyUrl: string };
   smtp: { url?: string; from?: string };
@@ -110,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     inboundMailKey: e.INBOUND_MAIL_KEY,
     secretsKey: e.SECRETS_KEY ? Uint8Array.fromBase64(e.SECRETS_KEY) : undefined,
     allowedPrivateAddresses: list(e.ALLOWED_PRIVATE_ADDRESSES),
+    trustedProxies: list(e.TRUSTED_PROXIES),
     corsOrigins: origins.includes("*") ? "*" : origins,
     turnstile: { secretKey: e.TURNSTILE_SECRET_KEY, verifyUrl: e.TURNSTILE_VERIFY_URL },
     smtp: { url: e.SMTP_URL, from: e.MAIL_FROM },

@@ -14,6 +14,7 @@ Deno.test("defaults follow CONTRACT.md", () => {
   assert.equal(c.inboundMailKey, undefined);
   assert.equal(c.secretsKey, undefined);
   assert.deepEqual(c.allowedPrivateAddresses, []);
+  assert.deepEqual(c.trustedProxies, []);
   assert.equal(c.corsOrigins, "*");
   assert.equal(c.turnstile.verifyUrl, "https://challenges.cloudflare.com/turnstile/v0/siteverify");
   assert.equal(c.logLevel, "info");
@@ -29,6 +30,7 @@ Deno.test("values are parsed and typed", () => {
     FREE_PLAN_MONTHLY_ORDERS: "5",
     SECRETS_KEY: key.toBase64(),
     ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1, 10.0.0.0/8",
+    TRUSTED_PROXIES: "::1, 172.16.0.0/12",
     CORS_ORIGINS: "https://a.example, https://b.example",
     LOG_LEVEL: "warn",
   });
@@ -39,6 +41,7 @@ Deno.test("values are parsed and typed", () => {
   assert.equal(c.freePlanMonthlyOrders, 5);
   assert.deepEqual(c.secretsKey, key);
   assert.deepEqual(c.allowedPrivateAddresses, ["127.0.0.1", "10.0.0.0/8"]);
+  assert.deepEqual(c.trustedProxies, ["::1", "172.16.0.0/12"]);
   assert.deepEqual(c.corsOrigins, ["https://a.example", "https://b.example"]);
   assert.equal(c.logLevel, "warn");
 });
@@ -54,6 +57,7 @@ Deno.test("a bad value names its variable", () => {
     { SECRETS_KEY: "c2hvcnQ=" },
     { LOG_LEVEL: "loud" },
     { BASE_URL: "not a url" },
+    { TRUSTED_PROXIES: "10.0.0.1, proxy.internal" },
   ];
   for (const env of cases) {
     const name = Object.keys(env)[0];
