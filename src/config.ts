@@ -3,6 +3,10 @@ import { isAddressList } from "./net/address.ts";
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 const optionalText = z.string().trim().min(1).optional();
+const addressList = z.string().refine(
+  (v) => isAddressList(list(v)),
+  "must be comma-separated IP addresses or CIDR ranges",
+).optional();
 
 /** Every environment variable the service reads, with its default. */
 const EnvSchema = z.object({
@@ -19,14 +23,8 @@ const EnvSchema = z.object({
   INBOUND_MAIL_KEY: optionalText,
   SECRETS_KEY: z.string().refine((v) => decodedLength(v) === 32, "must be base64 of 32 bytes")
     .optional(),
-  ALLOWED_PRIVATE_ADDRESSES: z.string().refine(
-    (v) => isAddressList(list(v)),
-    "must be comma-separated IP addresses or CIDR ranges",
-  ).optional(),
-  TRUSTED_PROXIES: z.string().refine(
-    (v) => isAddressList(list(v)),
-    "must be comma-separated IP addresses or CIDR ranges",
-  ).optional(),
+  ALLOWED_PRIVATE_ADDRESSES: addressList,
+  TRUSTED_PROXIES: addressList,
   CORS_ORIGINS: z.string().min(1).default("*"),
   TURNSTILE_SECRET_KEY: optionalText,
   TURNSTILE_VERIFY_URL: z.url().default(
