@@ -31,7 +31,10 @@ export interface Listener {
   shutdown(): Promise<void>;
 }
 
-/** First and longest wait before binding again; a bind right after a retirement waits the least. */
+/**
+ * Waits between binds: from 1 ms (a retired listener frees its port within milliseconds)
+ * doubling to 1 s (descriptors still short).
+ */
 const RETRY_MIN_MS = 1;
 const RETRY_MAX_MS = 1000;
 
