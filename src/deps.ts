@@ -1,6 +1,7 @@
 import type { Config } from "./config.ts";
 import type { AppDeps } from "./http/env.ts";
 import { RateLimits } from "./http/rate_limit.ts";
+import { ClientAddress } from "./http/client_ip.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
 import { ApiKeyUseRecorder } from "./store/api_key_use.ts";
 import { OrderSearch } from "./store/order_search.ts";
@@ -40,6 +41,7 @@ export function createDeps(input: DepsInput): AppDeps {
     persistence: input.persistence,
     log,
     rateLimits: new RateLimits(),
+    clientAddress: new ClientAddress(input.config.trustedProxies),
     apiKeyUse: new ApiKeyUseRecorder(input.kv),
     orderSearch: new OrderSearch(input.kv),
     background: new BackgroundTasks(log),

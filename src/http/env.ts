@@ -10,6 +10,7 @@ import type { RateLimits } from "./rate_limit.ts";
 import type { SecretBox } from "../lib/secret_box.ts";
 import type { Outbound } from "../net/outbound.ts";
 import type { EventTransport } from "../events/transport.ts";
+import type { ClientAddress } from "./client_ip.ts";
 
 /** Everything a request handler may use; built once by main.ts, or per test. */
 export interface AppDeps {
@@ -18,6 +19,8 @@ export interface AppDeps {
   log: Logger;
   persistence: Persistence;
   rateLimits: RateLimits;
+  /** Who the client is: `X-Forwarded-For` as `TRUSTED_PROXIES` says to read it. */
+  clientAddress: ClientAddress;
   apiKeyUse: ApiKeyUseRecorder;
   /** In-process search over orders (`q`), kept in step with KV before every search. */
   orderSearch: OrderSearch;
