@@ -3,7 +3,9 @@ import { ConfigError, loadConfig } from "./src/config.ts";
 import { createDeps, drainDeps } from "./src/deps.ts";
 import { webhookHandlers } from "./src/events/delivery.ts";
 import { startQueueListener } from "./src/events/queue.ts";
+import { listen } from "./src/http/listener.ts";
 import { drainOutbox, OUTBOX_DRAIN_SCHEDULE } from "./src/jobs/outbox_drain.ts";
+import { openFilesLimit } from "./src/lib/limits.ts";
 import { openStore } from "./src/store/kv.ts";
 import { VERSION } from "./src/version.ts";
 
@@ -37,9 +39,18 @@ if (deps.events.name === "outbox") {
   });
 }
 
-const server = Deno.serve({
+// Every connection holds a descriptor: the limit bounds how many clients are served at once.
+const fileLimit = openFilesLimit();
+if (fileLimit && fileLimit.soft !== fileLimit.hard) {
+  deps.log.warn("the open-files soft limit is below the hard limit", { ...fileLimit });
+}
+
+const server = listen({
   port: config.port,
   hostname: config.host,
+  handler: app.fetch,
+  log: deps.log,
+  recycleMs: config.listenerRecycleSeconds * 1000,
   onListen: ({ hostname, port }) =>
     deps.log.info("listening", {
       hostname,
@@ -47,8 +58,9 @@ const server = Deno.serve({
       version: VERSION,
       persistence,
       events: deps.events.name,
+      maxOpenFiles: fileLimit ? fileLimit.soft ?? "unlimited" : "unknown",
     }),
-}, app.fetch);
+});
 
 /** Stop accepting, let in-flight requests finish, then close storage. */
 async function shutdown(signal: string) {

@@ -11,6 +11,8 @@ export interface ServiceOptions {
   env?: Record<string, string>;
   /** How long to wait for the listening line. */
   startTimeoutMs?: number;
+  /** Runs the script under `ulimit -n` of this many descriptors (soft and hard limit). */
+  maxOpenFiles?: number;
 }
 
 export interface ExitReport {
@@ -31,8 +33,13 @@ export interface RunningService {
 }
 
 function spawn(options: ServiceOptions): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", options.script ?? "main.ts"],
+  const command = [Deno.execPath(), "run", "--allow-all", options.script ?? "main.ts"];
+  // The shell sets the limit, then becomes the script's process (exec), so pid and signals hold.
+  if (options.maxOpenFiles) {
+    command.unshift("sh", "-c", `ulimit -n ${options.maxOpenFiles} && exec "$@"`, "sh");
+  }
+  return new Deno.Command(command[0], {
+    args: command.slice(1),
     cwd: ROOT,
     env: { HOST: "127.0.0.1", ...options.env },
     stdin: "null",

@@ -3,11 +3,16 @@ import { isAddressList } from "./net/address.ts";
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 const optionalText = z.string().trim().min(1).optional();
+const addressList = z.string().refine(
+  (v) => isAddressList(list(v)),
+  "must be comma-separated IP addresses or CIDR ranges",
+).optional();
 
 /** Every environment variable the service reads, with its default. */
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().min(1).default("0.0.0.0"),
+  LISTENER_RECYCLE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
   KV_PATH: z.string().min(1).default("./data/kv.sqlite3"),
   BASE_URL: z.url().optional(),
   MAIL_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, "must be a domain name").default(
@@ -18,10 +23,8 @@ const EnvSchema = z.object({
   INBOUND_MAIL_KEY: optionalText,
   SECRETS_KEY: z.string().refine((v) => decodedLength(v) === 32, "must be base64 of 32 bytes")
     .optional(),
-  ALLOWED_PRIVATE_ADDRESSES: z.string().refine(
-    (v) => isAddressList(list(v)),
-    "must be comma-separated IP addresses or CIDR ranges",
-  ).optional(),
+  ALLOWED_PRIVATE_ADDRESSES: addressList,
+  TRUSTED_PROXIES: addressList,
   CORS_ORIGINS: z.string().min(1).default("*"),
   TURNSTILE_SECRET_KEY: optionalText,
   TURNSTILE_VERIFY_URL: z.url().default(
@@ -54,6 +57,8 @@ export type LogLevel = z.infer<typeof EnvSchema>["LOG_LEVEL"];
 export interface Config {
   port: number;
   host: string;
+  /** Replace the listener this often, closing idle and half-sent connections; 0 never. */
+  listenerRecycleSeconds: number;
   kvPath: string;
   baseUrl: string;
   mailDomain: string;
@@ -62,6 +67,8 @@ export interface Config {
   inboundMailKey?: string;
   secretsKey?: Uint8Array;
   allowedPrivateAddresses: string[];
+  /** Proxies whose `X-Forwarded-For` is believed; empty: the spec's first-address rule. */
+  trustedProxies: string[];
   corsOrigins: "*" | string[];
   turnstile: { secretKey?: string; verifyUrl: string };
   smtp: { url?: string; from?: string };
@@ -98,6 +105,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return {
     port: e.PORT,
     host: e.HOST,
+    listenerRecycleSeconds: e.LISTENER_RECYCLE_SECONDS,
     kvPath: e.KV_PATH,
     baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     mailDomain: e.MAIL_DOMAIN.toLowerCase(),
@@ -106,6 +114,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     inboundMailKey: e.INBOUND_MAIL_KEY,
     secretsKey: e.SECRETS_KEY ? Uint8Array.fromBase64(e.SECRETS_KEY) : undefined,
     allowedPrivateAddresses: list(e.ALLOWED_PRIVATE_ADDRESSES),
+    trustedProxies: list(e.TRUSTED_PROXIES),
     corsOrigins: origins.includes("*") ? "*" : origins,
     turnstile: { secretKey: e.TURNSTILE_SECRET_KEY, verifyUrl: e.TURNSTILE_VERIFY_URL },
     smtp: { url: e.SMTP_URL, from: e.MAIL_FROM },

@@ -1,5 +1,6 @@
 import type { Config } from "./config.ts";
 import { RateLimits } from "./lib/rate_limits.ts";
+import { ClientAddress } from "./net/client_address.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
 import { ApiKeyUseRecorder } from "./store/api_key_use.ts";
 import { OrderSearch } from "./store/order_search.ts";
@@ -19,6 +20,8 @@ export interface AppDeps {
   log: Logger;
   persistence: Persistence;
   rateLimits: RateLimits;
+  /** Who the client is: `X-Forwarded-For` as `TRUSTED_PROXIES` says to read it. */
+  clientAddress: ClientAddress;
   apiKeyUse: ApiKeyUseRecorder;
   /** In-process search over orders (`q`), kept in step with KV before every search. */
   orderSearch: OrderSearch;
@@ -65,6 +68,7 @@ export function createDeps(input: DepsInput): AppDeps {
     persistence: input.persistence,
     log,
     rateLimits: new RateLimits(),
+    clientAddress: new ClientAddress(input.config.trustedProxies),
     apiKeyUse: new ApiKeyUseRecorder(input.kv),
     orderSearch: new OrderSearch(input.kv),
     background: new BackgroundTasks(log),

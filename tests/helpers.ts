@@ -47,6 +47,8 @@ export interface CallOptions {
   /** Sent as-is instead of JSON. */
   rawBody?: BodyInit;
   headers?: Record<string, string>;
+  /** The connection's address (`info.remoteAddr`), as `Deno.serve` would pass it. */
+  remoteAddr?: string;
 }
 
 export interface CallResult<T = Record<string, unknown>> {
@@ -69,7 +71,10 @@ export async function call<T = Record<string, unknown>>(
     body = JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await ctx.app.request(path, { method, headers, body });
+  const info = options.remoteAddr === undefined ? undefined : {
+    remoteAddr: { transport: "tcp", hostname: options.remoteAddr, port: 40000 },
+  };
+  const res = await ctx.app.request(path, { method, headers, body }, info);
   const text = await res.text();
   return {
     status: res.status,

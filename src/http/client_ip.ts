@@ -1,12 +1,8 @@
 import type { Context } from "hono";
+import type { AppEnv } from "./env.ts";
 
-/** The first address in X-Forwarded-For, else the connection's address. */
-export function clientIp(c: Context): string {
-  const forwarded = c.req.header("x-forwarded-for");
-  if (forwarded) {
-    const first = forwarded.split(",")[0].trim();
-    if (first) return first;
-  }
+/** The client of this request (see `ClientAddress`). */
+export function clientIp(c: Context<AppEnv>): string {
   const info = c.env as Deno.ServeHandlerInfo<Deno.NetAddr> | undefined;
-  return info?.remoteAddr?.hostname ?? "unknown";
+  return c.var.deps.clientAddress.of(c.req.header("x-forwarded-for"), info?.remoteAddr?.hostname);
 }
