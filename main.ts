@@ -29,7 +29,7 @@ const handlers = webhookHandlers(deps);
 const queue = startQueueListener(deps, handlers);
 const stopJobs = new AbortController();
 let draining: Promise<unknown> = Promise.resolve();
-if (deps.events.name === "outbox") {
+if (deps.events.transport.name === "outbox") {
   Deno.cron("outbox drain", OUTBOX_DRAIN_SCHEDULE, {
     backoffSchedule: [],
     signal: stopJobs.signal,
@@ -57,7 +57,7 @@ const server = listen({
       port,
       version: VERSION,
       persistence,
-      events: deps.events.name,
+      events: deps.events.transport.name,
       maxOpenFiles: fileLimit ? fileLimit.soft ?? "unlimited" : "unknown",
     }),
 });

@@ -11,7 +11,10 @@ import type { Persistence } from "./store/kv.ts";
 import { type SecretBox, secretBoxFor } from "./lib/secret_box.ts";
 import { Outbound } from "./net/outbound.ts";
 import { dnsResolver, type Resolver } from "./net/resolver.ts";
-import { type EventTransport, OUTBOX, QUEUE, useEventTransport } from "./events/transport.ts";
+import { EventBus } from "./events/bus.ts";
+import { type EventTransport, OUTBOX, QUEUE } from "./events/transport.ts";
+import { ClaimWriter } from "./store/webhook_attempts.ts";
+import { OutcomeWriter } from "./store/webhook_outcomes.ts";
 
 /** Everything a request handler may use; built once by main.ts, or per test. */
 export interface AppDeps {
@@ -37,8 +40,21 @@ export interface AppDeps {
   secrets: SecretBox | null;
   /** Every outbound request: the private-address guard and sends pinned to checked addresses. */
   outbound: Outbound;
-  /** How committed events reach delivery: the KV queue, or an outbox where KV has none. */
-  events: EventTransport;
+  /** The event path: read it off here (see {@link Events}). */
+  events: Events;
+}
+
+/**
+ * The one events object of a store: how committed events travel (the KV queue, or an outbox
+ * where KV has none), the bus every commit with events goes through (and whose listeners hear
+ * of it at once), and the writers that batch webhook delivery claims and outcomes into shared
+ * commits.
+ */
+export interface Events {
+  transport: EventTransport;
+  bus: EventBus;
+  claims: ClaimWriter;
+  outcomes: OutcomeWriter;
 }
 
 export interface DepsInput {
@@ -60,8 +76,13 @@ export function createDeps(input: DepsInput): AppDeps {
   const log = input.log ?? createLogger(input.config.logLevel);
   // KV Connect has no queues: there, events wait in an outbox (decided once, here).
   const transport = input.events ?? (input.persistence === "remote" ? "outbox" : "queue");
-  const events = transport === "outbox" ? OUTBOX : QUEUE;
-  useEventTransport(input.kv, events);
+  const chosen = transport === "outbox" ? OUTBOX : QUEUE;
+  const events: Events = {
+    transport: chosen,
+    bus: new EventBus(chosen),
+    claims: new ClaimWriter(input.kv),
+    outcomes: new OutcomeWriter(input.kv),
+  };
   return {
     kv: input.kv,
     config: input.config,

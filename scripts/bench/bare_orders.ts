@@ -45,6 +45,7 @@ Deno.serve({
     const result = await ingestOrder(kv, { userId, source: "manual", fields }, {
       now: Date.now(),
       billing: config,
+      events: deps.events.bus,
     });
     if (!result.ok) return json({ error: "Not stored", reason: result.reason }, 429);
     return json({ order: result.order, merged: result.merged }, result.merged ? 200 : 201);

@@ -1,7 +1,7 @@
 /**
  * The webhook benchmark's delivery-pipeline server: the service's queue listener and delivery
  * code on a seeded KV file, fed with order events committed straight through the store
- * (`addEvents`, the way `POST /api/orders` commits them) instead of through the HTTP route.
+ * (the event bus, the way `POST /api/orders` commits them) instead of through the HTTP route.
  * `POST /events` with `{"userIds": [...]}` commits one `order.created` event per account, 50
  * events to a commit, and answers 204 once they are stored; delivery starts at each commit,
  * exactly as after an order's commit in the service.
@@ -10,7 +10,6 @@ import { loadConfig } from "../../src/config.ts";
 import { createDeps } from "../../src/deps.ts";
 import { newOrder } from "../../src/domain/order.ts";
 import { webhookHandlers } from "../../src/events/delivery.ts";
-import { addEvents } from "../../src/events/emit.ts";
 import { startQueueListener } from "../../src/events/queue.ts";
 import { buildEvent } from "../../src/events/types.ts";
 import { newId } from "../../src/lib/ids.ts";
@@ -45,9 +44,8 @@ Deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, asy
   const { userIds } = await req.json() as { userIds: string[] };
   const commits = [];
   for (let i = 0; i < userIds.length; i += EVENTS_PER_COMMIT) {
-    const op = kv.atomic();
-    addEvents(kv, op, userIds.slice(i, i + EVENTS_PER_COMMIT).map(orderCreated));
-    commits.push(op.commit());
+    const events = userIds.slice(i, i + EVENTS_PER_COMMIT).map(orderCreated);
+    commits.push(deps.events.bus.commit(kv.atomic(), events));
   }
   const failed = (await Promise.all(commits)).some((r) => !r.ok);
   return new Response(null, { status: failed ? 500 : 204 });

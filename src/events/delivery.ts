@@ -88,7 +88,7 @@ export function webhookHandlers(deps: AppDeps): QueueHandlers {
       if (m.atCommit) {
         const handing = fanOut(deps, m.event, { atCommit: true });
         // Only queue copies come after the hand-over (the outbox drain reads the markers).
-        if (deps.events.name === "queue") remember(m.event.id, handing);
+        if (deps.events.transport.name === "queue") remember(m.event.id, handing);
         await handing;
         return;
       }
@@ -131,7 +131,7 @@ interface Plan {
 }
 
 async function plan(deps: AppDeps, event: EventEnvelope, subs: StoredSubscription[]) {
-  const markers = await attemptMarkers(deps.kv, event, subs.map((sub) => sub.id));
+  const markers = await attemptMarkers(deps.events.claims, event, subs.map((sub) => sub.id));
   const now = deps.now();
   const out: Plan = { send: [], waiting: [] };
   subs.forEach((sub, i) => {
@@ -169,7 +169,7 @@ export async function fanOut(
   options: { atCommit?: boolean } = {},
 ): Promise<boolean> {
   if (tooOld(deps, event)) {
-    await deps.events.settled(deps.kv, event.id);
+    await deps.events.transport.settled(deps.kv, event.id);
     return true;
   }
   const wanted = (await listSubscriptions(deps.kv, event.userId))
@@ -177,7 +177,7 @@ export async function fanOut(
   const { send, waiting } = options.atCommit
     ? { send: wanted.map((sub) => ({ sub, versionstamp: null })), waiting: [] }
     : await plan(deps, event, wanted);
-  if (!options.atCommit && deps.events.name === "queue") {
+  if (!options.atCommit && deps.events.transport.name === "queue") {
     const split = send.length > INLINE_FANOUT_MAX;
     await enqueueAll(deps.kv, [
       ...(split ? send.map(({ sub }) => deliveryMessage(deps, event, sub)) : []),
@@ -187,7 +187,7 @@ export async function fanOut(
   }
   const all = await attemptAll(deps, event, send);
   if (!all || waiting.length) return false;
-  await deps.events.settled(deps.kv, event.id);
+  await deps.events.transport.settled(deps.kv, event.id);
   return true;
 }
 
@@ -212,7 +212,7 @@ export async function deliverTo(deps: AppDeps, event: EventEnvelope, subId: stri
 async function attemptAll(deps: AppDeps, event: EventEnvelope, send: Plan["send"]) {
   const won = new Set(
     await claimAttempts(
-      deps.kv,
+      deps.events.claims,
       event,
       send.map(({ sub, versionstamp }) => ({ subId: sub.id, versionstamp })),
       deps.now(),
@@ -232,9 +232,15 @@ async function attempt(deps: AppDeps, event: EventEnvelope, sub: StoredSubscript
     const key = await signingKeyOf(deps, sub);
     if (key === null) {
       // Skipped, not queued, and not a failure toward auto-pause.
-      await recordOutcome(kv, sub.userId, sub.id, (s) => afterSkip(s, ROTATE_SECRET_ERROR), {
-        done: { event, at: deps.now() },
-      });
+      await recordOutcome(
+        deps.events.outcomes,
+        sub.userId,
+        sub.id,
+        (s) => afterSkip(s, ROTATE_SECRET_ERROR),
+        {
+          done: { event, at: deps.now() },
+        },
+      );
       log.warn("webhook skipped: no usable signing secret", { subscriptionId: sub.id });
       return;
     }
@@ -242,12 +248,18 @@ async function attempt(deps: AppDeps, event: EventEnvelope, sub: StoredSubscript
     const result = await sendEvent(deps, sub.url, event, key, { deliveryId });
     const outcome = outcomeOf(result);
     const entry = logEntry(deps, sub.id, event, result, { deliveryId });
-    await recordOutcome(kv, sub.userId, sub.id, (s) => afterAttempt(s, outcome, entry.createdAt), {
-      log: entry,
-      done: { event, at: deps.now() },
-    });
+    await recordOutcome(
+      deps.events.outcomes,
+      sub.userId,
+      sub.id,
+      (s) => afterAttempt(s, outcome, entry.createdAt),
+      {
+        log: entry,
+        done: { event, at: deps.now() },
+      },
+    );
     log.debug("webhook delivered", { ...entry });
   } finally {
-    endAttempt(kv, event, sub.id);
+    endAttempt(deps.events.claims, event, sub.id);
   }
 }

@@ -1,5 +1,5 @@
 import type { AppDeps } from "../deps.ts";
-import { type EventMessage, onEventsCommitted } from "./emit.ts";
+import type { EventMessage } from "./emit.ts";
 
 /** A queue message: its `kind` picks the handler, which validates the rest. */
 export interface QueueMessage {
@@ -57,8 +57,8 @@ export function startQueueListener(deps: AppDeps, handlers: QueueHandlers): Queu
     task.then(done, done);
     return task;
   };
-  const listening = deps.events.name === "queue" ? deps.kv.listenQueue(run) : null;
-  const unsubscribe = onEventsCommitted(deps.kv, (events) => {
+  const listening = deps.events.transport.name === "queue" ? deps.kv.listenQueue(run) : null;
+  const unsubscribe = deps.events.bus.onCommitted((events) => {
     for (const event of events) {
       run({ kind: "event", event, atCommit: true } satisfies EventMessage).catch((err) =>
         deps.log.warn("event dispatch failed; its transport will retry", { error: String(err) })

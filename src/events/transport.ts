@@ -4,7 +4,7 @@ import type { EventEnvelope } from "./types.ts";
 
 /**
  * How events committed with a change reach delivery. The committing process hands them to its
- * delivery handler at once either way (`onEventsCommitted`); the transport is the backstop for
+ * delivery handler at once either way (`EventBus.onCommitted`); the transport is the backstop for
  * a process that dies first.
  */
 export interface EventTransport {
@@ -39,15 +39,3 @@ export const OUTBOX: EventTransport = {
   add: addToOutbox,
   settled: removeFromOutbox,
 };
-
-const declared = new WeakMap<Deno.Kv, EventTransport>();
-
-/** Declares, once at start-up (`createDeps`), how events committed through `kv` travel. */
-export function useEventTransport(kv: Deno.Kv, transport: EventTransport): void {
-  declared.set(kv, transport);
-}
-
-/** The transport declared for `kv`; one nobody declared is a local KV with its queue. */
-export function eventTransportOf(kv: Deno.Kv): EventTransport {
-  return declared.get(kv) ?? QUEUE;
-}

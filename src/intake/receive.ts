@@ -13,12 +13,12 @@ import {
   type MessageFacts,
   type Reading,
 } from "../domain/intake.ts";
-import type { BillingSettings, PlanLimit } from "../domain/plan.ts";
+import type { PlanLimit } from "../domain/plan.ts";
 import { newId } from "../lib/ids.ts";
 import { stageBlob } from "../store/blob.ts";
 import { type Keeping, logAlone, messageInCommit, type Repeat } from "../store/intake_log.ts";
 import { keys } from "../store/keys.ts";
-import { ingestOrder } from "../store/orders.ts";
+import { type IngestOptions, ingestOrder } from "../store/orders.ts";
 
 export interface IncomingMessage {
   userId: string;
@@ -36,12 +36,8 @@ export interface IncomingMessage {
   reading: Reading;
 }
 
-export interface ReceiveOptions {
-  now: number;
-  billing: BillingSettings;
-  /** Fire no events (mailbox rebuilds, history backfills). */
-  quiet?: boolean;
-}
+/** The seam's options: the clock, the plan settings, the event bus, and `quiet` for rebuilds. */
+export type ReceiveOptions = IngestOptions;
 
 export type Received =
   | { outcome: "created" | "merged"; logId: string; orderId: string }

@@ -144,7 +144,7 @@ export const orderRoutes = createRouter()
     const result = await ingestOrder(
       deps.kv,
       { userId: auth.userId, source: "manual", fields: c.req.valid("json") },
-      { now: deps.now(), billing: deps.config },
+      { now: deps.now(), billing: deps.config, events: deps.events.bus },
     );
     if (!result.ok) throw notCreated(result);
     const body = { order: result.order, merged: result.merged };
@@ -181,7 +181,7 @@ export const orderRoutes = createRouter()
       auth.userId,
       c.req.valid("param").id,
       patch,
-      deps.now(),
+      { now: deps.now(), events: deps.events.bus },
     );
     if (!result.ok && result.reason === "not_found") throw notFound(ORDER_NOT_FOUND);
     if (!result.ok) throw new ApiError(409, "Another order already has this order number");

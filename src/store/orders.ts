@@ -25,7 +25,7 @@ import {
 } from "../domain/order.ts";
 import { type BillingSettings, monthlyCap, type PlanLimit, usageMonth } from "../domain/plan.ts";
 import { ConflictError } from "../errors.ts";
-import { addEvents } from "../events/emit.ts";
+import type { EventBus } from "../events/bus.ts";
 import type { EventType } from "../domain/event_types.ts";
 import { buildEvent, type EventEnvelope } from "../events/types.ts";
 import { newId } from "../lib/ids.ts";
@@ -67,8 +67,13 @@ export interface IngestInput {
   extension?: InCommit;
 }
 
-export interface IngestOptions {
+/** What every change needs: the clock, and the event bus its commit goes through. */
+export interface ChangeOptions {
   now: number;
+  events: EventBus;
+}
+
+export interface IngestOptions extends ChangeOptions {
   billing: BillingSettings;
   /** Fire no events (mailbox rebuilds, history backfills). */
   quiet?: boolean;
@@ -131,7 +136,7 @@ async function commitMerge(
   state: ReadState,
   message: { fields: MessageFields; signals: StatusSignals; extension?: InCommit },
   eventsOf: MergeEventsOf | null,
-  now: number,
+  { now, events: bus }: ChangeOptions,
 ) {
   const before = existing.value;
   const userId = state.user.value!.id;
@@ -142,9 +147,8 @@ async function commitMerge(
   const op = kv.atomic().check(existing, state.user, ...state.extra);
   if (changed) writeChange(op, userId, before, order);
   message.extension?.write(op, { order, merged: true, before });
-  addEvents(kv, op, events);
   const value: IngestResult = { ok: true, order, merged: true, events };
-  return { commit: await op.commit(), value };
+  return { commit: await bus.commit(op, events), value };
 }
 
 /**
@@ -180,7 +184,7 @@ export function ingestOrder(
     if (existing?.value) {
       const message = { fields, signals, extension };
       const eventsOf = options.quiet ? null : mergeEventsFor(source);
-      return await commitMerge(kv, existing, state, message, eventsOf, now);
+      return await commitMerge(kv, existing, state, message, eventsOf, options);
     }
 
     const user = state.user.value!;
@@ -204,8 +208,8 @@ export function ingestOrder(
     writeChange(op, userId, null, order);
     addToCounter(op, monthKey, 1);
     extension?.write(op, { order, merged: false });
-    addEvents(kv, op, events);
-    return { commit: await op.commit(), value: { ok: true, order, merged: false, events } };
+    const value: IngestResult = { ok: true, order, merged: false, events };
+    return { commit: await options.events.commit(op, events), value };
   }, ATTEMPTS);
 }
 
@@ -228,7 +232,7 @@ export interface MergeByIdInput {
 export function mergeIntoOrder(
   kv: Deno.Kv,
   input: MergeByIdInput,
-  options: { now: number },
+  options: ChangeOptions,
 ): Promise<IngestResult | { ok: false; reason: "not_found" }> {
   const { userId, orderId, extension } = input;
   const eventsOf = input.events === undefined ? mergeEventsFor(input.source) : input.events;
@@ -245,7 +249,7 @@ export function mergeIntoOrder(
       state,
       message,
       eventsOf,
-      options.now,
+      options,
     );
   }, ATTEMPTS);
 }
@@ -299,7 +303,7 @@ export function updateOrder(
   userId: string,
   id: string,
   patch: OrderPatch,
-  now: number,
+  { now, events: bus }: ChangeOptions,
 ): Promise<UpdateResult> {
   return withRetry<UpdateResult>(async () => {
     const [entry, user] = await readWithAccount(kv, userId, id);
@@ -325,8 +329,7 @@ export function updateOrder(
         now,
       )
     );
-    addEvents(kv, op, events);
-    return { commit: await op.commit(), value: { ok: true, order, events } };
+    return { commit: await bus.commit(op, events), value: { ok: true, order, events } };
   }, ATTEMPTS);
 }
 

@@ -51,7 +51,7 @@ interface Claim {
  * checked (absent, or the stale claim that was read) and set in the commit. When a commit fails
  * (some pair is taken), its pairs are claimed one by one, so each claim's answer is exact.
  */
-class ClaimWriter {
+export class ClaimWriter {
   /** Pairs being claimed here now, so two claims of one pair never share a commit. */
   readonly #open = new Map<string, Promise<boolean>>();
   /** Pairs won here whose attempt has not ended: never stale to this process. */
@@ -113,21 +113,13 @@ class ClaimWriter {
   }
 }
 
-const writers = new WeakMap<Deno.Kv, ClaimWriter>();
-
-function writerOf(kv: Deno.Kv): ClaimWriter {
-  let writer = writers.get(kv);
-  if (!writer) writers.set(kv, writer = new ClaimWriter(kv));
-  return writer;
-}
-
 /** The markers of the pairs of `event` with `subIds`, in that order. */
 export async function attemptMarkers(
-  kv: Deno.Kv,
+  claims: ClaimWriter,
   event: EventRef,
   subIds: string[],
 ): Promise<PairMarker[]> {
-  const mine = writers.get(kv)?.mine;
+  const { kv, mine } = claims;
   const entries = await getManyChunked<AttemptMarker | number>(
     kv,
     subIds.map((id) => keys.webhookAttempt(event.userId, event.id, id)),
@@ -136,7 +128,7 @@ export async function attemptMarkers(
     subId,
     marker: entries[i].value,
     versionstamp: entries[i].versionstamp,
-    mine: mine?.has(pairId(event, subId)) ?? false,
+    mine: mine.has(pairId(event, subId)),
   }));
 }
 
@@ -146,12 +138,12 @@ export async function attemptMarkers(
  * handler got there first) does nothing. Concurrent claims of the process share commits.
  */
 export async function claimAttempts(
-  kv: Deno.Kv,
+  claims: ClaimWriter,
   event: EventRef,
   requests: ClaimRequest[],
   now: number,
 ): Promise<string[]> {
-  const writer = writerOf(kv);
+  const writer = claims;
   const results = await Promise.allSettled(requests.map((r) => writer.claim(event, r, now)));
   const won = requests.filter((_, i) => {
     const result = results[i];
@@ -160,15 +152,15 @@ export async function claimAttempts(
   const failed = results.find((r) => r.status === "rejected");
   if (failed) {
     // Nothing is sent: the pairs won are given up here, and go stale for the redelivery.
-    for (const subId of won) endAttempt(kv, event, subId);
+    for (const subId of won) endAttempt(claims, event, subId);
     throw failed.reason;
   }
   return won;
 }
 
 /** The attempt this process claimed is over (its outcome recorded, or it failed). */
-export function endAttempt(kv: Deno.Kv, event: EventRef, subId: string): void {
-  writers.get(kv)?.mine.delete(pairId(event, subId));
+export function endAttempt(claims: ClaimWriter, event: EventRef, subId: string): void {
+  claims.mine.delete(pairId(event, subId));
 }
 
 /** Marks the pair done in the commit that records its outcome: it is never sent again. */

@@ -31,7 +31,7 @@ interface Pending {
  * next. Each commit checks every record it changes, so a change by another process (or a
  * PATCH) makes it read and apply again: no count is ever lost.
  */
-class OutcomeWriter {
+export class OutcomeWriter {
   /** Subscriptions whose outcomes are in a commit now. */
   readonly #busy = new Set<string>();
   readonly #batcher: Batcher<Pending>;
@@ -103,8 +103,6 @@ class OutcomeWriter {
   }
 }
 
-const writers = new WeakMap<Deno.Kv, OutcomeWriter>();
-
 /** What an outcome's commit writes besides the subscription. */
 export type OutcomeExtra = Pick<Pending, "log" | "done">;
 
@@ -113,13 +111,11 @@ export type OutcomeExtra = Pick<Pending, "log" | "done">;
  * attempt's done marker in the same commit; resolves once that commit is stored.
  */
 export function recordOutcome(
-  kv: Deno.Kv,
+  outcomes: OutcomeWriter,
   userId: string,
   subId: string,
   change: Pending["change"],
   extra: OutcomeExtra = {},
 ): Promise<void> {
-  let writer = writers.get(kv);
-  if (!writer) writers.set(kv, writer = new OutcomeWriter(kv));
-  return writer.record(userId, subId, change, extra);
+  return outcomes.record(userId, subId, change, extra);
 }

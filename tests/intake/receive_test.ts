@@ -6,6 +6,11 @@ import { getRawMessage, listIntakeLog } from "../../src/store/intake_log.ts";
 import { countOrders } from "../../src/store/order_list.ts";
 import { getOrder } from "../../src/store/orders.ts";
 import { createUser } from "../../src/store/users.ts";
+import { EventBus } from "../../src/events/bus.ts";
+import { QUEUE } from "../../src/events/transport.ts";
+
+/** Commits with events go through a bus, as in the app. */
+const events = new EventBus(QUEUE);
 
 const billing = { billingEnabled: false, freePlanMonthlyOrders: 100 };
 const now = Date.parse("2025-05-01T09:00:00.000Z");
@@ -51,6 +56,7 @@ Deno.test("a message that reads as an order is logged with the order, its raw co
     {
       now,
       billing,
+      events,
     },
   );
   equal(first.outcome, "created");
@@ -83,7 +89,7 @@ Deno.test("a message that reads as an order is logged with the order, its raw co
     mail(ws.userId, order({ orderNumber: "#1001", trackingNumber: "1Z999AA10123456784" }), {
       identity: "<m2@shop.example>",
     }),
-    { now: now + 60_000, billing },
+    { now: now + 60_000, billing, events },
   );
   equal(second.outcome, "merged");
   const history = await listIntakeLog(ws.kv, ws.userId, { orderId: first.orderId, limit: 10 });
@@ -96,10 +102,14 @@ Deno.test("a message that reads as an order is logged with the order, its raw co
 
 Deno.test("a repeated message is a duplicate: logged, pointing at the first, nothing else stored", async () => {
   using ws = await workspace();
-  const first = await receiveMessage(ws.kv, mail(ws.userId, order({})), { now, billing });
+  const first = await receiveMessage(ws.kv, mail(ws.userId, order({})), { now, billing, events });
   ok(first.outcome === "created");
   const rawBefore = await rawKeys(ws.kv, ws.userId);
-  const again = await receiveMessage(ws.kv, mail(ws.userId, order({})), { now: now + 1, billing });
+  const again = await receiveMessage(ws.kv, mail(ws.userId, order({})), {
+    now: now + 1,
+    billing,
+    events,
+  });
   ok(again.outcome === "duplicate");
   equal(again.duplicateOf, first.logId);
   equal(await countOrders(ws.kv, ws.userId), 1);
@@ -119,6 +129,7 @@ Deno.test("racing copies of one message make one order and duplicates, with one 
         receiveMessage(ws.kv, mail(ws.userId, order({ orderNumber: `R-${i}` }), { raw: big }), {
           now: now + i,
           billing,
+          events,
         }),
     ),
   );
@@ -135,15 +146,15 @@ Deno.test("racing copies of one message make one order and duplicates, with one 
 Deno.test("a message that is not an order is logged, never an order; its repeat is a duplicate", async () => {
   using ws = await workspace();
   const reading: Reading = { kind: "unreadable", why: "no order number, item or tracking number" };
-  const first = await receiveMessage(ws.kv, mail(ws.userId, reading), { now, billing });
+  const first = await receiveMessage(ws.kv, mail(ws.userId, reading), { now, billing, events });
   equal(first.outcome, "unreadable");
   const blocked = await receiveMessage(
     ws.kv,
     mail(ws.userId, { kind: "blocked", sender: "x@spam.example" }, { identity: "<b@x>" }),
-    { now, billing },
+    { now, billing, events },
   );
   equal(blocked.outcome, "blocked");
-  const again = await receiveMessage(ws.kv, mail(ws.userId, reading), { now, billing });
+  const again = await receiveMessage(ws.kv, mail(ws.userId, reading), { now, billing, events });
   equal(again.outcome, "duplicate");
   equal(await countOrders(ws.kv, ws.userId), 0);
   const inbox = await listIntakeLog(ws.kv, ws.userId, { channel: "email", limit: 10 });
@@ -164,12 +175,15 @@ Deno.test("the plan cap rejects a new order; the message is logged but may come 
     facts: {},
     reading: order({ itemSummary: `Post ${i}` }),
   });
-  equal((await receiveMessage(ws.kv, chat(1), { now, billing: capped })).outcome, "created");
-  const rejected = await receiveMessage(ws.kv, chat(2), { now, billing: capped });
+  equal(
+    (await receiveMessage(ws.kv, chat(1), { now, billing: capped, events })).outcome,
+    "created",
+  );
+  const rejected = await receiveMessage(ws.kv, chat(2), { now, billing: capped, events });
   ok(rejected.outcome === "rejected");
   eq(rejected.limit, { reason: "plan_limit_reached", cap: 1, used: 1 });
   // Chat posts are never deduplicated: the same post again is another message.
-  equal((await receiveMessage(ws.kv, chat(2), { now, billing })).outcome, "created");
+  equal((await receiveMessage(ws.kv, chat(2), { now, billing, events })).outcome, "created");
   const log = await listIntakeLog(ws.kv, ws.userId, { sourceId: "bot_1", limit: 10 });
   eq(log.items.map((e) => [e.outcome, e.itemSummary]), [
     ["created", "Post 2"],
@@ -183,11 +197,12 @@ Deno.test("a quiet message (rebuild) fires no events; a missing account stores n
   const quiet = await receiveMessage(ws.kv, mail(ws.userId, order({})), {
     now,
     billing,
+    events,
     quiet: true,
   });
   equal(quiet.outcome, "created");
   eq(await listEvents(ws.kv, ws.userId), []);
-  const gone = await receiveMessage(ws.kv, mail("usr_gone", order({})), { now, billing });
+  const gone = await receiveMessage(ws.kv, mail("usr_gone", order({})), { now, billing, events });
   eq(gone, { outcome: "account_gone" });
   equal((await Array.fromAsync(ws.kv.list({ prefix: ["ws", "usr_gone"] }))).length, 0);
 });

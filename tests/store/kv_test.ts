@@ -21,6 +21,11 @@ import {
   readCounter,
   withRetry,
 } from "../../src/store/kv.ts";
+import { EventBus } from "../../src/events/bus.ts";
+import { QUEUE } from "../../src/events/transport.ts";
+
+/** Commits with events go through a bus, as in the app. */
+const events = new EventBus(QUEUE);
 
 function bytes(n: number, seed: number): Uint8Array {
   const out = new Uint8Array(n);
@@ -146,10 +151,13 @@ Deno.test("store lookups by an over-long id find nothing instead of throwing", a
   assert.equal(await getUser(kv, id), null);
   assert.equal(await findUserIdByIdentity(kv, "atlas", id), null);
   assert.equal(await getOrder(kv, "usr_1", id), null);
-  assert.deepEqual(await updateOrder(kv, "usr_1", id, { store: "x" }, Date.now()), {
-    ok: false,
-    reason: "not_found",
-  });
+  assert.deepEqual(
+    await updateOrder(kv, "usr_1", id, { store: "x" }, { now: Date.now(), events }),
+    {
+      ok: false,
+      reason: "not_found",
+    },
+  );
   assert.equal(await deleteOrder(kv, "usr_1", id), false);
   assert.equal(await getSubscription(kv, "usr_1", id), null);
   assert.equal(await changeSubscription(kv, "usr_1", id, (s) => s), null);

@@ -4,6 +4,11 @@ import { type InCommit, ingestOrder, mergeIntoOrder } from "../../src/store/orde
 import { listEvents } from "../../src/events/emit.ts";
 import { createUser } from "../../src/store/users.ts";
 import { countOrders } from "../../src/store/order_list.ts";
+import { EventBus } from "../../src/events/bus.ts";
+import { QUEUE } from "../../src/events/transport.ts";
+
+/** Commits with events go through a bus, as in the app. */
+const events = new EventBus(QUEUE);
 
 const billing = { billingEnabled: false, freePlanMonthlyOrders: 100 };
 const now = Date.parse("2025-03-01T10:00:00.000Z");
@@ -32,7 +37,7 @@ Deno.test("an extension's writes commit with the order, in the same commit", asy
     source: "email",
     fields: { itemSummary: "Boots", orderNumber: "A-1" },
     extension: dedupe(["test_dedupe", "m1"], "log_1"),
-  }, { now, billing });
+  }, { now, billing, events });
   ok(result.ok);
   const [key, log] = await ws.kv.getMany([["test_dedupe", "m1"], ["test_log", "log_1"]]);
   equal(key.value, "log_1");
@@ -52,7 +57,7 @@ Deno.test("an extension's stop ends the operation before anything is written", a
     source: "email",
     fields: { itemSummary: "Boots" },
     extension: dedupe(["test_dedupe", "m1"], "log_1"),
-  }, { now, billing });
+  }, { now, billing, events });
   eq(result, { ok: false, reason: "stopped", stop: { duplicateOf: "log_0" } });
   equal(await countOrders(ws.kv, ws.userId), 0);
   eq(await listEvents(ws.kv, ws.userId), []);
@@ -66,7 +71,7 @@ Deno.test("racing messages with one dedupe key store one order (the key is check
       source: "email",
       fields: { itemSummary: `Copy ${i}` },
       extension: dedupe(["test_dedupe", "same"], `log_${i}`),
-    }, { now, billing })));
+    }, { now, billing, events })));
   const stored = results.filter((r) => r.ok);
   equal(stored.length, 1);
   equal(results.filter((r) => !r.ok && r.reason === "stopped").length, 24);
@@ -79,14 +84,14 @@ Deno.test("an extension on a merge by number commits with the merge", async () =
     userId: ws.userId,
     source: "chat",
     fields: { itemSummary: "Boots", orderNumber: "#77" },
-  }, { now, billing });
+  }, { now, billing, events });
   ok(first.ok);
   const second = await ingestOrder(ws.kv, {
     userId: ws.userId,
     source: "email",
     fields: { itemSummary: "Boots", orderNumber: "77", trackingNumber: "1Z999AA10123456784" },
     extension: dedupe(["test_dedupe", "m2"], "log_2"),
-  }, { now: now + 1000, billing });
+  }, { now: now + 1000, billing, events });
   ok(second.ok && second.merged);
   equal(second.order.status, "shipped");
   eq((await ws.kv.get(["test_log", "log_2"])).value, { order: first.order.id, merged: true });
@@ -98,7 +103,7 @@ Deno.test("mergeIntoOrder merges by id with signals and fires a merge's events",
     userId: ws.userId,
     source: "manual",
     fields: { itemSummary: "Lamp", trackingNumber: "1Z999AA10123456784" },
-  }, { now, billing });
+  }, { now, billing, events });
   ok(created.ok);
   const merged = await mergeIntoOrder(ws.kv, {
     userId: ws.userId,
@@ -106,7 +111,7 @@ Deno.test("mergeIntoOrder merges by id with signals and fires a merge's events",
     source: "manual",
     fields: { actualDelivery: "2025-03-03" },
     signals: { delivered: true },
-  }, { now: now + 5000 });
+  }, { now: now + 5000, events });
   ok(merged.ok);
   const order: Order = merged.order;
   equal(order.status, "delivered");
@@ -119,7 +124,7 @@ Deno.test("mergeIntoOrder merges by id with signals and fires a merge's events",
     source: "manual",
     fields: {},
     signals: { delivered: true },
-  }, { now: now + 6000 });
+  }, { now: now + 6000, events });
   ok(again.ok);
   eq(again.events.map((e) => e.type), ["order.merged"]);
   const types = (await listEvents(ws.kv, ws.userId)).map((e) => e.type);
@@ -132,7 +137,7 @@ Deno.test("mergeIntoOrder takes its own events and reports a missing order or ac
     userId: ws.userId,
     source: "manual",
     fields: { itemSummary: "Lamp" },
-  }, { now, billing });
+  }, { now, billing, events });
   ok(created.ok);
   const merged = await mergeIntoOrder(ws.kv, {
     userId: ws.userId,
@@ -140,7 +145,7 @@ Deno.test("mergeIntoOrder takes its own events and reports a missing order or ac
     source: "manual",
     fields: { trackingNumber: "1Z999AA10123456784", carrier: "ups" },
     events: (_before, after) => [{ type: "order.tracking_updated", data: { order: after } }],
-  }, { now: now + 1 });
+  }, { now: now + 1, events });
   ok(merged.ok);
   eq(merged.events.map((e) => e.type), ["order.tracking_updated"]);
   equal(merged.order.status, "shipped");
@@ -150,13 +155,13 @@ Deno.test("mergeIntoOrder takes its own events and reports a missing order or ac
     orderId: "ord_missing",
     source: "manual",
     fields: {},
-  }, { now });
+  }, { now, events });
   eq(missing, { ok: false, reason: "not_found" });
   const gone = await mergeIntoOrder(ws.kv, {
     userId: "usr_gone",
     orderId: created.order.id,
     source: "manual",
     fields: {},
-  }, { now });
+  }, { now, events });
   eq(gone, { ok: false, reason: "account_gone" });
 });

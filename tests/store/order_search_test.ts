@@ -4,6 +4,11 @@ import { newOrder } from "../../src/domain/order.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { deleteOrder, importOrders, ingestOrder, updateOrder } from "../../src/store/orders.ts";
 import { createUser } from "../../src/store/users.ts";
+import { EventBus } from "../../src/events/bus.ts";
+import { QUEUE } from "../../src/events/transport.ts";
+
+/** Commits with events go through a bus, as in the app. */
+const events = new EventBus(QUEUE);
 
 const billing = { billingEnabled: false, freePlanMonthlyOrders: 100 };
 
@@ -19,7 +24,7 @@ async function workspace() {
       userId,
       source: "email",
       fields: { itemSummary, ...extra },
-    }, { now, billing });
+    }, { now, billing, events });
     if (!r.ok) throw new Error("not created");
     return r.order.id;
   };
@@ -41,7 +46,7 @@ Deno.test("two processes' caches both see every commit, in either order", async 
   eq(ids(await a.find(userId, { query: "lamp" })), [second, first]);
 
   // An edit and a delete made "elsewhere" are picked up by both.
-  await updateOrder(kv, userId, first, { itemSummary: "Green bulb" }, Date.now());
+  await updateOrder(kv, userId, first, { itemSummary: "Green bulb" }, { now: Date.now(), events });
   await deleteOrder(kv, userId, second);
   for (const search of [a, b]) {
     eq(ids(await search.find(userId, { query: "lamp" })), []);
@@ -86,7 +91,7 @@ Deno.test("a bounded cache drops the least recently searched workspace", async (
     userId: other.user.id,
     source: "chat",
     fields: { itemSummary: "three" },
-  }, { now: Date.now(), billing });
+  }, { now: Date.now(), billing, events });
   const search = new OrderSearch(kv, 2);
   equal((await search.find(userId, { query: "o" })).length, 2);
   equal((await search.find(other.user.id, { query: "three" })).length, 1);
@@ -99,7 +104,7 @@ Deno.test("ingestOrder for an account that no longer exists stores nothing and s
   const result = await ingestOrder(
     kv,
     { userId: "usr_gone", source: "chat", fields: { itemSummary: "x" } },
-    { now: Date.now(), billing },
+    { now: Date.now(), billing, events },
   );
   eq(result, { ok: false, reason: "account_gone" });
   eq(await Array.fromAsync(kv.list({ prefix: [] })), []);
@@ -144,7 +149,10 @@ Deno.test("many deletions compact the cache without losing or reviving entries",
   for (const order of made.slice(0, 1200)) await deleteOrder(kv, userId, order.id);
   const hits = await search.find(userId, { query: "thing" });
   eq(ids(hits), made.slice(1200).reverse().map((o) => o.id));
-  await updateOrder(kv, userId, made[1499].id, { itemSummary: "renamed" }, Date.now());
+  await updateOrder(kv, userId, made[1499].id, { itemSummary: "renamed" }, {
+    now: Date.now(),
+    events,
+  });
   equal((await search.find(userId, { query: "thing" })).length, 299);
   eq(ids(await search.find(userId, { query: "renamed" })), [made[1499].id]);
 });

@@ -50,7 +50,7 @@ Deno.test("outcomes of many subscriptions share commits; every failure counts an
     for (const sub of subs) {
       const log = failureLog(sub.id, n);
       writes.push(recordOutcome(
-        ctx.kv,
+        ctx.deps.events.outcomes,
         sub.userId,
         sub.id,
         (s) => afterAttempt(s, { ok: false, error: "HTTP 500" }, log.createdAt),
@@ -91,7 +91,7 @@ Deno.test("claims of concurrent deliveries share commits; each pair is won exact
   });
   const claim = (eventId: string) =>
     claimAttempts(
-      ctx.kv,
+      ctx.deps.events.claims,
       { id: eventId, userId: "usr_x" },
       ["whsub_a", "whsub_b"].map((subId) => ({ subId, versionstamp: null })),
       Date.now(),

@@ -1,6 +1,5 @@
 import { createHmac } from "node:crypto";
 import { webhookHandlers } from "../../src/events/delivery.ts";
-import { addEvents } from "../../src/events/emit.ts";
 import { type QueueListener, startQueueListener } from "../../src/events/queue.ts";
 import type { EventType } from "../../src/domain/event_types.ts";
 import { buildEvent, type EventEnvelope } from "../../src/events/types.ts";
@@ -78,9 +77,7 @@ export async function commitEvent(
   data: Record<string, unknown> = { order: { id: "ord_test", itemSummary: "Lamp" } },
 ): Promise<EventEnvelope> {
   const event = buildEvent(type, userId, data);
-  const op = ctx.kv.atomic();
-  addEvents(ctx.kv, op, [event]);
-  const res = await op.commit();
+  const res = await ctx.deps.events.bus.commit(ctx.kv.atomic(), [event]);
   if (!res.ok) throw new Error("event commit failed");
   return event;
 }

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { testConfig } from "../../src/config.ts";
 import { createDeps, drainDeps } from "../../src/deps.ts";
 import { webhookHandlers } from "../../src/events/delivery.ts";
-import { addEvents } from "../../src/events/emit.ts";
 import { buildEvent } from "../../src/events/types.ts";
 import { drainOutbox, OUTBOX_GRACE_MS } from "../../src/jobs/outbox_drain.ts";
 import { keys } from "../../src/store/keys.ts";
@@ -32,11 +31,9 @@ Deno.test("the transport is chosen once from persistence: the outbox on a remote
   for (const [persistence, expected] of [["remote", "outbox"], ["sqlite", "queue"]] as const) {
     using kv = await Deno.openKv(":memory:");
     const deps = createDeps({ kv, config: testConfig(), persistence });
-    assert.equal(deps.events.name, expected);
-    const op = kv.atomic();
+    assert.equal(deps.events.transport.name, expected);
     const event = buildEvent("order.created", "usr_1", {});
-    addEvents(kv, op, [event]);
-    assert.ok((await op.commit()).ok);
+    assert.ok((await deps.events.bus.commit(kv.atomic(), [event])).ok);
     const entry = await kv.get(keys.outboxEntry(event.id));
     assert.equal(entry.versionstamp !== null, expected === "outbox");
     await drainDeps(deps);

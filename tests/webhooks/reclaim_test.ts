@@ -161,14 +161,17 @@ Deno.test("a pair this process is still attempting is never stale to it, however
   const { user, token } = await signUp(ctx);
   const sub = await subscribe(ctx, token, { url: receiver.url() });
   const event = buildEvent("order.created", user.id, {}, clock);
-  const won = await claimAttempts(ctx.kv, event, [{ subId: sub.id, versionstamp: null }], clock);
+  const won = await claimAttempts(ctx.deps.events.claims, event, [{
+    subId: sub.id,
+    versionstamp: null,
+  }], clock);
   assert.deepEqual(won, [sub.id]);
   clock += 10 * STALE_MS;
   const handlers = webhookHandlers(ctx.deps);
   await handlers.event({ kind: "event", event });
   assert.equal(receiver.requests.length, 0);
   // The attempt ended without an outcome (a storage failure): now it is stale here too.
-  endAttempt(ctx.kv, event, sub.id);
+  endAttempt(ctx.deps.events.claims, event, sub.id);
   await handlers.event({ kind: "event", event });
   await handlers.event({ kind: "event", event });
   assert.equal(receiver.requests.length, 1);
