@@ -1,10 +1,9 @@
 import { createApp } from "./src/app.ts";
 import { ConfigError, loadConfig } from "./src/config.ts";
 import { createDeps, drainDeps } from "./src/deps.ts";
-import { webhookHandlers } from "./src/events/delivery.ts";
 import { startQueueListener } from "./src/events/queue.ts";
 import { listen } from "./src/http/listener.ts";
-import { drainOutbox, OUTBOX_DRAIN_SCHEDULE } from "./src/jobs/outbox_drain.ts";
+import { serviceJobs } from "./src/jobs/registry.ts";
 import { openFilesLimit } from "./src/lib/limits.ts";
 import { openStore } from "./src/store/kv.ts";
 import { VERSION } from "./src/version.ts";
@@ -22,20 +21,22 @@ const { kv, persistence } = await openStore(config.kvPath);
 const deps = createDeps({ kv, config, persistence });
 const app = createApp(deps);
 
-// The process's event listener, routing messages by kind: the KV queue's, or where KV has no
-// queues (KV Connect, `deps.events` is the outbox), the hand-over at commit plus a cron job
-// draining what a dead process left in the outbox.
-const handlers = webhookHandlers(deps);
-const queue = startQueueListener(deps, handlers);
+// Every job of the service (src/jobs/registry.ts): the process's one queue listener routes
+// messages by kind (with the KV queue; where KV has none, the hand-over at commit), and every
+// cron job is registered whatever the configuration (one with nothing to do returns at once).
+const jobs = serviceJobs(deps);
+const queue = startQueueListener(deps, jobs.queue);
 const stopJobs = new AbortController();
-let draining: Promise<unknown> = Promise.resolve();
-if (deps.events.transport.name === "outbox") {
-  Deno.cron("outbox drain", OUTBOX_DRAIN_SCHEDULE, {
-    backoffSchedule: [],
-    signal: stopJobs.signal,
-  }, async () => {
-    draining = drainOutbox(deps, handlers, { signal: stopJobs.signal });
-    await draining;
+const runningJobs = new Set<Promise<unknown>>();
+for (const job of jobs.cron) {
+  Deno.cron(job.name, job.schedule, { backoffSchedule: [], signal: stopJobs.signal }, async () => {
+    const run = job.run(stopJobs.signal);
+    runningJobs.add(run);
+    try {
+      await run;
+    } finally {
+      runningJobs.delete(run);
+    }
   });
 }
 
@@ -67,7 +68,7 @@ async function shutdown(signal: string) {
   deps.log.info("shutting down", { signal });
   stopJobs.abort();
   await server.shutdown();
-  await draining;
+  await Promise.allSettled([...runningJobs]);
   await queue.drain();
   await drainDeps(deps);
   kv.close();

@@ -9,7 +9,7 @@ import { envelope, parsePaging } from "../../src/http/paging.ts";
 import { dayRange, safeTimeZone } from "../../src/lib/timezone.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createDeps } from "../../src/deps.ts";
-import { webhookHandlers } from "../../src/events/delivery.ts";
+import { webhookHandlers } from "../../src/webhooks/delivery.ts";
 import { startQueueListener } from "../../src/events/queue.ts";
 import { resolveToken } from "../../src/store/credentials.ts";
 import { openStore } from "../../src/store/kv.ts";

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { applyChanges, MAX_SUBSCRIPTIONS, publicSubscription } from "../domain/webhook.ts";
-import { sendTestEvent } from "../events/send.ts";
+import { sendTestEvent } from "../webhooks/send.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../http/errors.ts";
 import { found, resourceParam } from "../http/scope.ts";

@@ -6,7 +6,7 @@ import {
   type StoredSubscription,
   uniqueEventTypes,
 } from "../domain/webhook.ts";
-import { newSigningSecret } from "../events/signature.ts";
+import { newSigningSecret } from "../webhooks/signature.ts";
 import type { EventType } from "../domain/event_types.ts";
 import { newId } from "../lib/ids.ts";
 import type { SecretBox } from "../lib/secret_box.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ROTATE_SECRET_ERROR, type StoredSubscription } from "../../src/domain/webhook.ts";
-import { webhookHandlers } from "../../src/events/delivery.ts";
+import { webhookHandlers } from "../../src/webhooks/delivery.ts";
 import { type QueueListener, startQueueListener } from "../../src/events/queue.ts";
 import { buildEvent } from "../../src/events/types.ts";
 import { SecretBox } from "../../src/lib/secret_box.ts";

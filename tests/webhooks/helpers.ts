@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { webhookHandlers } from "../../src/events/delivery.ts";
+import { webhookHandlers } from "../../src/webhooks/delivery.ts";
 import { type QueueListener, startQueueListener } from "../../src/events/queue.ts";
 import type { EventType } from "../../src/domain/event_types.ts";
 import { buildEvent, type EventEnvelope } from "../../src/events/types.ts";

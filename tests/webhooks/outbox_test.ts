@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { testConfig } from "../../src/config.ts";
 import { createDeps, drainDeps } from "../../src/deps.ts";
-import { webhookHandlers } from "../../src/events/delivery.ts";
+import { webhookHandlers } from "../../src/webhooks/delivery.ts";
 import { buildEvent } from "../../src/events/types.ts";
 import { drainOutbox, OUTBOX_GRACE_MS } from "../../src/jobs/outbox_drain.ts";
 import { keys } from "../../src/store/keys.ts";

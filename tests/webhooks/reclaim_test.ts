@@ -5,7 +5,7 @@ import {
   attemptStep,
   CLAIM_MARGIN_MS,
 } from "../../src/domain/webhook_attempt.ts";
-import { webhookHandlers } from "../../src/events/delivery.ts";
+import { webhookHandlers } from "../../src/webhooks/delivery.ts";
 import { buildEvent, type EventEnvelope } from "../../src/events/types.ts";
 import { OUTBOUND_TIMEOUT_MS } from "../../src/net/outbound.ts";
 import { keys } from "../../src/store/keys.ts";

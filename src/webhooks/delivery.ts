@@ -16,10 +16,15 @@ import {
   MAX_DELIVERY_AGE_MS,
 } from "../store/webhook_attempts.ts";
 import { getSubscription, listSubscriptions } from "../store/webhook_subscriptions.ts";
-import { enqueueAll, type Outgoing, type QueueHandlers, type QueueMessage } from "./queue.ts";
+import {
+  enqueueAll,
+  type Outgoing,
+  type QueueHandlers,
+  type QueueMessage,
+} from "../events/queue.ts";
 import { logEntry, outcomeOf, sendEvent, signingKeyOf } from "./send.ts";
 import { EVENT_TYPES } from "../domain/event_types.ts";
-import type { EventEnvelope } from "./types.ts";
+import type { EventEnvelope } from "../events/types.ts";
 
 /**
  * Up to this many matching subscriptions are sent from the event's own queue message, which

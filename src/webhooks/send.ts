@@ -17,7 +17,7 @@ import { addWebhookLog, type WebhookLogEntry } from "../store/webhook_logs.ts";
 import { VERSION } from "../version.ts";
 import { signatureHeader, signingKey } from "./signature.ts";
 import type { EventType } from "../domain/event_types.ts";
-import type { EventEnvelope } from "./types.ts";
+import type { EventEnvelope } from "../events/types.ts";
 
 export const USER_AGENT = `order-tracker-webhooks/${VERSION}`;
 

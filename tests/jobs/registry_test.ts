@@ -1,0 +1,29 @@
+import { deepStrictEqual as eq, equal } from "node:assert/strict";
+import { serviceJobs } from "../../src/jobs/registry.ts";
+import { keys } from "../../src/store/keys.ts";
+import { testApp } from "../helpers.ts";
+
+Deno.test("the registry names every job once; queue kinds route to their handlers", async () => {
+  await using ctx = await testApp();
+  const jobs = serviceJobs(ctx.deps);
+  eq(Object.keys(jobs.queue).sort(), ["delivery", "event"]);
+  const names = jobs.cron.map((job) => job.name);
+  eq(names, ["outbox drain"]);
+  equal(new Set(names).size, names.length);
+  for (const job of jobs.cron) equal(job.schedule.split(" ").length, 5);
+});
+
+Deno.test("a cron job with nothing to do on this deployment returns at once", async () => {
+  await using ctx = await testApp();
+  equal(ctx.deps.events.transport.name, "queue");
+  const drain = serviceJobs(ctx.deps).cron.find((job) => job.name === "outbox drain")!;
+  equal(await drain.run(new AbortController().signal), undefined);
+  // It took no lease: the store has no outbox to drain.
+  equal((await ctx.kv.get(keys.lease("outbox-drain"))).versionstamp, null);
+});
+
+Deno.test("with the outbox, the drain job runs under its lease", async () => {
+  await using ctx = await testApp({}, { deps: { events: "outbox" } });
+  const drain = serviceJobs(ctx.deps).cron.find((job) => job.name === "outbox drain")!;
+  equal(await drain.run(new AbortController().signal), 0);
+});
