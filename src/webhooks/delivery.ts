@@ -232,7 +232,7 @@ async function attemptAll(deps: AppDeps, event: EventEnvelope, send: Plan["send"
 }
 
 async function attempt(deps: AppDeps, event: EventEnvelope, sub: StoredSubscription) {
-  const { kv, log } = deps;
+  const { log } = deps;
   try {
     const key = await signingKeyOf(deps, sub);
     if (key === null) {
