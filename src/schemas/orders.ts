@@ -57,7 +57,10 @@ const fieldShape = {
   }),
   size: text(40).openapi({ example: "US 10" }),
   quantity: z.number().int().min(1).max(100_000).openapi({ description: "Integer >= 1" }),
-  trackingUrl: httpUrl.openapi({ description: "The carrier's tracking page" }),
+  trackingUrl: httpUrl.openapi({
+    description: "The carrier's tracking page",
+    example: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
+  }),
 };
 
 export const OrderSchema = z.object({

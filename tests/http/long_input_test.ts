@@ -91,6 +91,7 @@ function sample(doc: Document, raw: Schema): unknown {
       if (schema.format === "date") return "2025-01-02";
       if (schema.format === "date-time") return "2025-01-02T03:04:05.000Z";
       if (schema.format === "email") return "probe@example.com";
+      if (schema.format === "uri") return "https://probe.example/";
       return "probe";
     default:
       return null;
