@@ -57,14 +57,19 @@ const text = (max: number) =>
     return undefined;
   });
 
-/** The first `max` elements that validate; anything but an array is an empty list. */
+/**
+ * The first `max` elements that validate and hold something; anything but an array is an empty
+ * list.
+ */
 function list<S extends z.ZodType>(item: S, max: number) {
   return z.unknown().optional().transform((v): z.output<S>[] => {
     if (!Array.isArray(v)) return [];
     const out: z.output<S>[] = [];
     for (const element of v.slice(0, max)) {
       const parsed = item.safeParse(element);
-      if (parsed.success) out.push(parsed.data);
+      if (parsed.success && Object.values(parsed.data as object).some((x) => x !== undefined)) {
+        out.push(parsed.data);
+      }
     }
     return out;
   });

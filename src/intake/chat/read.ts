@@ -170,8 +170,8 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
 
 /**
  * The products, from the first place that names them: product labels; a description whose
- * first line (after a success header) is the product or a run of cart lines; the title when
- * the success words are elsewhere; `Success: <product>` in a header.
+ * first line (after a success header) is the product or a run of cart lines;
+ * `Success: <product>` in a header; the title when the success words are elsewhere.
  */
 function pickItems(
   labelled: LineItem[],
@@ -193,13 +193,14 @@ function pickItems(
     }
     return run.length > 1 ? run : [readLineItem(firstLoose.line, true)];
   }
+  const named = header.product ??
+    headerLines.map(([, line]) => judgeLine(line).product).find(Boolean);
+  if (named && isName(named)) return [readLineItem(named, false)];
   const title = cleanText(embed?.title);
   if (title && header.where !== "title" && isProductLine(title) && !isBotName(title, botNames)) {
     return [readLineItem(title, false)];
   }
-  const named = header.product ??
-    headerLines.map(([, line]) => judgeLine(line).product).find(Boolean);
-  return named && isName(named) ? [readLineItem(named, false)] : [];
+  return [];
 }
 
 /** A line that names something and says nothing about the post's outcome. */
