@@ -35,7 +35,10 @@ export interface ChatFeed {
 
 export interface ChatReading {
   reading: Reading;
-  /** The embed that was read, private values removed (for logs and samples). */
+  /**
+   * The embed that was read (for an ignored post, the one that decided it, else the first),
+   * private values removed: for logs and samples.
+   */
   embed?: ChatEmbed;
   facts: MessageFacts;
   /** Present for an order only. */
@@ -56,7 +59,11 @@ export function readChatPost(body: unknown): ChatReading {
 
 type Outcome = Omit<ChatReading, "facts">;
 
-const ignored = (why: string): Outcome => ({ reading: { kind: "ignored", why } });
+/** An ignored post keeps the embed that decided it (or its first), for the samples log. */
+const ignored = (why: string, embed?: ChatEmbed): Outcome => ({
+  reading: { kind: "ignored", why },
+  ...(embed ? { embed: redactEmbed(embed) } : {}),
+});
 
 function readPost(post: ChatBody): Outcome {
   const contentLines = contentHeaderLines(post.content);
@@ -68,11 +75,12 @@ function readPost(post: ChatBody): Outcome {
     return ignored("empty post");
   }
   const contentHeader = judgeHeader(contentLines);
-  if (contentHeader.verdict.kind === "not_checkout") return notCheckout(contentHeader);
+  const first = post.embeds[0];
+  if (contentHeader.verdict.kind === "not_checkout") return notCheckout(contentHeader, first);
   const success = embeds.find((e) => e.header.verdict.kind === "success");
   if (success) return readCheckout(post, group(post.embeds, success.index), success.header);
   const refusal = embeds.find((e) => e.header.verdict.kind === "not_checkout");
-  if (refusal) return notCheckout(refusal.header);
+  if (refusal) return notCheckout(refusal.header, refusal.embed);
   // The content's header counts for every embed, so this is a post with no embed at all.
   if (contentHeader.verdict.kind === "success") return readCheckout(post, [], contentHeader);
   // No success word anywhere: a product with an order number is still an order.
@@ -81,13 +89,14 @@ function readPost(post: ChatBody): Outcome {
     const read = readCheckout(post, card, embeds[n]?.header ?? contentHeader);
     if (read.reading.kind === "order" && read.reading.fields.orderNumber) return read;
   }
-  return ignored("no checkout header");
+  return ignored("no checkout header", first);
 }
 
-function notCheckout(header: Header): Outcome {
+function notCheckout(header: Header, embed: ChatEmbed | undefined): Outcome {
   const v = header.verdict;
   return ignored(
     v.kind === "not_checkout" ? `${v.category}: header says "${v.word}"` : "not a checkout",
+    embed,
   );
 }
 

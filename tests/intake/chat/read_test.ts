@@ -92,8 +92,13 @@ Deno.test("the embed is picked by its header: a decline first, the checkout seco
 
 Deno.test("a decline alone, or a decline in content, is ignored even with the success fields", () => {
   const fields = [f("Product", "Tee"), f("Order Number", "1234"), f("Price", "$5")];
-  const decline = readChatPost({ embeds: [{ title: "Card Declined", fields }] });
+  const decline = readChatPost({
+    embeds: [{ title: "Card Declined", fields: [...fields, f("Email", "a@example.com")] }],
+  });
   equal(whyOf(decline, "ignored"), 'decline: header says "declined"');
+  equal(decline.feed, undefined);
+  // The deciding embed is kept for the samples log, without its private fields.
+  eq(decline.embed, { title: "Card Declined", fields });
   const content = readChatPost({
     content: "Checkout failed",
     embeds: [{ title: "Successful Checkout", fields }],
