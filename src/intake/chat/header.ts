@@ -13,6 +13,11 @@ const NOT_CHECKOUT: readonly [string, RegExp][] = [
     "decline",
     /\b(?:declined?|fail(?:ed|ure|s)?|unsuccessful|error|denied|rejected|cancell?ed|blocked|shape ?block(?:ed)?|voided|refunded)\b/,
   ],
+  // The same in a few other languages bots are set to (letters, not `\b`, bound the words).
+  [
+    "decline",
+    /(?<!\p{L})(?:fehlgeschlagen|abgelehnt|échec|échoué|refusée?|fallido|rechazad[oa])(?!\p{L})|失败|失敗/u,
+  ],
   ["out of stock", /\b(?:out of stock|oos|sold out|unavailable)\b/],
   [
     "monitor",
@@ -22,7 +27,7 @@ const NOT_CHECKOUT: readonly [string, RegExp][] = [
   ["queue", /\b(?:queued?|queues|waiting|splash|in line)\b/],
   [
     "task status",
-    /\b(?:tasks?|started|starting|stopped|monitoring|carted|added to cart|login successful|logged in)\b/,
+    /\b(?:tasks?|started|starting|stopped|monitoring|carted|added to cart|login successful|logged in|accounts? (?:created|generated)|generated)\b/,
   ],
   ["captcha", /\b(?:captchas?|harvester|solve|solving)\b/],
   ["test", /\b(?:test|testing)\b/],
@@ -39,6 +44,7 @@ const SUCCESS: readonly RegExp[] = [
   /\bchecked out\b/,
   /\bpurchased\b/,
   /\b(?:copped|secured)\b/,
+  /(?<!\p{L})(?:erfolgreich|réussie?|exitos[oa])(?!\p{L})|成功/u,
 ];
 
 /** A store's own order notifications (or an inbox tool's): `New order #1`, `Order #1 placed`. */
@@ -47,6 +53,19 @@ const ORDER_NOTICE: readonly RegExp[] = [
   /\border\b[^|]{0,40}?\bplaced\b/,
   /\border (?:confirmed|confirmation|complete[d]?|submitted|received|paid)\b/,
 ];
+
+/** Status news in a header: an inbox tool's shipping and delivery notices. */
+const SHIPPED = /\b(?:shipped|dispatched|out for delivery|on (?:its|the) way|in transit)\b/;
+const DELIVERED = /\bdelivered\b/;
+
+/** The status signals a post's header lines carry. */
+export function headerSignals(lines: readonly string[]): { shipped?: true; delivered?: true } {
+  const text = lines.join("\n").toLowerCase();
+  return {
+    ...(SHIPPED.test(text) ? { shipped: true } : {}),
+    ...(DELIVERED.test(text) ? { delivered: true } : {}),
+  };
+}
 
 /** Words that hint at a checkout without saying it succeeded. */
 const WEAK = /\b(?:checkout|order|purchase)\b/;

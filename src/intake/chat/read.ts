@@ -16,6 +16,7 @@ import {
   embedHeaderLines,
   type Header,
   type HeaderPlace,
+  headerSignals,
   judgeHeader,
   judgeLine,
   orderNumberInHeader,
@@ -174,7 +175,8 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
     price: defined.price ?? defined.total,
     imageUrl: defined.imageUrl,
   });
-  return { reading: { kind: "order", fields: defined, signals: {} }, ...redacted, feed };
+  const signals = headerSignals(headerLines.map(([, line]) => line));
+  return { reading: { kind: "order", fields: defined, signals }, ...redacted, feed };
 }
 
 /**

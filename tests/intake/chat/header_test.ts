@@ -1,5 +1,6 @@
 import { equal } from "node:assert/strict";
 import {
+  headerSignals,
   judgeHeader,
   judgeLine,
   orderNumberInHeader,
@@ -87,4 +88,18 @@ Deno.test("a store named after the success phrase; order numbers in notices", ()
   equal(orderNumberInHeader("Order #1187 placed by Sam T."), "1187");
   equal(orderNumberInHeader("Order Confirmed — Nike"), undefined);
   equal(orderNumberInHeader("Order #ABCDEF"), undefined);
+});
+
+Deno.test("a few other languages, account generators, and status news", () => {
+  for (const line of ["Checkout erfolgreich", "Commande réussie", "Pedido exitoso", "下单成功"]) {
+    equal(verdict(line), "success", line);
+  }
+  for (const line of ["Zahlung abgelehnt", "Paiement refusé", "Pago rechazado", "支付失败"]) {
+    equal(verdict(line), "not_checkout", line);
+  }
+  equal(verdict("Account Generated Successfully"), "not_checkout");
+  equal(verdict("Accounts created"), "not_checkout");
+  equal(headerSignals(["Order shipped — Nike"]).shipped, true);
+  equal(headerSignals(["Your order was delivered"]).delivered, true);
+  equal(JSON.stringify(headerSignals(["Successful Checkout", "Delivery: Standard"])), "{}");
 });

@@ -154,6 +154,27 @@ Deno.test("without a success word only a product with an order number is an orde
   equal(whyOf(readChatPost({ content: "W" }), "ignored"), "no checkout header");
 });
 
+Deno.test("an inbox tool's shipping notice with an order number carries the shipped signal", () => {
+  const read = readChatPost({
+    embeds: [{
+      title: "Order Shipped — Nike",
+      fields: [f("Item", "Dunk"), f("Order #", "C0199"), f("Tracking", "1Z999AA10123456784")],
+    }],
+  });
+  ok(read.reading.kind === "order");
+  eq(read.reading.signals, { shipped: true });
+  eq(read.reading.fields, {
+    itemSummary: "Dunk",
+    orderNumber: "C0199",
+    trackingNumber: "1Z999AA10123456784",
+    carrier: "ups",
+  });
+  const noNumber = readChatPost({
+    embeds: [{ title: "Order Shipped", fields: [f("Item", "Dunk")] }],
+  });
+  equal(whyOf(noNumber, "ignored"), "no checkout header");
+});
+
 Deno.test("a success header without a product name is unreadable", () => {
   const read = readChatPost(success([f("Pid", "IF8892"), f("Order Number", "A1")]));
   equal(whyOf(read, "unreadable"), "checkout post without a product name");
