@@ -19,7 +19,7 @@ Deno.test("success headers of the bots", () => {
       "Kodai Success",
       "IF8892 Checkout Success|Splashforce",
       "Checkout Successful",
-      "Dashe checked out",
+      "The bot checked out",
       "Order placed",
       "Order Confirmed — Nike",
       "New order #58213",
@@ -58,7 +58,7 @@ Deno.test("failure and non-checkout words win, matched as whole words", () => {
   equal(verdict("adidas Ultraboost 1.0"), "none");
   equal(verdict("Supreme Terror Squad Tee"), "none");
   equal(verdict("You cooked"), "none");
-  equal(verdict("Alpine Checkout"), "weak");
+  equal(verdict("Bot Checkout"), "weak");
 });
 
 Deno.test("Success: <product> judges only the words before the colon", () => {

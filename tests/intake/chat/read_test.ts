@@ -271,11 +271,11 @@ Deno.test("quantity markers, split labels, no-value sizes", () => {
   eq(fieldsOf(readChatPost(success([f("Item", "Nike x Sacai Blazer"), f("Size", "N/A")]))), {
     itemSummary: "Nike x Sacai Blazer",
   });
-  eq(fieldsOf(readChatPost(success([f("Product", "Tee"), f("Size/Color", "Large/Black")]))), {
+  eq(fieldsOf(readChatPost(success([f("Product", "Tee"), f("Size/Color", "Medium/Red")]))), {
     itemSummary: "Tee",
-    size: "Large",
+    size: "Medium",
   });
-  eq(fieldsOf(readChatPost(success([f("Product", "Tee"), f("Size/Color", "Large")]))), {
+  eq(fieldsOf(readChatPost(success([f("Product", "Tee"), f("Size/Color", "Medium")]))), {
     itemSummary: "Tee",
   });
 });
