@@ -1,0 +1,157 @@
+/**
+ * Order fields from a checkout's label/value pairs (fixture README rules 4 to 12). Values are
+ * kept as printed; a value that does not look like its field is left out rather than guessed.
+ * Sources are tried in order (fields, then description, then content) and the first source
+ * that has a field's label gives it.
+ */
+import type { MessageFields } from "../../domain/order.ts";
+import { detectCarrier } from "../../domain/tracking_number.ts";
+import type { Pair } from "./pairs.ts";
+import { firstUrl, httpUrl, isNoValue } from "./text.ts";
+import type { FieldKind } from "./vocabulary.ts";
+
+/** The order schema's bounds: a longer value is not what the label promised. */
+const MAX = { item: 2000, store: 200, orderNumber: 200, money: 100, size: 40, tracking: 200 };
+const MAX_QUANTITY = 100_000;
+
+/** One product as printed, with a quantity marker (`× 2`, `2x`, `x3`) taken off. */
+export interface LineItem {
+  name: string;
+  quantity?: number;
+  price?: string;
+  size?: string;
+}
+
+const MONEY =
+  /^(?:[$€£¥₹₩]|[A-Z]{1,3}\$|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|SEK|NOK|DKK|PLN|CZK|NZD)\s?)?\s?\d[\d.,' ]*(?:\s?(?:[$€£¥₹]|kr|zł|USD|EUR|GBP|CAD|AUD|JPY|CHF|SEK|NOK|DKK|PLN|CZK|NZD))?$/;
+/** The figure after a cart line's last dash, and a short size in brackets after it. */
+const CART_TAIL = /^(.+?)(?:\s+\(([^()]{1,20})\))?$/;
+
+/** Quantity markers around a product name. */
+function takeQuantity(name: string): LineItem {
+  const before = /^(\d{1,5})\s*[x×]\s+(.+)$/i.exec(name);
+  if (before) return withQuantity(before[2], before[1]);
+  const after = /^(.+?)\s+(?:[x×]\s*(\d{1,5})|(\d{1,5})\s*[x×]|\((?:x|qty:?)\s*(\d{1,5})\))$/i.exec(
+    name,
+  );
+  if (after) return withQuantity(after[1], after[2] ?? after[3] ?? after[4]);
+  return { name };
+}
+
+function withQuantity(name: string, digits: string): LineItem {
+  const quantity = Number(digits);
+  return quantity >= 1 && quantity <= MAX_QUANTITY ? { name: name.trim(), quantity } : { name };
+}
+
+/** A product line as a cart prints it: `2x Name - 59.98 USD (OS)` (figures only after the last dash). */
+export function readLineItem(line: string, cartLine: boolean): LineItem {
+  const item = takeQuantity(line);
+  if (!cartLine) return item;
+  const dash = [...item.name.matchAll(/\s+[-–—]\s+/g)].at(-1);
+  if (!dash || dash.index === 0) return item;
+  const tail = CART_TAIL.exec(item.name.slice(dash.index + dash[0].length));
+  if (!tail || !MONEY.test(tail[1])) return item;
+  return {
+    ...item,
+    name: item.name.slice(0, dash.index),
+    price: tail[1],
+    ...(tail[2] && !isNoValue(tail[2]) ? { size: tail[2] } : {}),
+  };
+}
+
+/** A name worth calling a product: a letter, not a URL, within bounds. */
+export function isName(s: string): boolean {
+  return /\p{L}/u.test(s) && s.length <= MAX.item && !/^https?:\/\//i.test(s);
+}
+
+/** The values of one kind, from the first source that has any. */
+function valuesOf(pairs: readonly Pair[], kind: FieldKind): Pair[] {
+  const first = pairs.find((p) => p.kind === kind);
+  return first ? pairs.filter((p) => p.kind === kind && p.source === first.source) : [];
+}
+
+/** The first single-line value of a kind (the matching part of a `Size/Color` value). */
+function single(pairs: readonly Pair[], kind: FieldKind): string | undefined {
+  for (const pair of valuesOf(pairs, kind)) {
+    if (pair.lines.length !== 1) continue;
+    let value = pair.lines[0];
+    if (pair.part) {
+      const parts = value.split("/").map((s) => s.trim());
+      if (parts.length !== pair.part.count) continue;
+      value = parts[pair.part.index];
+    }
+    if (!isNoValue(value)) return value;
+  }
+  return undefined;
+}
+
+/** The products named by product labels, in printed order (one per line). */
+export function itemsFromPairs(pairs: readonly Pair[]): LineItem[] {
+  return valuesOf(pairs, "item").flatMap((p) => p.lines)
+    .filter((line) => !isNoValue(line))
+    .map((line) => readLineItem(line, false))
+    .filter((item) => isName(item.name));
+}
+
+/** `#1234` -> `1234`: one token with a digit, a leading `#` dropped, case kept. */
+export function orderNumberFrom(value: string | undefined): string | undefined {
+  const token = value?.trim().replace(/^#\s*/, "");
+  if (!token || token.length > MAX.orderNumber) return undefined;
+  return /^[\p{L}\p{N}][\p{L}\p{N}\-_./]*$/u.test(token) && /\d/.test(token) ? token : undefined;
+}
+
+const money = (v: string | undefined) =>
+  v !== undefined && /\d/.test(v) && v.length <= MAX.money ? v : undefined;
+
+function quantityFrom(value: string | undefined): number | undefined {
+  const found = value && /^(?:[x×]\s*)?(\d{1,6})(?:\s*[x×])?$/i.exec(value);
+  const n = found ? Number(found[1]) : NaN;
+  return n >= 1 && n <= MAX_QUANTITY ? n : undefined;
+}
+
+/** What the pairs say besides the products: store, numbers, money, size, tracking. */
+export interface PairFields {
+  store?: string;
+  orderNumber?: string;
+  price?: string;
+  total?: string;
+  quantity?: number;
+  size?: string;
+  tracking: Pick<MessageFields, "trackingNumber" | "carrier" | "trackingUrl">;
+  estimatedDelivery?: string;
+}
+
+export function fieldsFromPairs(pairs: readonly Pair[]): PairFields {
+  const store = single(pairs, "store");
+  const size = single(pairs, "size");
+  const delivery = single(pairs, "estimatedDelivery");
+  return {
+    store: store && store.length <= MAX.store ? store : undefined,
+    orderNumber: orderNumberFrom(single(pairs, "orderNumber")),
+    price: money(single(pairs, "price")),
+    total: money(single(pairs, "total")),
+    quantity: quantityFrom(single(pairs, "quantity")),
+    size: size && size.length <= MAX.size ? size : undefined,
+    tracking: trackingFrom(pairs),
+    estimatedDelivery: delivery && /^\d{4}-\d{2}-\d{2}$/.test(delivery) ? delivery : undefined,
+  };
+}
+
+/** A tracking number printed under a tracking label; its carrier from a label or its format. */
+function trackingFrom(pairs: readonly Pair[]): PairFields["tracking"] {
+  const out: PairFields["tracking"] = {};
+  const number = single(pairs, "trackingNumber");
+  const printed = number && number.length <= MAX.tracking && /\d/.test(number) &&
+    /^[A-Za-z0-9][A-Za-z0-9 -]{6,}$/.test(number);
+  if (number && printed) {
+    const detected = detectCarrier(number);
+    out.trackingNumber = detected.valid ? detected.trackingNumber : number;
+    if (detected.valid) out.carrier = detected.carrier;
+  }
+  const carrier = single(pairs, "carrier");
+  if (carrier && carrier.length <= 100 && !out.carrier) out.carrier = carrier;
+  const link = valuesOf(pairs, "trackingUrl")[0];
+  const url = httpUrl(link ? firstUrl(link.raw) : undefined);
+  if (url) out.trackingUrl = url;
+  return out;
+}

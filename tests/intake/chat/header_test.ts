@@ -1,0 +1,105 @@
+import { equal } from "node:assert/strict";
+import {
+  headerSignals,
+  judgeHeader,
+  judgeLine,
+  orderNumberInHeader,
+  storeInHeader,
+} from "../../../src/intake/chat/header.ts";
+
+const verdict = (line: string) => judgeLine(line).kind;
+
+Deno.test("success headers of the bots", () => {
+  for (
+    const line of [
+      "Successful Checkout!",
+      "Successfully checked out!",
+      "Successful checkout (card)",
+      "Venetia Successful Checkout!",
+      "Kodai Success",
+      "IF8892 Checkout Success|Splashforce",
+      "Checkout Successful",
+      "The bot checked out",
+      "Order placed",
+      "Order Confirmed — Nike",
+      "New order #58213",
+      "Order #1187 placed by Sam T.",
+      "Purchase complete",
+    ]
+  ) equal(verdict(line), "success", line);
+});
+
+Deno.test("failure and non-checkout words win, matched as whole words", () => {
+  const cases: [string, string][] = [
+    ["Payment Declined", "decline"],
+    ["Card Declined", "decline"],
+    ["Checkout Failed | Best Buy US", "decline"],
+    ["Payment failed! (card)", "decline"],
+    ["Venetia Failed Checkout!", "decline"],
+    ["Order Declined", "decline"],
+    ["Successful checkout? No: out of stock", "out of stock"],
+    ["Product Available", "monitor"],
+    ["Restock — Footlocker US", "monitor"],
+    ["New Product", "monitor"],
+    ["Entered Raffle", "raffle"],
+    ["Waiting in queue", "queue"],
+    ["Task started", "task status"],
+    ["Captcha Required", "captcha"],
+    ["Test Notification", "test"],
+    ["Cybersole v5.5.0 is live", "announcement"],
+    ["AYCD Toolbox 2.9.4 released", "announcement"],
+  ];
+  for (const [line, category] of cases) {
+    const v = judgeLine(line);
+    equal(v.kind, "not_checkout", line);
+    equal(v.kind === "not_checkout" && v.category, category, line);
+  }
+  // Inside words they mean nothing: Ultraboost, Terror, Boost.
+  equal(verdict("adidas Ultraboost 1.0"), "none");
+  equal(verdict("Supreme Terror Squad Tee"), "none");
+  equal(verdict("You cooked"), "none");
+  equal(verdict("Bot Checkout"), "weak");
+});
+
+Deno.test("Success: <product> judges only the words before the colon", () => {
+  const v = judgeLine("Success: Air Max 'Error' Sold Out Edition");
+  equal(v.kind, "success");
+  equal(v.product, "Air Max 'Error' Sold Out Edition");
+});
+
+Deno.test("a header is a checkout only when no line says otherwise", () => {
+  const ok = judgeHeader([["author", "Wrath Success"], ["title", "Jordan 1"]]);
+  equal(ok.verdict.kind, "success");
+  equal(ok.where, "author");
+  const no = judgeHeader([["author", "Wrath Success"], ["description", "Payment declined"]]);
+  equal(no.verdict.kind, "not_checkout");
+  equal(judgeHeader([]).verdict.kind, "none");
+});
+
+Deno.test("a store named after the success phrase; order numbers in notices", () => {
+  equal(storeInHeader(judgeLine("Successful Checkout | Target")), "Target");
+  equal(storeInHeader(judgeLine("Successful Checkout on Nike US")), "Nike US");
+  equal(storeInHeader(judgeLine("Order Placed | Amazon")), "Amazon");
+  equal(storeInHeader(judgeLine("Successful checkout (card)")), undefined);
+  equal(storeInHeader(judgeLine("Kodai Success")), undefined);
+  equal(storeInHeader(judgeLine("Order #1187 placed by Sam T.")), undefined);
+  equal(storeInHeader(judgeLine("Payment Declined | Target")), undefined);
+  equal(orderNumberInHeader("New order #58213"), "58213");
+  equal(orderNumberInHeader("Order #1187 placed by Sam T."), "1187");
+  equal(orderNumberInHeader("Order Confirmed — Nike"), undefined);
+  equal(orderNumberInHeader("Order #ABCDEF"), undefined);
+});
+
+Deno.test("a few other languages, account generators, and status news", () => {
+  for (const line of ["Checkout erfolgreich", "Commande réussie", "Pedido exitoso", "下单成功"]) {
+    equal(verdict(line), "success", line);
+  }
+  for (const line of ["Zahlung abgelehnt", "Paiement refusé", "Pago rechazado", "支付失败"]) {
+    equal(verdict(line), "not_checkout", line);
+  }
+  equal(verdict("Account Generated Successfully"), "not_checkout");
+  equal(verdict("Accounts created"), "not_checkout");
+  equal(headerSignals(["Order shipped — Nike"]).shipped, true);
+  equal(headerSignals(["Your order was delivered"]).delivered, true);
+  equal(JSON.stringify(headerSignals(["Successful Checkout", "Delivery: Standard"])), "{}");
+});

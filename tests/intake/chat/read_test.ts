@@ -1,0 +1,374 @@
+import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
+import { type ChatReading, readChatPost } from "../../../src/intake/chat/read.ts";
+
+type Field = { name: unknown; value: unknown };
+const f = (name: unknown, value: unknown): Field => ({ name, value });
+const success = (fields: Field[], extra: Record<string, unknown> = {}) => ({
+  username: "Bot",
+  embeds: [{ title: "Successful Checkout!", fields, ...extra }],
+});
+
+function fieldsOf(read: ChatReading) {
+  ok(read.reading.kind === "order", `not an order: ${JSON.stringify(read.reading)}`);
+  return read.reading.fields;
+}
+
+function whyOf(read: ChatReading, kind: "ignored" | "unreadable"): string {
+  equal(read.reading.kind, kind, JSON.stringify(read.reading));
+  return read.reading.kind === kind ? read.reading.why : "";
+}
+
+Deno.test("bodies that are not objects are unreadable, never a throw", () => {
+  for (const body of [null, undefined, 42, "Successful Checkout", [], [{ title: "x" }], true]) {
+    const read = readChatPost(body);
+    equal(whyOf(read, "unreadable"), "the body is not a JSON object");
+    eq(read.facts, {});
+    equal(read.embed, undefined);
+  }
+});
+
+Deno.test("empty posts and parts of the wrong type are ignored", () => {
+  equal(whyOf(readChatPost({}), "ignored"), "empty post");
+  equal(whyOf(readChatPost({ content: " \n ", embeds: "x" }), "ignored"), "empty post");
+  equal(whyOf(readChatPost({ embeds: [{}, null, 3, "x"] }), "ignored"), "empty post");
+  const junk = readChatPost({ content: { a: 1 }, username: ["x"], embeds: { 0: { title: "x" } } });
+  equal(whyOf(junk, "ignored"), "empty post");
+});
+
+Deno.test("deep junk and prototype keys are skipped without recursion or pollution", () => {
+  let deep: unknown = "Successful Checkout";
+  for (let i = 0; i < 100_000; i++) deep = { a: deep, b: [deep] };
+  const body = JSON.parse(
+    '{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}},"embeds":[]}',
+  );
+  body.embeds = [{ title: deep, fields: [f(deep, deep), f("Product", deep)], author: deep }];
+  body.content = deep;
+  // Only the `Product` name survives: no header, so no order.
+  equal(whyOf(readChatPost(body), "ignored"), "no checkout header");
+  equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+Deno.test("numbers as values: a JSON-number price is its decimal string, a number quantity counts", () => {
+  const read = readChatPost(success([f("Product", "Tee"), f("Price", 54), f("Qty", 2), f(7, "x")]));
+  eq(fieldsOf(read), { itemSummary: "Tee", price: "54", quantity: 2 });
+  eq(fieldsOf(readChatPost(success([f("Product", "Cap"), f("Price", 129.99), f("Qty", 1.5)]))), {
+    itemSummary: "Cap",
+    price: "129.99",
+  });
+  // A number is no product name.
+  equal(
+    whyOf(readChatPost(success([f("Product", 12345)])), "unreadable"),
+    "checkout post without a product name",
+  );
+});
+
+Deno.test("spoilers, links, code spans and emoji are unwrapped in names and values", () => {
+  const read = readChatPost(success([
+    f("🛒 **Product**", "[**Dunk Low 'Panda'**](https://shop.example/p/1)"),
+    f("🏬 Site", "[Nike US](https://nike.example)"),
+    f("📦 Order\u200b #", "|| `#C0193` ||"),
+    f("💰 Price", "`$115.00`"),
+    f("👟 Size", "||10.5|| :flag_us:"),
+  ]));
+  eq(fieldsOf(read), {
+    itemSummary: "Dunk Low 'Panda'",
+    store: "Nike US",
+    orderNumber: "C0193",
+    price: "$115.00",
+    size: "10.5",
+  });
+});
+
+Deno.test("the embed is picked by its header: a decline first, the checkout second", () => {
+  const read = readChatPost({
+    embeds: [
+      { title: "Payment Declined", fields: [f("Product", "Wrong"), f("Price", "$1")] },
+      { title: "Successful Checkout", fields: [f("Product", "Right"), f("Price", "$2")] },
+    ],
+  });
+  eq(fieldsOf(read), { itemSummary: "Right", price: "$2" });
+  equal(read.embed?.title, "Successful Checkout");
+});
+
+Deno.test("a decline alone, or a decline in content, is ignored even with the success fields", () => {
+  const fields = [f("Product", "Tee"), f("Order Number", "1234"), f("Price", "$5")];
+  const decline = readChatPost({
+    embeds: [{ title: "Card Declined", fields: [...fields, f("Email", "a@example.com")] }],
+  });
+  equal(whyOf(decline, "ignored"), 'decline: header says "declined"');
+  equal(decline.feed, undefined);
+  // The deciding embed is kept for the samples log, without its private fields.
+  eq(decline.embed, { title: "Card Declined", fields });
+  const content = readChatPost({
+    content: "Checkout failed",
+    embeds: [{ title: "Successful Checkout", fields }],
+  });
+  equal(whyOf(content, "ignored"), 'decline: header says "failed"');
+});
+
+Deno.test("embeds with the same url are one card; header-less embeds continue the one before", () => {
+  const read = readChatPost({
+    embeds: [
+      {
+        title: "Successful Checkout",
+        url: "https://shop.example/o/1",
+        image: { url: "https://img.example/1.jpg" },
+        fields: [f("Product", "Camera")],
+      },
+      { url: "https://shop.example/o/1", image: { url: "https://img.example/2.jpg" } },
+      { fields: [f("Order #", "A-1001"), f("Total", "$80.00")] },
+      { title: "Another card", fields: [f("Size", "XL")] },
+    ],
+  });
+  eq(fieldsOf(read), {
+    itemSummary: "Camera",
+    orderNumber: "A-1001",
+    price: "$80.00",
+    imageUrl: "https://img.example/1.jpg",
+  });
+});
+
+Deno.test("content-only posts, and Success: <product> content beside a bare embed", () => {
+  const only = readChatPost({
+    content: "**Successful Checkout** :white_check_mark:\n> **Product:** Tee\n> **Order:** ||77||",
+  });
+  eq(fieldsOf(only), { itemSummary: "Tee", orderNumber: "77" });
+  equal(only.embed, undefined);
+  const named = readChatPost({
+    content: "Success: Boots",
+    embeds: [{ title: "You cooked", fields: [f("Price", "$9")] }],
+  });
+  eq(fieldsOf(named), { itemSummary: "Boots", price: "$9" });
+});
+
+Deno.test("without a success word only a product with an order number is an order", () => {
+  const fields = [f("Product", "Tee"), f("Price", "$5")];
+  const login = readChatPost({
+    embeds: [{ title: "New Login!", fields: [...fields, f("Order Number", "||V1234||")] }],
+  });
+  eq(fieldsOf(login), { itemSummary: "Tee", price: "$5", orderNumber: "V1234" });
+  equal(
+    whyOf(readChatPost({ embeds: [{ title: "New Login!", fields }] }), "ignored"),
+    "no checkout header",
+  );
+  equal(whyOf(readChatPost({ content: "W" }), "ignored"), "no checkout header");
+});
+
+Deno.test("an inbox tool's shipping notice with an order number carries the shipped signal", () => {
+  const read = readChatPost({
+    embeds: [{
+      title: "Order Shipped — Nike",
+      fields: [f("Item", "Dunk"), f("Order #", "C0199"), f("Tracking", "1Z999AA10123456784")],
+    }],
+  });
+  ok(read.reading.kind === "order");
+  eq(read.reading.signals, { shipped: true });
+  eq(read.reading.fields, {
+    itemSummary: "Dunk",
+    orderNumber: "C0199",
+    trackingNumber: "1Z999AA10123456784",
+    carrier: "ups",
+  });
+  const noNumber = readChatPost({
+    embeds: [{ title: "Order Shipped", fields: [f("Item", "Dunk")] }],
+  });
+  equal(whyOf(noNumber, "ignored"), "no checkout header");
+});
+
+Deno.test("a success header without a product name is unreadable", () => {
+  const read = readChatPost(success([f("Pid", "IF8892"), f("Order Number", "A1")]));
+  equal(whyOf(read, "unreadable"), "checkout post without a product name");
+});
+
+Deno.test("the product from the title when the success words are in the author name", () => {
+  const read = readChatPost({
+    username: "Orbit Success",
+    embeds: [{
+      author: { name: "Successfully checked out!" },
+      title: "Yeezy 700 V3",
+      fields: [f("Srore", "Holypop")],
+    }],
+  });
+  eq(fieldsOf(read), { itemSummary: "Yeezy 700 V3", store: "Holypop" });
+});
+
+Deno.test("the store from the header, unless the header names the bot itself", () => {
+  eq(
+    fieldsOf(
+      readChatPost({
+        embeds: [{
+          author: { name: "Successful Checkout | Target" },
+          fields: [f("Product", "Lego")],
+        }],
+      }),
+    ),
+    {
+      itemSummary: "Lego",
+      store: "Target",
+    },
+  );
+  eq(
+    fieldsOf(
+      readChatPost({
+        username: "SplashForce",
+        embeds: [{ title: "Checkout Success|Splashforce", fields: [f("Product", "Samba")] }],
+      }),
+    ),
+    {
+      itemSummary: "Samba",
+    },
+  );
+  const notice = readChatPost({
+    username: "Store Notifications",
+    embeds: [{
+      author: { name: "Bodega" },
+      title: "Order #1187 placed by Sam T.",
+      description: "**Item:** Rose Tee × 2",
+    }],
+  });
+  eq(fieldsOf(notice), {
+    itemSummary: "Rose Tee",
+    store: "Bodega",
+    orderNumber: "1187",
+    quantity: 2,
+  });
+});
+
+Deno.test("carts: product lines joined with ', ', only the total kept", () => {
+  const lines = readChatPost(
+    success([
+      f("Products", "Tiny Plants\nMini Orchid"),
+      f("Price", "$49.99"),
+      f("Total", "$79.98"),
+    ]),
+  );
+  eq(fieldsOf(lines), { itemSummary: "Tiny Plants, Mini Orchid", total: "$79.98" });
+  const bullets = readChatPost({
+    embeds: [{
+      title: "Successfully Checked Out",
+      description: "• 2x Socks - 19.98 USD (OS)\n• 1x Cap - 30.00 USD (M)",
+      fields: [f("Total", "49.98 USD")],
+    }],
+  });
+  eq(fieldsOf(bullets), { itemSummary: "Socks, Cap", total: "49.98 USD" });
+  const one = readChatPost({
+    embeds: [{ title: "Successfully Checked Out", description: "• 3x Booster - 26.94 USD (OS)" }],
+  });
+  eq(fieldsOf(one), { itemSummary: "Booster", price: "26.94 USD", quantity: 3, size: "OS" });
+  eq(one.feed, { itemSummary: "Booster", price: "26.94 USD" });
+  eq(lines.feed, { itemSummary: "Tiny Plants, Mini Orchid", price: "$79.98" });
+});
+
+Deno.test("quantity markers, split labels, no-value sizes", () => {
+  eq(fieldsOf(readChatPost(success([f("Item", "Socks x3")]))), {
+    itemSummary: "Socks",
+    quantity: 3,
+  });
+  eq(fieldsOf(readChatPost(success([f("Item", "2x Socks")]))), {
+    itemSummary: "Socks",
+    quantity: 2,
+  });
+  eq(fieldsOf(readChatPost(success([f("Item", "Nike x Sacai Blazer"), f("Size", "N/A")]))), {
+    itemSummary: "Nike x Sacai Blazer",
+  });
+  eq(fieldsOf(readChatPost(success([f("Product", "Tee"), f("Size/Color", "Medium/Red")]))), {
+    itemSummary: "Tee",
+    size: "Medium",
+  });
+  eq(fieldsOf(readChatPost(success([f("Product", "Tee"), f("Size/Color", "Medium")]))), {
+    itemSummary: "Tee",
+  });
+});
+
+Deno.test("tracking numbers under a tracking label, with the carrier their format names", () => {
+  const read = readChatPost(success([
+    f("Product", "Tee"),
+    f("Tracking Number", "||1Z 999 AA1 0123456784||"),
+    f("Tracking URL", "[Track](https://track.example/1Z999AA10123456784)"),
+    f("Estimated Delivery", "2026-04-02"),
+  ]));
+  eq(fieldsOf(read), {
+    itemSummary: "Tee",
+    trackingNumber: "1Z999AA10123456784",
+    carrier: "ups",
+    trackingUrl: "https://track.example/1Z999AA10123456784",
+    estimatedDelivery: "2026-04-02",
+  });
+  const link = readChatPost(
+    success([
+      f("Product", "Tee"),
+      f("\u200b", "[Track Order](https://t.example/?o=1)"),
+      f("Tracking", "[Track Order](https://t.example)"),
+    ]),
+  );
+  eq(fieldsOf(link), { itemSummary: "Tee" });
+});
+
+Deno.test("private values are never read, and the embed handed back has none", () => {
+  const read = readChatPost(success([
+    f("Product", "Tee"),
+    f("Order Email", "buyer@example.com"),
+    f("Profile Name", "Main Visa"),
+    f("Proxy", "||203.0.113.9:8000:user:pw||"),
+    f("Details", "**Size:** 9\n**Email:** buyer@example.com"),
+  ], {
+    description: "Account\nbuyer@example.com\nPayment: Visa 4242",
+    footer: { text: "bot | buyer@example.com | http://u:p@198.51.100.7:80" },
+  }));
+  eq(fieldsOf(read), { itemSummary: "Tee", size: "9" });
+  const out = JSON.stringify(read);
+  for (const secret of ["buyer@", "Main Visa", "203.0.113", "198.51.100", "Visa 4242", "u:p@"]) {
+    ok(!out.includes(secret), `${secret} in ${out}`);
+  }
+  eq(read.embed?.fields.map((x) => x.name), ["Product", "Details"]);
+  equal(read.embed?.description, "");
+});
+
+Deno.test("facts name the sender: the username, else the author", () => {
+  eq(readChatPost(success([f("Product", "Tee")])).facts, { from: "Bot" });
+  eq(
+    readChatPost({ embeds: [{ author: { name: "Wrath Success" }, fields: [f("Product", "Tee")] }] })
+      .facts,
+    {
+      from: "Wrath Success",
+    },
+  );
+});
+
+Deno.test("hostile: 10 embeds of 25 fields of 1024 characters read within the platform's bounds", () => {
+  const long = "Y".repeat(5000);
+  const embed = (title: string) => ({
+    title: title + long,
+    description: long.repeat(2),
+    footer: { text: long },
+    fields: Array.from(
+      { length: 30 },
+      (_, i) => f(i === 0 ? "Product" : `Label ${i} ${long}`, long),
+    ),
+  });
+  const body = {
+    username: long,
+    content: long,
+    embeds: [...Array.from({ length: 10 }, () => embed("Successful Checkout ")), embed("x")],
+  };
+  const read = readChatPost(body);
+  const fields = fieldsOf(read);
+  equal(fields.itemSummary, "Y".repeat(1024));
+  equal(read.facts.from?.length, 80);
+  equal(read.embed?.title?.length, 256);
+  equal(read.embed?.description?.length, 4096);
+  equal(read.embed?.fields.length, 25);
+
+  // The 11th embed and the 26th field are beyond the platform's limits: not read.
+  const beyond = readChatPost({
+    embeds: [...Array.from({ length: 10 }, () => ({ title: "Chatter" })), {
+      title: "Successful Checkout",
+      fields: [f("Product", "Tee")],
+    }],
+  });
+  equal(whyOf(beyond, "ignored"), "no checkout header");
+  const late = readChatPost(
+    success([...Array.from({ length: 25 }, (_, i) => f(`Note ${i}`, "x")), f("Product", "Tee")]),
+  );
+  equal(whyOf(late, "unreadable"), "checkout post without a product name");
+});
