@@ -55,3 +55,30 @@ export function clip(text: string, max: number): string {
   const code = text.charCodeAt(max - 1);
   return text.slice(0, code >= 0xD800 && code <= 0xDBFF ? max - 1 : max);
 }
+
+const SAME_LENGTH_FOLDS: Record<string, string> = { "№": "#", "ß": "s", "æ": "a", "œ": "o", "ø": "o", "ł": "l" };
+
+/**
+ * `foldForMatch` that keeps every character at its offset (one UTF-16 unit in, one out, `№`
+ * read as `#`), so a match on the folded text slices the same value out of the original.
+ */
+export function foldKeepingOffsets(text: string): string {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    const code = c.charCodeAt(0);
+    if (code < 128) {
+      out += code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : c;
+      continue;
+    }
+    const lower = c.toLowerCase();
+    const special = SAME_LENGTH_FOLDS[lower];
+    if (special) {
+      out += special;
+      continue;
+    }
+    const base = lower.normalize("NFKD").replace(/[\u0300-\u036F]/g, "");
+    out += base.length === 1 ? base : lower.length === 1 ? lower : c;
+  }
+  return out;
+}
