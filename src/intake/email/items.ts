@@ -20,10 +20,17 @@ export interface Item {
 }
 
 const MAX_ITEMS = 50;
+/**
+ * Words of logo and decoration file names and alt texts. `logo` followed by a garment is a
+ * product ("Box Logo Hoodie", "logo-tee"); `icon` counts only as a whole file name or folder.
+ */
 const NOT_PRODUCT_IMAGE =
-  /logo|wordmark|spacer|icon|badge|banner|social|facebook|instagram|twitter|tiktok|youtube|pinterest|app-?store|google-?play|pixel|beacon|open\.gif|divider|arrow|rating|stars?[-_.]|header|footer|signature|avatar|qr-?code|bullseye/i;
+  /logo(?![-_ ]?(?:tee|t-?shirt|shirt|hood|cap|hat|crew|sweat|tote|beanie|jacket|pant|short|sock|bag|mug))|wordmark|spacer|(?:^|\/)icons?(?:[/_.-]|$)|[-_]icon\.(?:png|gif|svg)|badge|banner|social|facebook|instagram|twitter|tiktok|youtube|pinterest|app-?store|google-?play|pixel|beacon|open\.gif|divider|arrow|rating|stars?[-_.]|header|footer|signature|avatar|qr-?code|bullseye/i;
+/** Keys of attribute lines under a product name (`Size: 10`, `SKU: 123`): such a line is not a name. */
+const ATTRIBUTE_KEY =
+  /^(?:size|qty|quantity|colou?r|price|unit price|sku|style(?: id| no\.?)?|condition|seller|sold by|status|item(?: #| no\.?)?|art(?:ikel)?-?nr\.?|farbe|grosse|gr\.|menge|anzahl|taille|pointure|coloris|couleur|quantite|prix|talla|cantidad|precio|order\b.*|tracking\b.*|shipping\b.*|delivery\b.*|carrier|total|subtotal|tax|entry\b.*|rate this item|your bid|lowest ask|highest bid|ship to|vendu par|variant|model|width|fit|material|lieferung|versand|livraison|envio|entrega|arrives?\b.*|delivers?\b.*|estimated\b.*|expected\b.*|date|placed\b.*|payment|zahlung|paiement|pago)$/;
 const QTY = /^(?:qty|quantity|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck)\s*[:.]?\s*(\d{1,3})\b/;
-const TIMES_SUFFIX = /\s*[×x]\s?(\d{1,3})(\s+(?:of|von|sur|de)\s+\d+)?\s*$/i;
+const TIMES_SUFFIX = /(?:\s*×|\s+x)\s?(\d{1,3})(\s+(?:of|von|sur|de)\s+\d+)?\s*$/i;
 const COUNT_LINE = /^(?:x\s?(\d{1,3})|(\d{1,3})\s?x|(\d{1,3}) (?:unidad(?:es)?|unit[ée]s?|stuck|pcs|pieces|items?|articles?))$/i;
 const SIZE_ALONE =
   /^(?:(?:US|UK|EU|FR|IT|JP|CM|W|M)\s?(?:M\s?|W\s?)?\d{1,2}(?:[.,]5|\.0)?(?:\s?\/\s?(?:W|M)\s?\d{1,2}(?:[.,]5)?)?|\d{1,2}(?:[.,]5|\.0)?|X{0,3}[SML]|X{1,4}L|\dXL|XXS|OS|O\/S|One Size)$/i;
@@ -45,10 +52,23 @@ export function isProductImage(image: Image, storeNames: string[]): boolean {
 function nameLike(text: string): boolean {
   if (text.length < 2 || text.length > 250) return false;
   if (moneyValue(text) || /^[\d\s.,:/-]+$/.test(text)) return false;
-  if (/:\s*\S/.test(text) && /^[^:]{1,30}:/.test(text) && !/:\s*\S+.*[-–]/.test(text)) return false;
+  const key = /^([^:]{1,30}):/.exec(text)?.[1];
+  if (key && ATTRIBUTE_KEY.test(foldKeepingOffsets(key).trim())) return false;
   if (/:$/.test(text)) return false;
   if (/[.!?]$/.test(text) && text.split(" ").length > 8) return false;
   return true;
+}
+
+/** The text of the first row's cell in a block's column (the header of a column table). */
+function columnHeader(blocks: Block[], i: number): string | undefined {
+  const cell = blocks[i].cell;
+  if (!cell) return undefined;
+  for (let j = i - 1; j >= 0 && j > i - 60; j--) {
+    const c = blocks[j].cell;
+    if (c && c.table === cell.table && c.col === cell.col && c.row < cell.row && blocks[j].tag === "th") return blocks[j].text;
+    if (c && c.table === cell.table && c.row === 0 && c.col === cell.col) return blocks[j].text;
+  }
+  return undefined;
 }
 
 function sameRow(a: Block, b: Block): boolean {
@@ -67,7 +87,8 @@ function describe(item: Item, blocks: Block[], from: number, to: number): Item {
   for (let i = from; i < to; i++) {
     const text = blocks[i].text;
     const folded = foldKeepingOffsets(text);
-    const qty = QTY.exec(folded) ?? (COUNT_LINE.test(text) ? COUNT_LINE.exec(text) : null);
+    const qty = QTY.exec(folded) ?? (COUNT_LINE.test(text) ? COUNT_LINE.exec(text) : null) ??
+      (/^\d{1,3}$/.test(text) && isLabel(columnHeader(blocks, i) ?? "", "quantity") ? [text, text] : null);
     if (qty && item.quantity === undefined) {
       const n = Number(qty[1] ?? qty[2] ?? qty[3]);
       if (n >= 1) item.quantity = n;
@@ -116,7 +137,7 @@ function imageItems(blocks: Block[], storeNames: string[]): Item[] {
       const b = blocks[to];
       if (row.cell && b.cell && !sameRow(row, b) && !(b.cell.table > row.cell.table && to <= nameAt + 6)) break;
       if (!row.cell && b.cell) break;
-      if (TOTAL_ROW.test(foldKeepingOffsets(b.text))) break;
+      if (!sameRow(row, b) && TOTAL_ROW.test(foldKeepingOffsets(b.text))) break;
       to++;
     }
     items.push(describe({ name: blocks[nameAt].text, image: anchor.image.src, block: nameAt }, blocks, nameAt, to));

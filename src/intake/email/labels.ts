@@ -28,7 +28,7 @@ export const LABELS: Record<LabelField, string> = {
     String.raw`|receipt(?: number| no\.?| #)?|confirmation (?:number|no\.?|#)`,
   trackingNumber: String.raw`(?:[a-z]+ )?(?:tracking|track|tracing)(?: number| no\.?| #| id| code| reference| ref)` +
     String.raw`|tracking|(?:air )?waybill(?: number)?|awb|sendungs(?:verfolgungs)?nummer|sendungsnr\.?|trackingnummer|paketnummer` +
-    String.raw`|(?:numero|n°|no|nº|n\.º) (?:de )?(?:suivi|colis|seguimiento|envio)|codigo de seguimiento|localizador`,
+    String.raw`|(?:numero|n°|no|nº|n\.º|n\.o) (?:de )?(?:suivi|colis|seguimiento|envio)|codigo de seguimiento|localizador`,
   carrier: String.raw`carrier|shipped (?:by|via|with)|shipping carrier|courier|shipment provider|provider` +
     String.raw`|versanddienstleister|versandpartner|spediteur|zusteller|transporteur|empresa de transporte|transportista`,
   total: String.raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| \(incl\.? (?:vat|tax)\))?` +
@@ -36,7 +36,7 @@ export const LABELS: Record<LabelField, string> = {
     String.raw`|summe|endbetrag|rechnungsbetrag|montant total(?: ttc)?|total ttc|total de la commande`,
   subtotal: String.raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total`,
   quantity: String.raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.`,
-  size: String.raw`size|grosse|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size`,
+  size: String.raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size`,
   price: String.raw`price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe`,
   estimatedDelivery: String.raw`(?:estimated|expected|scheduled|guaranteed|projected) (?:delivery|arrival)(?: date)?(?: is)?` +
     String.raw`|your estimated delivery date is|delivery estimate|arriving(?: on| by)?|arrives(?: on| by)?|delivers(?: on| by)?|will arrive(?: on| by)?|delivery date|get it by` +

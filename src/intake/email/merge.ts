@@ -122,11 +122,18 @@ export function merge(s: Sources): { fields: Partial<MessageFields>; template: s
   const markup = s.markup ? fromMarkup(s.markup, s) : {};
   const hasMarkup = !!(markup.orderNumber || markup.trackingNumber);
   const store = storeFromSender(s.letter.from?.name, s.letter.from?.address);
+  const generic = fromGeneric(s.generic);
+  if (hasMarkup && s.markup && markupItems(s.markup).length > 1) {
+    // The markup lists several items: one item's price, size or quantity is not the order's.
+    delete generic.price;
+    delete generic.quantity;
+    delete generic.size;
+  }
   const fields = layer(
     hasMarkup ? markup : {},
     s.custom ?? {},
     s.builtIn?.storeName ? { store: s.builtIn.storeName } : {},
-    fromGeneric(s.generic),
+    generic,
     store ? { store } : {},
   );
   // A tracking number's carrier is the one detection names; a template's own word is kept

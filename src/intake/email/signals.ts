@@ -39,7 +39,18 @@ export function statusScope(subject: string, blocks: Block[]): string[] {
     !b.heading && b.text.split(" ").length >= 5 && /[a-z]/.test(b.text)
   );
   if (sentence) scope.push(sentence.text.split(/(?<=[.!?])\s/)[0]);
-  return scope.map((s) => foldForMatch(s).slice(0, MAX_SCOPE));
+  return scope.map((s) => withoutFuture(foldForMatch(s).slice(0, MAX_SCOPE)));
+}
+
+/**
+ * A clause about what will happen ("We'll let you know when your items are on their way",
+ * "once it ships") says nothing about now: it is cut from the scope.
+ */
+const FUTURE_CLAUSE =
+  /\b(?:when|once|as soon as|after|before|until|if|sobald|wenn|bevor|des que|lorsque|quand|avant|cuando|en cuanto|antes de|we(?:'ll| will) (?:let you know|notify|email|send)|you(?:'ll| will) (?:receive|get))\b[^.!?]*/g;
+
+function withoutFuture(text: string): string {
+  return text.replace(FUTURE_CLAUSE, " ");
 }
 
 /** The phase a scope names, by precedence; each scope part checked in order (subject first). */
