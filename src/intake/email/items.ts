@@ -34,7 +34,8 @@ const TIMES_SUFFIX = /(?:\s*×|\s+x)\s?(\d{1,3})(\s+(?:of|von|sur|de)\s+\d+)?\s*
 const COUNT_LINE = /^(?:x\s?(\d{1,3})|(\d{1,3})\s?x|(\d{1,3}) (?:unidad(?:es)?|unit[ée]s?|stuck|pcs|pieces|items?|articles?))$/i;
 const SIZE_ALONE =
   /^(?:(?:US|UK|EU|FR|IT|JP|CM|W|M)\s?(?:M\s?|W\s?)?\d{1,2}(?:[.,]5|\.0)?(?:\s?\/\s?(?:W|M)\s?\d{1,2}(?:[.,]5)?)?|\d{1,2}(?:[.,]5|\.0)?|X{0,3}[SML]|X{1,4}L|\dXL|XXS|OS|O\/S|One Size)$/i;
-const ITEM_HEADERS = /^(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion)$/;
+const ITEM_HEADERS =
+  /^(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung)$/;
 const TOTAL_ROW = /^(?:sub-?total|total|zwischensumme|gesamt|versand|shipping|delivery|livraison|envio|tax|sales tax|mwst|tva|iva|discount|rabatt|remise|descuento|payment|zahlung|sous-total|frais|gastos)/;
 const ITEMS_LABEL =
   /^(?:items? (?:shipped|ordered|in (?:this|your) (?:shipment|order|package))|your items?|items?|artikel|deine artikel|ihre artikel|articles?|vos articles|tus articulos|articulos|productos|products?)\s*:?$/;
@@ -141,8 +142,32 @@ function imageItems(blocks: Block[], storeNames: string[]): Item[] {
       to++;
     }
     items.push(describe({ name: blocks[nameAt].text, image: anchor.image.src, block: nameAt }, blocks, nameAt, to));
+    if (k === anchors.length - 1 || anchors[k + 1].block > to) items.push(...siblingRows(blocks, nameAt, to, end));
   });
   return items;
+}
+
+/**
+ * Rows after an image-anchored item that repeat its layout without an image (only the first
+ * item of a list has a picture): a name in the same column, then a quantity or a price.
+ */
+function siblingRows(blocks: Block[], nameAt: number, from: number, end: number): Item[] {
+  const first = blocks[nameAt].cell;
+  if (!first) return [];
+  const out: Item[] = [];
+  let i = from;
+  while (i < end && out.length < MAX_ITEMS) {
+    const b = blocks[i];
+    if (!b.cell || b.cell.table !== first.table || b.cell.col !== first.col || b.cell.row <= first.row) break;
+    if (!nameLike(b.text) || TOTAL_ROW.test(foldKeepingOffsets(b.text))) break;
+    let to = i + 1;
+    while (to < end && blocks[to].cell && sameRow(blocks[to], b)) to++;
+    const item = describe({ name: b.text, block: i }, blocks, i, to);
+    if (item.quantity === undefined && item.price === undefined) break;
+    out.push(item);
+    i = to;
+  }
+  return out;
 }
 
 /** Items in the rows of a table whose header row names an item column. */

@@ -45,6 +45,9 @@ export const LABELS: Record<LabelField, string> = {
     String.raw`|entrega (?:prevista|estimada)(?: el)?|fecha (?:de entrega|estimada de entrega)|llegada(?: prevista)?`,
 };
 
+/** A note in brackets after a label: `Total (IVA incluido)`, `Gesamtsumme (inkl. MwSt.)`. */
+const NOTE = String.raw`(?:\([^)]{0,40}\)\s*)?`;
+
 const compiled = new Map<string, { same: RegExp; alone: RegExp; inside: RegExp }>();
 
 function patterns(field: LabelField) {
@@ -53,9 +56,9 @@ function patterns(field: LabelField) {
     const label = `(?:${LABELS[field]})`;
     p = {
       // Label at the start of the block, then a separator and the value.
-      same: new RegExp(`^[\\[(]?${label}\\s*(?:[:#.\\-–]\\s*|\\s)(.+)$`),
+      same: new RegExp(`^[\\[(]?${label}\\s*${NOTE}(?:[:#.\\-–]\\s*|\\s)(.+)$`),
       // The block is only the label.
-      alone: new RegExp(`^${label}\\s*[:#.]?\\s*$`),
+      alone: new RegExp(`^${label}\\s*${NOTE}[:#.]?\\s*$`),
       // Somewhere inside a sentence, with a colon or an `is` before the value.
       inside: new RegExp(`(?:^|[\\s(,;])${label}\\s*(?:is|ist|est|es|:|#|-)\\s*[:#]?\\s*(.+)$`),
     };

@@ -29,6 +29,9 @@ export interface StatusReading {
 }
 
 const MAX_SCOPE = 600;
+/** `The status of order #1882 is now Shipped`, `hat jetzt den Lieferstatus: Versandt`. */
+const STATUS_NAMED =
+  /\b(?:status|lieferstatus|bestellstatus|statut|estado)\b[^.]{0,40}?(?:\bis now\b|\bchanged to\b|\bupdated to\b|:)\s*([a-z][a-z ]{2,30})/;
 
 /** The text status words are read from: subject, first heading, first sentence of the body. */
 export function statusScope(subject: string, blocks: Block[]): string[] {
@@ -39,6 +42,14 @@ export function statusScope(subject: string, blocks: Block[]): string[] {
     !b.heading && b.text.split(" ").length >= 5 && /[a-z]/.test(b.text)
   );
   if (sentence) scope.push(sentence.text.split(/(?<=[.!?])\s/)[0]);
+  // Platforms that send one "status changed" mail for every status name the new one.
+  for (const b of blocks.slice(0, 30)) {
+    const named = STATUS_NAMED.exec(foldForMatch(b.text));
+    if (named) {
+      scope.push(named[1]);
+      break;
+    }
+  }
   return scope.map((s) => withoutFuture(foldForMatch(s).slice(0, MAX_SCOPE)));
 }
 
