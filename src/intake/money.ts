@@ -33,9 +33,10 @@ const SYMBOLS: Record<string, string> = {
 };
 const CODES = "USD|EUR|GBP|CHF|CAD|AUD|NZD|JPY|SEK|NOK|DKK|PLN|CZK|HUF|MXN|BRL|HKD|SGD|CNY|INR|ZAR";
 const SYMBOL = String.raw`(?:US ?\$|C\$|CA\$|A\$|AU\$|\$|€|£|¥|₹)`;
-const NUMBER = String.raw`\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
+const NUMBER = String.raw`\d{1,3}(?:[.,' \u00A0\u202F]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
 const PREFIX = new RegExp(
-  String.raw`(?<![\w$€£])(?:(${SYMBOL})\s?|(${CODES})\s)-?(${NUMBER})(?:\s(${CODES})\b)?(?![\d.,]*\d)`,
+  String
+    .raw`(?<![\w$€£])(?:(${SYMBOL})\s?|(${CODES})\s)-?(${NUMBER})(?:\s(${CODES})\b)?(?![\d.,]*\d)`,
   "g",
 );
 const SUFFIX = new RegExp(
@@ -62,7 +63,8 @@ export function findMoney(text: string, max = 50): Money[] {
     if (found.length >= max) break;
     const cents = parseAmount(m[3]);
     if (cents === null) continue;
-    const currency = m[4] ?? m[2] ?? SYMBOLS[m[1]?.replace(/\s/g, " ") ?? ""] ?? SYMBOLS[m[1] ?? ""];
+    const currency = m[4] ?? m[2] ?? SYMBOLS[m[1]?.replace(/\s/g, " ") ?? ""] ??
+      SYMBOLS[m[1] ?? ""];
     found.push({ display: m[0].trim(), cents, currency, index: m.index! });
     taken.push([m.index!, m.index! + m[0].length]);
   }
@@ -71,7 +73,12 @@ export function findMoney(text: string, max = 50): Money[] {
     if (overlaps(m.index!, m.index! + m[0].length)) continue;
     const cents = parseAmount(m[2]);
     if (cents === null) continue;
-    found.push({ display: m[0].trim(), cents, currency: m[4] ?? SYMBOLS[m[3] ?? ""], index: m.index! });
+    found.push({
+      display: m[0].trim(),
+      cents,
+      currency: m[4] ?? SYMBOLS[m[3] ?? ""],
+      index: m.index!,
+    });
   }
   return found.sort((a, b) => a.index - b.index);
 }
@@ -80,12 +87,8 @@ export function findMoney(text: string, max = 50): Money[] {
 export function moneyValue(text: string): Money | null {
   const found = findMoney(text, 3);
   if (found.length !== 1) return null;
-  const rest = (text.slice(0, found[0].index) + text.slice(found[0].index + found[0].display.length))
-    .replace(/\b(?:USD|EUR|GBP|CHF|CAD|AUD|TTC|HT|incl\.?|inkl\.?)\b|[()*:\s]/gi, "");
+  const rest =
+    (text.slice(0, found[0].index) + text.slice(found[0].index + found[0].display.length))
+      .replace(/\([^)]{0,40}\)|\b(?:USD|EUR|GBP|CHF|CAD|AUD|TTC|HT)\b|[()*:\s]/gi, "");
   return rest.length <= 3 ? found[0] : null;
-}
-
-/** Whole cents of a figure, for `costCents`. */
-export function toCents(money: Money): number {
-  return money.cents;
 }

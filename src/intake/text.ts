@@ -56,7 +56,14 @@ export function clip(text: string, max: number): string {
   return text.slice(0, code >= 0xD800 && code <= 0xDBFF ? max - 1 : max);
 }
 
-const SAME_LENGTH_FOLDS: Record<string, string> = { "№": "#", "ß": "s", "æ": "a", "œ": "o", "ø": "o", "ł": "l" };
+const SAME_LENGTH_FOLDS: Record<string, string> = {
+  "№": "#",
+  "ß": "s",
+  "æ": "a",
+  "œ": "o",
+  "ø": "o",
+  "ł": "l",
+};
 
 /**
  * `foldForMatch` that keeps every character at its offset (one UTF-16 unit in, one out, `№`

@@ -46,7 +46,9 @@ export const MAX_MATCH_TEXT = 200_000;
 const MAX_VALUE_LENGTH = 500;
 
 function compile(pattern: unknown): RE2JS | null {
-  if (typeof pattern !== "string" || pattern.length === 0 || pattern.length > MAX_PATTERN_LENGTH) return null;
+  if (typeof pattern !== "string" || pattern.length === 0 || pattern.length > MAX_PATTERN_LENGTH) {
+    return null;
+  }
   try {
     return RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE | RE2JS.MULTILINE);
   } catch {
@@ -66,26 +68,43 @@ export function compileTemplate(t: CustomTemplate): CompiledTemplate | { error: 
   }
   const fields: [CustomField, RE2JS][] = [];
   for (const [field, pattern] of Object.entries(t.fields)) {
-    if (!(CUSTOM_FIELDS as readonly string[]).includes(field)) return { error: `fields.${field}: not a template field` };
+    if (!(CUSTOM_FIELDS as readonly string[]).includes(field)) {
+      return { error: `fields.${field}: not a template field` };
+    }
     const re = compile(pattern);
     if (!re) return { error: `fields.${field}: invalid regular expression` };
     fields.push([field as CustomField, re]);
   }
-  return { id: t.id, ...(from ? { from } : {}), ...(subject ? { subject } : {}), fields, ...(t.status ? { status: t.status } : {}) };
+  return {
+    id: t.id,
+    ...(from ? { from } : {}),
+    ...(subject ? { subject } : {}),
+    fields,
+    ...(t.status ? { status: t.status } : {}),
+  };
 }
 
 /** Whether a template's `match` accepts a message (both parts when both are given). */
-export function templateMatches(t: CompiledTemplate, sender: string | undefined, subject: string): boolean {
+export function templateMatches(
+  t: CompiledTemplate,
+  sender: string | undefined,
+  subject: string,
+): boolean {
   if (t.from) {
     if (!sender) return false;
-    const ok = t.from.startsWith("@") ? domainMatches(sender, t.from.slice(1)) : sender.toLowerCase() === t.from;
+    const ok = t.from.startsWith("@")
+      ? domainMatches(sender, t.from.slice(1))
+      : sender.toLowerCase() === t.from;
     if (!ok) return false;
   }
   return !t.subject || t.subject.matcher(subject.slice(0, MAX_PATTERN_LENGTH * 2)).find();
 }
 
 /** The values a template's field expressions capture in a text (group 1, else the whole match). */
-export function applyTemplate(t: CompiledTemplate, text: string): Partial<Record<CustomField, string>> {
+export function applyTemplate(
+  t: CompiledTemplate,
+  text: string,
+): Partial<Record<CustomField, string>> {
   const input = text.slice(0, MAX_MATCH_TEXT);
   const out: Partial<Record<CustomField, string>> = {};
   for (const [field, re] of t.fields) {

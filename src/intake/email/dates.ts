@@ -15,7 +15,20 @@ export interface Day {
 
 const MONTHS: Record<string, number> = {};
 const MONTH_NAMES: string[][] = [
-  ["january", "jan", "januar", "janvier", "janv", "enero", "ene", "gennaio", "gen", "januari", "jänner", "janner"],
+  [
+    "january",
+    "jan",
+    "januar",
+    "janvier",
+    "janv",
+    "enero",
+    "ene",
+    "gennaio",
+    "gen",
+    "januari",
+    "jänner",
+    "janner",
+  ],
   ["february", "feb", "februar", "fevrier", "fevr", "fev", "febrero", "febbraio", "februari"],
   ["march", "mar", "marz", "maerz", "mars", "marzo", "maart", "mrz"],
   ["april", "apr", "avril", "avr", "abril", "abr", "aprile"],
@@ -32,13 +45,74 @@ MONTH_NAMES.forEach((names, i) => names.forEach((n) => MONTHS[n] = i + 1));
 
 const WEEKDAYS: Record<string, number> = {};
 const WEEKDAY_NAMES: string[][] = [
-  ["sunday", "sun", "sonntag", "so", "dimanche", "dim", "domingo", "dom", "domenica", "zondag", "zo"],
+  [
+    "sunday",
+    "sun",
+    "sonntag",
+    "so",
+    "dimanche",
+    "dim",
+    "domingo",
+    "dom",
+    "domenica",
+    "zondag",
+    "zo",
+  ],
   ["monday", "mon", "montag", "mo", "lundi", "lun", "lunes", "lunedi", "maandag", "ma"],
   ["tuesday", "tue", "tues", "dienstag", "di", "mardi", "mar", "martes", "martedi", "dinsdag"],
-  ["wednesday", "wed", "mittwoch", "mi", "mercredi", "mer", "miercoles", "mie", "mercoledi", "woensdag", "wo"],
-  ["thursday", "thu", "thur", "thurs", "donnerstag", "do", "jeudi", "jeu", "jueves", "jue", "giovedi", "donderdag"],
-  ["friday", "fri", "freitag", "fr", "vendredi", "ven", "viernes", "vie", "venerdi", "vrijdag", "vr"],
-  ["saturday", "sat", "samstag", "sa", "samedi", "sam", "sabado", "sab", "sabato", "zaterdag", "za"],
+  [
+    "wednesday",
+    "wed",
+    "mittwoch",
+    "mi",
+    "mercredi",
+    "mer",
+    "miercoles",
+    "mie",
+    "mercoledi",
+    "woensdag",
+    "wo",
+  ],
+  [
+    "thursday",
+    "thu",
+    "thur",
+    "thurs",
+    "donnerstag",
+    "do",
+    "jeudi",
+    "jeu",
+    "jueves",
+    "jue",
+    "giovedi",
+    "donderdag",
+  ],
+  [
+    "friday",
+    "fri",
+    "freitag",
+    "fr",
+    "vendredi",
+    "ven",
+    "viernes",
+    "vie",
+    "venerdi",
+    "vrijdag",
+    "vr",
+  ],
+  [
+    "saturday",
+    "sat",
+    "samstag",
+    "sa",
+    "samedi",
+    "sam",
+    "sabado",
+    "sab",
+    "sabato",
+    "zaterdag",
+    "za",
+  ],
 ];
 WEEKDAY_NAMES.forEach((names, i) => names.forEach((n) => WEEKDAYS[n] = i));
 
@@ -54,7 +128,9 @@ const RELATIVE: Record<string, number> = {
 };
 
 export function dayString(d: Day): string {
-  return `${String(d.year).padStart(4, "0")}-${String(d.month).padStart(2, "0")}-${String(d.day).padStart(2, "0")}`;
+  return `${String(d.year).padStart(4, "0")}-${String(d.month).padStart(2, "0")}-${
+    String(d.day).padStart(2, "0")
+  }`;
 }
 
 function valid(year: number, month: number, day: number): Day | null {
@@ -124,7 +200,7 @@ export interface DateOptions {
  */
 export function parseDay(text: string, options: DateOptions = {}): Day | null {
   if (text.length > 120) return null;
-  const iso = /\b(\d{4})-(\d{2})-(\d{2})\b/.exec(text);
+  const iso = /\b(\d{4})-(\d{2})-(\d{2})(?!\d)/.exec(text);
   if (iso) return valid(Number(iso[1]), Number(iso[2]), Number(iso[3]));
   if (RANGE.test(` ${text} `)) return null;
   const toks = tokens(text);
@@ -135,15 +211,18 @@ export function parseDay(text: string, options: DateOptions = {}): Day | null {
   for (const t of toks) {
     if (t.kind === "word") {
       const isWeekday = WEEKDAYS[t.text] !== undefined;
-      if (MONTHS[t.text] !== undefined) months.push({ month: MONTHS[t.text], alsoWeekday: isWeekday });
-      else if (isWeekday && weekday === undefined) weekday = WEEKDAYS[t.text];
+      if (MONTHS[t.text] !== undefined) {
+        months.push({ month: MONTHS[t.text], alsoWeekday: isWeekday });
+      } else if (isWeekday && weekday === undefined) weekday = WEEKDAYS[t.text];
       else if (RELATIVE[t.text] !== undefined && anchor) return addDays(anchor, RELATIVE[t.text]);
     } else if (!t.time) dayNumbers.push(t);
   }
   // `mar.` is Tuesday in French and March in English: a plain month name wins.
   const named = months.find((m) => !m.alsoWeekday) ?? months[0];
   if (named && months.length > 1 && named !== months[0] && weekday === undefined) {
-    weekday = WEEKDAYS[MONTH_NAMES[months[0].month - 1].find((n) => WEEKDAYS[n] !== undefined) ?? ""];
+    weekday = WEEKDAYS[
+      MONTH_NAMES[months[0].month - 1].find((n) => WEEKDAYS[n] !== undefined) ?? ""
+    ];
   }
   const month = named?.month;
   let found: Day | null = null;
@@ -155,7 +234,11 @@ export function parseDay(text: string, options: DateOptions = {}): Day | null {
   } else if (dayNumbers.length >= 2 && dayNumbers[0].sep !== "") {
     const [a, b, c] = dayNumbers;
     if (a.text.length > 2 || b.text.length > 2) return null;
-    const year = c && c.text.length === 4 ? c.value : c && c.text.length === 2 ? 2000 + c.value : undefined;
+    const year = c && c.text.length === 4
+      ? c.value
+      : c && c.text.length === 2
+      ? 2000 + c.value
+      : undefined;
     const dotted = a.sep === ".";
     const monthFirst = !dotted && (options.monthFirst ?? false);
     let [m, d] = monthFirst ? [a.value, b.value] : [b.value, a.value];

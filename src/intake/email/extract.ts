@@ -25,8 +25,10 @@ export interface Extracted extends Tracking {
   estimatedDelivery?: string;
 }
 
-const ORDER_TOKEN = /^[\s:#.\-–]*(?:(?:n°|nº|nr\.?|no\.?|#)\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9-]{2,40}[A-Za-z0-9])(?![A-Za-z0-9/.,]*\d)/;
-const SUBTOTAL = /^(?:item |items )?sub-?total|^zwischensumme|^sous-total|^shipment total|^subtotal|total (?:savings|discount|tax)|^gesamtkosten netto/;
+const ORDER_TOKEN =
+  /^[\s:#.\-–]*(?:(?:n°|nº|nr\.?|no\.?|#)\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9-]{2,40}[A-Za-z0-9])(?![A-Za-z0-9/.,]*\d)/;
+const SUBTOTAL =
+  /^(?:item |items )?sub-?total|^zwischensumme|^sous-total|^shipment total|^subtotal|total (?:savings|discount|tax)|^gesamtkosten netto/;
 
 /** An order number as printed: letters, digits and dashes with at least three digits. */
 export function acceptOrderNumber(raw: string): string | null {
@@ -69,7 +71,10 @@ function findOrderNumber(letter: Letter): Pick<Extracted, "orderNumber" | "order
 
 function findTotal(blocks: Block[]): Money | undefined {
   const found = labelledValues(blocks, "total", (raw) => moneyValue(raw) ? raw : null, { max: 20 })
-    .filter((l) => l.shape !== "column" && !SUBTOTAL.test(foldKeepingOffsets(blocks[labelBlock(blocks, l.block, l.shape)].text)));
+    .filter((l) =>
+      l.shape !== "column" &&
+      !SUBTOTAL.test(foldKeepingOffsets(blocks[labelBlock(blocks, l.block, l.shape)].text))
+    );
   if (found.length === 0) return undefined;
   const best = found.filter((l) => l.shape === found[0].shape);
   // Several totals of one shape (a total row and a payment line): the last is the order's.
@@ -84,9 +89,12 @@ function labelBlock(blocks: Block[], block: number, shape: string): number {
 }
 
 function englishMonthFirst(letter: Letter): boolean {
-  const text = foldKeepingOffsets(`${letter.subject} ${letter.blocks.slice(0, 30).map((b) => b.text).join(" ")}`);
+  const text = foldKeepingOffsets(
+    `${letter.subject} ${letter.blocks.slice(0, 30).map((b) => b.text).join(" ")}`,
+  );
   const english = (text.match(/\b(?:the|your|order|has|thank|you|and)\b/g) ?? []).length;
-  const other = (text.match(/\b(?:der|die|und|ihre|deine|votre|les|des|tu|el|los|su)\b/g) ?? []).length;
+  const other =
+    (text.match(/\b(?:der|die|und|ihre|deine|votre|les|des|tu|el|los|su)\b/g) ?? []).length;
   return english > other && !/£|€/.test(text);
 }
 
@@ -100,8 +108,11 @@ export function extractFields(letter: Letter, storeNames: string[]): Extracted {
   const total = findTotal(blocks);
   let price = single?.price;
   if (single && !price) {
-    const labelled = labelledValues(blocks, "price", (raw) => moneyValue(raw) ? raw : null, { max: 1, sentences: false })[0];
-    if (labelled) price = moneyValue(labelled.value) ?? undefined;
+    const labelled = labelledValues(blocks, "price", (raw) =>
+      moneyValue(raw) ? raw : null, { max: 1, sentences: false })[0];
+    if (labelled) {
+      price = moneyValue(labelled.value) ?? undefined;
+    }
   }
   const anchor = headerDay(letter.date) ?? parseDay(letter.date ?? "") ?? undefined;
   const monthFirst = englishMonthFirst(letter);

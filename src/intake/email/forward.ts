@@ -16,7 +16,18 @@ const LABELS: Record<string, HeaderKind> = {};
 const LABEL_WORDS: [HeaderKind, string[]][] = [
   ["from", ["from", "von", "de", "da", "van", "mittente", "expediteur", "remitente"]],
   ["subject", ["subject", "betreff", "objet", "asunto", "oggetto", "onderwerp", "sujet"]],
-  ["date", ["date", "datum", "fecha", "data", "sent", "gesendet", "envoye", "enviado", "inviato", "verzonden"]],
+  ["date", [
+    "date",
+    "datum",
+    "fecha",
+    "data",
+    "sent",
+    "gesendet",
+    "envoye",
+    "enviado",
+    "inviato",
+    "verzonden",
+  ]],
   ["to", ["to", "an", "a", "para", "pour", "aan"]],
   ["cc", ["cc", "kopie", "copie a", "kopie (cc)", "copia"]],
 ];
@@ -27,7 +38,8 @@ const LABEL_ALTERNATION = Object.keys(LABELS).sort((a, b) => b.length - a.length
 /** `From: x`, `*From:* x`, `De : x`, `Subject:\tx` (on folded text). */
 const HEADER_LINE = new RegExp(`^\\*?(${LABEL_ALTERNATION})\\*?\\s*:\\*?\\s*(.*)$`);
 /** Yahoo's plain text runs the labels together on one line. */
-const RUN_TOGETHER = /(?=\b(?:From|To|Cc|Sent|Subject|Von|An|Gesendet|Betreff|De|À|Envoyé|Objet|Para|Enviado|Asunto):)/;
+const RUN_TOGETHER =
+  /(?=\b(?:From|To|Cc|Sent|Subject|Von|An|Gesendet|Betreff|De|À|Envoyé|Objet|Para|Enviado|Asunto):)/;
 
 const SEPARATORS = [
   /^-{2,}\s*(?:forwarded message|original message|weitergeleitete nachricht|ursprungliche nachricht|message transfere|message transmis|mensaje reenviado|mensaje original|messaggio inoltrato|doorgestuurd bericht|message d'origine)\s*-{2,}$/,
@@ -59,7 +71,8 @@ function headerPairs(blocks: Block[], i: number): { pairs: HeaderPair[]; used: n
     const value = part.slice(part.indexOf(":") + 1).replace(/^\*/, "").trim();
     if (value === "" && i + 1 < blocks.length && parts.length === 1) {
       const next = blocks[i + 1];
-      const sameRow = b.cell && next.cell && b.cell.table === next.cell.table && b.cell.row === next.cell.row;
+      const sameRow = b.cell && next.cell && b.cell.table === next.cell.table &&
+        b.cell.row === next.cell.row;
       if (sameRow || kind === "from") return { pairs: [{ kind, value: next.text }], used: 2 };
     }
     pairs.push({ kind, value });

@@ -56,12 +56,57 @@ export interface HtmlDocument {
 }
 
 const BLOCK_TAGS = new Set([
-  "p", "div", "td", "th", "li", "tr", "table", "tbody", "thead", "tfoot", "h1", "h2", "h3", "h4",
-  "h5", "h6", "br", "hr", "ul", "ol", "blockquote", "section", "article", "header", "footer",
-  "center", "dt", "dd", "dl", "pre", "address", "form", "caption", "body", "html", "main", "nav",
-  "aside", "figure", "figcaption",
+  "p",
+  "div",
+  "td",
+  "th",
+  "li",
+  "tr",
+  "table",
+  "tbody",
+  "thead",
+  "tfoot",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "br",
+  "hr",
+  "ul",
+  "ol",
+  "blockquote",
+  "section",
+  "article",
+  "header",
+  "footer",
+  "center",
+  "dt",
+  "dd",
+  "dl",
+  "pre",
+  "address",
+  "form",
+  "caption",
+  "body",
+  "html",
+  "main",
+  "nav",
+  "aside",
+  "figure",
+  "figcaption",
 ]);
-const SKIPPED_TAGS = new Set(["style", "script", "head", "title", "noscript", "template", "svg", "xml"]);
+const SKIPPED_TAGS = new Set([
+  "style",
+  "script",
+  "head",
+  "title",
+  "noscript",
+  "template",
+  "svg",
+  "xml",
+]);
 const HIDDEN_STYLE =
   /display\s*:\s*none|mso-hide\s*:\s*all|max-height\s*:\s*0(?:px|em|pt)?\s*(?:;|!|$)|visibility\s*:\s*hidden/i;
 const QUOTE_CLASSES =
@@ -129,9 +174,8 @@ export function htmlToBlocks(html: string): HtmlDocument {
       });
       links = [];
       images = [];
-    } else if (!line) {
-      // Links of an empty block (an image-less button) belong to the next block.
     }
+    // Links of an empty block (an image-less button) stay for the next block.
     text = "";
   };
 
@@ -147,8 +191,8 @@ export function htmlToBlocks(html: string): HtmlDocument {
         (attribs["aria-hidden"] === "true" && /display|height\s*:\s*0/i.test(style));
       const isJsonLd = name === "script" && /ld\+json/i.test(attribs.type ?? "");
       const skipped = SKIPPED_TAGS.has(name) && !isJsonLd;
-      const quote = (QUOTE_CLASSES.test(attribs.class ?? "") || QUOTE_IDS.test(attribs.id ?? "") ||
-        (name === "blockquote" && /cite/i.test(attribs.type ?? "")) || attribs.name === "quote");
+      const quote = QUOTE_CLASSES.test(attribs.class ?? "") || QUOTE_IDS.test(attribs.id ?? "") ||
+        (name === "blockquote" && /cite/i.test(attribs.type ?? "")) || attribs.name === "quote";
       const open: Open = { name, hidden, skipped, quote, heading: /^h[1-3]$/.test(name) };
       if (isJsonLd) open.jsonLd = [];
       if (BLOCK_TAGS.has(name) && hiddenDepth === 0 && skippedDepth === 0) flush(blockTag());
@@ -232,8 +276,10 @@ export function htmlToBlocks(html: string): HtmlDocument {
       return;
     }
     if (!prop || itemStack.length === 0) return;
-    const direct = attribs.content ?? (open.name === "link" || open.name === "a" ? attribs.href : undefined) ??
-      (open.name === "img" ? attribs.src : undefined) ?? (open.name === "time" ? attribs.datetime : undefined);
+    const direct = attribs.content ??
+      (open.name === "link" || open.name === "a" ? attribs.href : undefined) ??
+      (open.name === "img" ? attribs.src : undefined) ??
+      (open.name === "time" ? attribs.datetime : undefined);
     if (direct !== undefined) addProp(itemStack.at(-1)!, prop, direct.trim());
     else {
       open.prop = prop;
@@ -262,10 +308,14 @@ function lastSegment(type: string): string {
   return type.trim().split(/\s+/)[0].replace(/\/+$/, "").split("/").pop() ?? "";
 }
 
-function dimension(key: "width" | "height", attribs: Record<string, string>): { width?: number; height?: number } {
+function dimension(
+  key: "width" | "height",
+  attribs: Record<string, string>,
+): { width?: number; height?: number } {
   const fromAttr = Number.parseInt(attribs[key] ?? "", 10);
   const fromStyle = Number.parseInt(
-    new RegExp(`(?:^|;)\\s*(?:max-)?${key}\\s*:\\s*(\\d+)px`, "i").exec(attribs.style ?? "")?.[1] ?? "",
+    new RegExp(`(?:^|;)\\s*(?:max-)?${key}\\s*:\\s*(\\d+)px`, "i").exec(attribs.style ?? "")?.[1] ??
+      "",
     10,
   );
   const value = Number.isFinite(fromAttr) ? fromAttr : fromStyle;

@@ -22,27 +22,44 @@ export type LabelField =
 
 /** Folded label patterns (lower case, no accents, `№` read as `#`). */
 export const LABELS: Record<LabelField, string> = {
-  orderNumber: String.raw`(?:your |sales |web |online )?order(?: number| no\.?| nr\.?| #| id| ref(?:erence)?| num)?` +
+  orderNumber: String
+    .raw`(?:your |sales |web |online )?order(?: number| no\.?| nr\.?| #| id| ref(?:erence)?| num)?` +
     String.raw`|bestell(?:nummer|nr\.?|ung(?:snummer)?)|auftrags?nummer` +
-    String.raw`|(?:numero|n°|no|n\.o|nº|n\.º|#) ?(?:de )?(?:commande|pedido)|(?:votre |ta )?commande|(?:tu |su )?pedido` +
+    String
+      .raw`|(?:numero|n°|no|n\.o|nº|n\.º|#) ?(?:de )?(?:commande|pedido)|(?:votre |ta )?commande|(?:tu |su )?pedido` +
     String.raw`|receipt(?: number| no\.?| #)?|confirmation (?:number|no\.?|#)`,
-  trackingNumber: String.raw`(?:[a-z]+ )?(?:tracking|track|tracing)(?: number| no\.?| #| id| code| reference| ref)` +
-    String.raw`|tracking|(?:air )?waybill(?: number)?|awb|sendungs(?:verfolgungs)?nummer|sendungsnr\.?|trackingnummer|paketnummer` +
-    String.raw`|(?:numero|n°|no|nº|n\.º|n\.o) (?:de )?(?:suivi|colis|seguimiento|envio)|codigo de seguimiento|localizador`,
-  carrier: String.raw`carrier|shipped (?:by|via|with)|shipping carrier|courier|shipment provider|provider` +
-    String.raw`|versanddienstleister|versandpartner|spediteur|zusteller|transporteur|empresa de transporte|transportista`,
-  total: String.raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| \(incl\.? (?:vat|tax)\))?` +
-    String.raw`|amount paid|total a pagar|importe total|total del pedido|gesamt(?:summe|betrag|preis|kosten brutto)(?: \(inkl\. mwst\.?\))?` +
-    String.raw`|summe|endbetrag|rechnungsbetrag|montant total(?: ttc)?|total ttc|total de la commande`,
+  trackingNumber: String
+    .raw`(?:[a-z]+ )?(?:tracking|track|tracing)(?: number| no\.?| #| id| code| reference| ref)` +
+    String
+      .raw`|tracking|(?:air )?waybill(?: number)?|awb|sendungs(?:verfolgungs)?nummer|sendungsnr\.?|trackingnummer|paketnummer` +
+    String
+      .raw`|(?:numero|n°|no|nº|n\.º|n\.o) (?:de )?(?:suivi|colis|seguimiento|envio)|codigo de seguimiento|localizador`,
+  carrier: String
+    .raw`carrier|shipped (?:by|via|with)|shipping carrier|courier|shipment provider|provider` +
+    String
+      .raw`|versanddienstleister|versandpartner|spediteur|zusteller|transporteur|empresa de transporte|transportista`,
+  total: String
+    .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| \(incl\.? (?:vat|tax)\))?` +
+    String
+      .raw`|amount paid|total a pagar|importe total|total del pedido|gesamt(?:summe|betrag|preis|kosten brutto)(?: \(inkl\. mwst\.?\))?` +
+    String
+      .raw`|summe|endbetrag|rechnungsbetrag|montant total(?: ttc)?|total ttc|total de la commande`,
   subtotal: String.raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total`,
   quantity: String.raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.`,
-  size: String.raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size`,
-  price: String.raw`price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe`,
-  estimatedDelivery: String.raw`(?:estimated|expected|scheduled|guaranteed|projected) (?:delivery|arrival)(?: date)?(?: is)?` +
-    String.raw`|your estimated delivery date is|delivery estimate|arriving(?: on| by)?|arrives(?: on| by)?|delivers(?: on| by)?|will arrive(?: on| by)?|delivery date|get it by` +
-    String.raw`|voraussichtliche (?:lieferung|zustellung)|voraussichtlicher liefertermin|lieferdatum|zustellung(?: am)?|lieferung(?: am)?|liefertermin` +
-    String.raw`|livraison (?:prevue|estimee)(?: le)?|date de livraison(?: prevue)?|arrivee(?: prevue)?` +
-    String.raw`|entrega (?:prevista|estimada)(?: el)?|fecha (?:de entrega|estimada de entrega)|llegada(?: prevista)?`,
+  size: String
+    .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size`,
+  price: String
+    .raw`price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe`,
+  estimatedDelivery: String
+    .raw`(?:estimated|expected|scheduled|guaranteed|projected) (?:delivery|arrival)(?: date)?(?: is)?` +
+    String
+      .raw`|your estimated delivery date is|delivery estimate|arriving(?: on| by)?|arrives(?: on| by)?|delivers(?: on| by)?|will arrive(?: on| by)?|delivery date|get it by` +
+    String
+      .raw`|voraussichtliche (?:lieferung|zustellung)|voraussichtlicher liefertermin|lieferdatum|zustellung(?: am)?|lieferung(?: am)?|liefertermin` +
+    String
+      .raw`|livraison (?:prevue|estimee)(?: le)?|date de livraison(?: prevue)?|arrivee(?: prevue)?` +
+    String
+      .raw`|entrega (?:prevista|estimada)(?: el)?|fecha (?:de entrega|estimada de entrega)|llegada(?: prevista)?`,
 };
 
 /** A note in brackets after a label: `Total (IVA incluido)`, `Gesamtsumme (inkl. MwSt.)`. */

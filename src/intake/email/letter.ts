@@ -26,12 +26,11 @@ export function textToBlocks(text: string): Block[] {
   for (const raw of text.split(/\r?\n/, MAX_TEXT_LINES)) {
     const quote = /^(\s*>)+/.exec(raw)?.[0].replace(/\s/g, "").length ?? 0;
     const line = normaliseLine(clip(raw.replace(/^(\s*>)+\s?/, ""), 4000));
-    if (!line || /^[-=_*]{3,}$/.test(line) && !/^-{5,}\s*\S/.test(line)) {
-      if (/^[-=_*]{3,}$/.test(line)) blocks.push(block(line, quote));
-      continue;
-    }
+    if (!line) continue;
     const b = block(line, quote);
-    for (const m of line.matchAll(URL)) b.links.push({ href: m[0].replace(/[.,;:]+$/, ""), text: "" });
+    for (const m of line.matchAll(URL)) {
+      b.links.push({ href: m[0].replace(/[.,;:]+$/, ""), text: "" });
+    }
     blocks.push(b);
   }
   return blocks;

@@ -7,7 +7,21 @@
 import { detectCarrier } from "../../domain/tracking_number.ts";
 import type { CarrierKey } from "../../domain/carriers.ts";
 
-const REDIRECT_KEYS = ["u", "url", "redirectto", "redirect", "redirect_url", "target", "dest", "destination", "link", "href", "goto", "to", "r"];
+const REDIRECT_KEYS = [
+  "u",
+  "url",
+  "redirectto",
+  "redirect",
+  "redirect_url",
+  "target",
+  "dest",
+  "destination",
+  "link",
+  "href",
+  "goto",
+  "to",
+  "r",
+];
 const MAX_URL = 4096;
 
 function parse(href: string): URL | null {
@@ -116,7 +130,9 @@ export function trackingNumbersInUrl(href: string): UrlTracking[] {
   const carrierSite = CARRIER_HOSTS.some(([re]) => re.test(url.hostname));
   const parts: string[] = [];
   for (const [key, value] of url.searchParams) {
-    if (carrierSite || (TRACKING_KEYS.test(key) && key.toLowerCase() !== "id")) parts.push(...value.split(/[,;|\s]+/));
+    if (carrierSite || (TRACKING_KEYS.test(key) && key.toLowerCase() !== "id")) {
+      parts.push(...value.split(/[,;|\s]+/));
+    }
   }
   if (carrierSite) {
     parts.push(...url.pathname.split("/"));

@@ -36,7 +36,9 @@ type Node = Record<string, unknown>;
 
 /** Every object of a JSON-LD value, `@graph` and nesting included, up to a bound. */
 function objects(value: unknown, out: Node[] = [], depth = 0): Node[] {
-  if (out.length >= MAX_NODES || depth > 12 || value === null || typeof value !== "object") return out;
+  if (out.length >= MAX_NODES || depth > 12 || value === null || typeof value !== "object") {
+    return out;
+  }
   if (Array.isArray(value)) {
     for (const v of value) objects(v, out, depth + 1);
     return out;
@@ -69,7 +71,9 @@ function node(value: unknown): Node | undefined {
 }
 
 function list(value: unknown): Node[] {
-  return (Array.isArray(value) ? value : [value]).filter((v): v is Node => !!v && typeof v === "object");
+  return (Array.isArray(value) ? value : [value]).filter((v): v is Node =>
+    !!v && typeof v === "object"
+  );
 }
 
 const STATUS: Record<string, MarkupOrder["status"]> = {
@@ -100,7 +104,9 @@ function product(value: unknown, offer?: Node): MarkupItem | null {
   const p = node(value);
   const name = str(p?.name);
   if (!p || !name) return null;
-  const quantity = Number(str(node(offer?.eligibleQuantity)?.value ?? offer?.eligibleQuantity ?? p.orderQuantity));
+  const quantity = Number(
+    str(node(offer?.eligibleQuantity)?.value ?? offer?.eligibleQuantity ?? p.orderQuantity),
+  );
   const price = cents(offer?.price);
   return {
     name,
@@ -124,7 +130,9 @@ function readOrder(o: Node): MarkupOrder {
     ...(str(o.orderNumber) ? { orderNumber: str(o.orderNumber) } : {}),
     ...(str(o.merchant ?? o.seller) ? { merchant: str(o.merchant ?? o.seller) } : {}),
     ...(status(o.orderStatus) ? { status: status(o.orderStatus) } : {}),
-    ...(cents(o.price ?? o.totalPrice) !== undefined ? { priceCents: cents(o.price ?? o.totalPrice) } : {}),
+    ...(cents(o.price ?? o.totalPrice) !== undefined
+      ? { priceCents: cents(o.price ?? o.totalPrice) }
+      : {}),
     items,
     deliveries: [],
   };
@@ -147,7 +155,9 @@ function readDelivery(d: Node): MarkupDelivery {
 function microdataAsNode(item: MicrodataItem, depth = 0): Node {
   const out: Node = { "@type": item.type };
   for (const [key, values] of Object.entries(item.props)) {
-    const mapped = values.map((v) => typeof v === "string" ? v : depth < 8 ? microdataAsNode(v, depth + 1) : {});
+    const mapped = values.map((v) =>
+      typeof v === "string" ? v : depth < 8 ? microdataAsNode(v, depth + 1) : {}
+    );
     out[key] = mapped.length === 1 ? mapped[0] : mapped;
   }
   return out;

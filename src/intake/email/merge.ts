@@ -30,7 +30,10 @@ const SENDER_NOISE =
 const TLD = /\.(?:com|de|co\.uk|fr|es|it|nl|net|org|shop|store|eu|ch|at|ca|us|co)$/i;
 
 /** The store's name as the sender presents it (`Amazon.com` -> `Amazon`, `Etsy Transactions` -> `Etsy`). */
-export function storeFromSender(name: string | undefined, address: string | undefined): string | undefined {
+export function storeFromSender(
+  name: string | undefined,
+  address: string | undefined,
+): string | undefined {
   let store = normaliseLine(name ?? "").replace(/^["']|["']$/g, "").trim();
   if (/@/.test(store)) store = "";
   store = store.replace(TLD, "").replace(SENDER_NOISE, "").trim();
@@ -81,12 +84,16 @@ function fromMarkup(m: MarkupOrder, s: Sources): Partial<MessageFields> {
   const delivery = m.deliveries.find((d) => d.trackingNumber) ?? m.deliveries[0];
   if (delivery?.trackingNumber) {
     const detection = detectCarrier(delivery.trackingNumber);
-    out.trackingNumber = detection.valid ? detection.trackingNumber : delivery.trackingNumber.replace(/\s/g, "");
+    out.trackingNumber = detection.valid
+      ? detection.trackingNumber
+      : delivery.trackingNumber.replace(/\s/g, "");
     const named = CARRIER_NAMES.find(([re]) => re.test(delivery.carrierName ?? ""))?.[1];
     const carrier = detection.valid ? detection.carrier : named;
     if (carrier) out.carrier = carrier;
   }
-  if (delivery?.trackingUrl && /^https?:\/\//i.test(delivery.trackingUrl)) out.trackingUrl = delivery.trackingUrl;
+  if (delivery?.trackingUrl && /^https?:\/\//i.test(delivery.trackingUrl)) {
+    out.trackingUrl = delivery.trackingUrl;
+  }
   const arrival = /^(\d{4}-\d{2}-\d{2})/.exec(delivery?.expectedArrival ?? "")?.[1];
   if (arrival) out.estimatedDelivery = arrival;
   if (m.merchant) out.store = m.merchant;
@@ -113,12 +120,16 @@ function fromGeneric(g: Extracted): Partial<MessageFields> {
 function layer(...sources: Partial<MessageFields>[]): Partial<MessageFields> {
   const out: Record<string, unknown> = {};
   for (const source of sources) {
-    for (const [k, v] of Object.entries(source)) if (v !== undefined && out[k] === undefined) out[k] = v;
+    for (const [k, v] of Object.entries(source)) {
+      if (v !== undefined && out[k] === undefined) out[k] = v;
+    }
   }
   return out as Partial<MessageFields>;
 }
 
-export function merge(s: Sources): { fields: Partial<MessageFields>; template: string; hasMarkup: boolean } {
+export function merge(
+  s: Sources,
+): { fields: Partial<MessageFields>; template: string; hasMarkup: boolean } {
   const markup = s.markup ? fromMarkup(s.markup, s) : {};
   const hasMarkup = !!(markup.orderNumber || markup.trackingNumber);
   const store = storeFromSender(s.letter.from?.name, s.letter.from?.address);

@@ -48,7 +48,10 @@ export type MimeResult = { ok: true; message: MimeMessage } | { ok: false; why: 
 interface MimeNode {
   childNodes: MimeNode[];
   content?: Uint8Array | null;
-  contentType: { multipart?: string | false; parsed?: { value?: string; params?: Record<string, string> } };
+  contentType: {
+    multipart?: string | false;
+    parsed?: { value?: string; params?: Record<string, string> };
+  };
   contentDisposition?: { parsed?: { value?: string } };
   getTextContent(): string;
 }
@@ -98,7 +101,9 @@ export async function parseMime(raw: Uint8Array): Promise<MimeResult> {
   }
   const root = (parser as unknown as { root?: MimeNode }).root;
   const message: MimeMessage = {
-    ...(email.from?.address ? { from: { name: email.from.name ?? "", address: email.from.address } } : {}),
+    ...(email.from?.address
+      ? { from: { name: email.from.name ?? "", address: email.from.address } }
+      : {}),
     subject: email.subject,
     date: email.date,
     messageId: email.messageId,
@@ -137,7 +142,10 @@ function collectParts(root: MimeNode, message: MimeMessage): void {
     }
     if (disposition === "attachment" || (type !== "text/html" && type !== "text/plain")) continue;
     if (chars >= MIME_LIMITS.maxTotalChars) continue;
-    const text = clip(partText(node), Math.min(MIME_LIMITS.maxPartChars, MIME_LIMITS.maxTotalChars - chars));
+    const text = clip(
+      partText(node),
+      Math.min(MIME_LIMITS.maxPartChars, MIME_LIMITS.maxTotalChars - chars),
+    );
     chars += text.length;
     (type === "text/html" ? message.html : message.text).push(text);
   }

@@ -42,7 +42,8 @@ export interface EmailReading {
 /** Forwards as attachments nest at most this deep before the innermost is read anyway. */
 const MAX_ATTACHED_DEPTH = 3;
 /** Local parts that only ever send marketing. */
-const MARKETING_SENDER = /^(?:news|newsletters?|promo|promos|promotions?|marketing|offers|deals|sale|hello-news)@/i;
+const MARKETING_SENDER =
+  /^(?:news|newsletters?|promo|promos|promotions?|marketing|offers|deals|sale|hello-news)@/i;
 
 async function identityOf(raw: Uint8Array, messageId?: string): Promise<string> {
   if (messageId?.trim()) return messageId.trim();
@@ -81,7 +82,10 @@ export async function readEmail(raw: Uint8Array, options: ReadOptions): Promise<
   } catch (error) {
     // Bounded parsers should never get here; if one does, the message is logged, not lost.
     return {
-      reading: { kind: "unreadable", why: `unreadable: ${clip(String((error as Error)?.message), 120)}` },
+      reading: {
+        kind: "unreadable",
+        why: `unreadable: ${clip(String((error as Error)?.message), 120)}`,
+      },
       facts: { from: outer.from?.address, subject: outer.subject, messageId: outer.messageId },
       identity,
       template: "generic",
@@ -121,7 +125,11 @@ function readLetter(
     ...(receivedId ? { messageId: receivedId } : {}),
   };
   const custom = options.customTemplates?.find((t) => templateMatches(t, realSender, subject));
-  const builtIn: BuiltInTemplate | undefined = matchBuiltIn(realSender, letter.messageId, signature(letter));
+  const builtIn: BuiltInTemplate | undefined = matchBuiltIn(
+    realSender,
+    letter.messageId,
+    signature(letter),
+  );
   const markup = readMarkup(letter.jsonLd, letter.microdata);
   const storeNames = [letter.from?.name ?? "", builtIn?.storeName ?? "", markup?.merchant ?? ""];
   const generic = extractFields(letter, storeNames.filter(Boolean));
@@ -147,21 +155,33 @@ function readLetter(
   const signals = signalsOf(phase);
   const base = { facts, ...(realSender ? { realSender } : {}), template, signals };
 
-  const never = rule === "ignore" ? `subject: ${clip(subject, 80)}`
-    : builtIn?.ignoreSenders?.test(realSender?.split("@")[0] ?? "") ? `sender: ${realSender}`
-    : realSender && MARKETING_SENDER.test(realSender) ? `marketing sender: ${realSender}`
+  const never = rule === "ignore"
+    ? `subject: ${clip(subject, 80)}`
+    : builtIn?.ignoreSenders?.test(realSender?.split("@")[0] ?? "")
+    ? `sender: ${realSender}`
+    : realSender && MARKETING_SENDER.test(realSender)
+    ? `marketing sender: ${realSender}`
     : undefined;
   const wording = nonOrderWording(scope);
-  const moving = phase === "canceled" || phase === "delivered" || phase === "shipped" || phase === "out_for_delivery";
+  const moving = phase === "canceled" || phase === "delivered" || phase === "shipped" ||
+    phase === "out_for_delivery";
   if (!custom && !hasMarkup && (never || (wording && !moving))) {
-    return { ...base, signals: {}, reading: { kind: "ignored", why: never ?? `not an order: ${wording}` } };
+    return {
+      ...base,
+      signals: {},
+      reading: { kind: "ignored", why: never ?? `not an order: ${wording}` },
+    };
   }
   const hasItemOrMoney = !!(fields.itemSummary || fields.total || fields.price);
   const strong = hasMarkup || (custom && Object.keys(sources.custom ?? {}).length > 0) ||
     ((fields.orderNumber || fields.trackingNumber) && (hasItemOrMoney || fields.trackingNumber) &&
       (phase !== undefined || builtIn !== undefined));
   if (!strong) {
-    return { ...base, signals: {}, reading: { kind: "unreadable", why: "no order found in the message" } };
+    return {
+      ...base,
+      signals: {},
+      reading: { kind: "unreadable", why: "no order found in the message" },
+    };
   }
   const itemSummary = fields.itemSummary ?? clip(subject || "Order", 200);
   const orderFields: MessageFields & { itemSummary: string } = { ...fields, itemSummary };

@@ -55,7 +55,9 @@ function same(field: string, expected: string | number, actual: unknown): boolea
   if (typeof expected === "number") return actual === expected;
   const a = plainSpaces(String(actual)).trim();
   const e = plainSpaces(expected).trim();
-  return field === "store" || field === "realSender" ? a.toLowerCase() === e.toLowerCase() : a === e;
+  return field === "store" || field === "realSender"
+    ? a.toLowerCase() === e.toLowerCase()
+    : a === e;
 }
 
 /** The status a new order made from this reading would have. */
@@ -85,7 +87,9 @@ export function scoreReading(result: EmailReading, expect: Expectation | null): 
     ok: isOrder && same(field, value, actual[field]),
   }));
   const extra = isOrder
-    ? SCORED_FIELDS.filter((f) => expected[f] === undefined && actual[f] !== undefined && f !== "itemSummary")
+    ? SCORED_FIELDS.filter((f) =>
+      expected[f] === undefined && actual[f] !== undefined && f !== "itemSummary"
+    )
     : [];
   return { order: isOrder, falseOrder: false, missed: !isOrder, fields, extra };
 }

@@ -11,11 +11,26 @@ import { foldForMatch } from "../text.ts";
 export type Phase = "canceled" | "delivered" | "out_for_delivery" | "shipped" | "confirmed";
 
 const PHASES: [Phase, RegExp][] = [
-  ["canceled", /\b(?:cancel+ed|cancel+ation|has been cancel+ed|storniert|stornierung|annulee?s?|annulation|cancelad[oa]s?|cancelacion|anulad[oa]|annullat[oa])\b/],
-  ["delivered", /\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd)\b/],
-  ["out_for_delivery", /\b(?:out for delivery|in zustellung|wird heute zugestellt|en cours de livraison|en reparto|in consegna)\b/],
-  ["shipped", /\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|versandt|versendet|verschickt|unterwegs|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|verzonden|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio)\b/],
-  ["confirmed", /\b(?:order (?:is )?confirmed|order confirmation|confirmation de commande|bestellbestatigung|confirmacion de(?: tu| su)? pedido|thanks? (?:you )?for (?:your )?(?:order|purchase)|thank you for shopping|we(?:'ve| have) received your order|order (?:has been )?received|has been received|has been placed|order placed|we(?:'re| are) processing your order|got 'em|you got 'em|danke fur deine bestellung|vielen dank fur ihre (?:bestellung|einkauf)|bestellung (?:ist )?eingegangen|merci pour votre commande|gracias por tu (?:compra|pedido)|purchase confirmed|receipt)\b/],
+  [
+    "canceled",
+    /\b(?:cancel+ed|cancel+ation|has been cancel+ed|storniert|stornierung|annulee?s?|annulation|cancelad[oa]s?|cancelacion|anulad[oa]|annullat[oa])\b/,
+  ],
+  [
+    "delivered",
+    /\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd)\b/,
+  ],
+  [
+    "out_for_delivery",
+    /\b(?:out for delivery|in zustellung|wird heute zugestellt|en cours de livraison|en reparto|in consegna)\b/,
+  ],
+  [
+    "shipped",
+    /\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|versandt|versendet|verschickt|unterwegs|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|verzonden|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio)\b/,
+  ],
+  [
+    "confirmed",
+    /\b(?:order (?:is )?confirmed|order confirmation|confirmation de commande|bestellbestatigung|confirmacion de(?: tu| su)? pedido|thanks? (?:you )?for (?:your )?(?:order|purchase)|thank you for shopping|we(?:'ve| have) received your order|order (?:has been )?received|has been received|has been placed|order placed|we(?:'re| are) processing your order|got 'em|you got 'em|danke fur deine bestellung|vielen dank fur ihre (?:bestellung|einkauf)|bestellung (?:ist )?eingegangen|merci pour votre commande|gracias por tu (?:compra|pedido)|purchase confirmed|receipt)\b/,
+  ],
 ];
 
 /** Never an order, whatever else the mail holds (checked on subject, heading and first sentence). */

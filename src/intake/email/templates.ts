@@ -59,7 +59,10 @@ export const BUILT_IN: readonly BuiltInTemplate[] = [
     id: "magento",
     name: "Magento 2 / Adobe Commerce default emails",
     stores: [],
-    marker: { body: /your shipment #\s*\S+ for order #|\/media\/catalog\/product\/cache\/|\/media\/email\/logo\// },
+    marker: {
+      body:
+        /your shipment #\s*\S+ for order #|\/media\/catalog\/product\/cache\/|\/media\/email\/logo\//,
+    },
     subjects: [
       [/shipment|has shipped/i, "shipped"],
       [/cancel+ed/i, "canceled"],
@@ -70,15 +73,36 @@ export const BUILT_IN: readonly BuiltInTemplate[] = [
     id: "amazon",
     name: "Amazon",
     storeName: "Amazon",
-    stores: ["amazon.com", "amazon.de", "amazon.co.uk", "amazon.fr", "amazon.es", "amazon.it", "amazon.ca", "amazon.nl", "amazon.com.mx", "amazon.com.au"],
-    ignoreSenders: /^(?:customer-reviews|store-news|marketplace-messages|no-reply-aws|account-update)/i,
+    stores: [
+      "amazon.com",
+      "amazon.de",
+      "amazon.co.uk",
+      "amazon.fr",
+      "amazon.es",
+      "amazon.it",
+      "amazon.ca",
+      "amazon.nl",
+      "amazon.com.mx",
+      "amazon.com.au",
+    ],
+    ignoreSenders:
+      /^(?:customer-reviews|store-news|marketplace-messages|no-reply-aws|account-update)/i,
     subjects: [
       [/your opinion|rate your|review/i, "ignore"],
       [/^(?:delivered|zugestellt|livr[ée]|entregado|consegnato|bezorgd)\b/i, "delivered"],
-      [/^(?:out for delivery|in zustellung|en cours de livraison|en reparto)\b/i, "out_for_delivery"],
-      [/^(?:shipped|versandt|versendet|exp[ée]di[ée]|enviado|spedito)\b|versandbest[äa]tigung|has (?:shipped|been dispatched)|wurde versandt/i, "shipped"],
+      [
+        /^(?:out for delivery|in zustellung|en cours de livraison|en reparto)\b/i,
+        "out_for_delivery",
+      ],
+      [
+        /^(?:shipped|versandt|versendet|exp[ée]di[ée]|enviado|spedito)\b|versandbest[äa]tigung|has (?:shipped|been dispatched)|wurde versandt/i,
+        "shipped",
+      ],
       [/cancel+ed|storniert|annul[ée]e?|cancelado/i, "canceled"],
-      [/^(?:ordered|bestellt|command[ée]|pedido)\b|bestellung von|your amazon(?:\.\w+)+ order of/i, "confirmed"],
+      [
+        /^(?:ordered|bestellt|command[ée]|pedido)\b|bestellung von|your amazon(?:\.\w+)+ order of/i,
+        "confirmed",
+      ],
     ],
   },
   {
@@ -94,14 +118,40 @@ export const BUILT_IN: readonly BuiltInTemplate[] = [
       [/got 'em|thanks for your order|order (?:received|confirmed)/i, "confirmed"],
     ],
   },
-  { id: "adidas", name: "adidas and CONFIRMED", storeName: "adidas", stores: ["adidas.com", "adidas.de", "adidas.co.uk", "adidas.fr", "adidas.es"] },
-  { id: "footlocker", name: "Foot Locker", storeName: "Foot Locker", stores: ["footlocker.com", "footlocker.de", "footlocker.co.uk", "footlocker.eu"], ignoreSenders: /^(?:launch|flx)/i },
+  {
+    id: "adidas",
+    name: "adidas and CONFIRMED",
+    storeName: "adidas",
+    stores: ["adidas.com", "adidas.de", "adidas.co.uk", "adidas.fr", "adidas.es"],
+  },
+  {
+    id: "footlocker",
+    name: "Foot Locker",
+    storeName: "Foot Locker",
+    stores: ["footlocker.com", "footlocker.de", "footlocker.co.uk", "footlocker.eu"],
+    ignoreSenders: /^(?:launch|flx)/i,
+  },
   { id: "champs", name: "Champs Sports", storeName: "Champs Sports", stores: ["champssports.com"] },
-  { id: "bestbuy", name: "Best Buy", storeName: "Best Buy", stores: ["bestbuy.com", "emailinfo.bestbuy.com"] },
+  {
+    id: "bestbuy",
+    name: "Best Buy",
+    storeName: "Best Buy",
+    stores: ["bestbuy.com", "emailinfo.bestbuy.com"],
+  },
   { id: "target", name: "Target", storeName: "Target", stores: ["target.com", "oe.target.com"] },
   { id: "walmart", name: "Walmart", storeName: "Walmart", stores: ["walmart.com"] },
-  { id: "ebay", name: "eBay", storeName: "eBay", stores: ["ebay.com", "ebay.de", "ebay.co.uk", "ebay.fr", "ebay.es"] },
-  { id: "apple", name: "Apple Store", storeName: "Apple Store", stores: ["apple.com", "orders.apple.com"] },
+  {
+    id: "ebay",
+    name: "eBay",
+    storeName: "eBay",
+    stores: ["ebay.com", "ebay.de", "ebay.co.uk", "ebay.fr", "ebay.es"],
+  },
+  {
+    id: "apple",
+    name: "Apple Store",
+    storeName: "Apple Store",
+    stores: ["apple.com", "orders.apple.com"],
+  },
   {
     id: "stockx",
     name: "StockX",
@@ -110,8 +160,28 @@ export const BUILT_IN: readonly BuiltInTemplate[] = [
     subjects: [[/\bbid\b|\bask\b|price alert/i, "ignore"]],
   },
   { id: "goat", name: "GOAT", storeName: "GOAT", stores: ["goat.com"] },
-  { id: "zalando", name: "Zalando", storeName: "Zalando", stores: ["zalando.de", "zalando.com", "zalando.fr", "zalando.es", "zalando.it", "zalando.nl", "zalando.co.uk", "zalando.at", "zalando.ch"] },
-  { id: "pokemoncenter", name: "Pokémon Center", storeName: "Pokémon Center", stores: ["pokemoncenter.com"] },
+  {
+    id: "zalando",
+    name: "Zalando",
+    storeName: "Zalando",
+    stores: [
+      "zalando.de",
+      "zalando.com",
+      "zalando.fr",
+      "zalando.es",
+      "zalando.it",
+      "zalando.nl",
+      "zalando.co.uk",
+      "zalando.at",
+      "zalando.ch",
+    ],
+  },
+  {
+    id: "pokemoncenter",
+    name: "Pokémon Center",
+    storeName: "Pokémon Center",
+    stores: ["pokemoncenter.com"],
+  },
   {
     id: "endclothing",
     name: "END. Clothing",
@@ -120,12 +190,27 @@ export const BUILT_IN: readonly BuiltInTemplate[] = [
     ignoreSenders: /^launch/i,
   },
   { id: "ssense", name: "SSENSE", storeName: "SSENSE", stores: ["ssense.com"] },
-  { id: "supreme", name: "Supreme", storeName: "Supreme", stores: ["supremenewyork.com", "supreme.com"] },
+  {
+    id: "supreme",
+    name: "Supreme",
+    storeName: "Supreme",
+    stores: ["supremenewyork.com", "supreme.com"],
+  },
   { id: "mrporter", name: "MR PORTER", storeName: "MR PORTER", stores: ["mrporter.com"] },
-  { id: "jdsports", name: "JD Sports", storeName: "JD Sports", stores: ["jdsports.co.uk", "jdsports.com", "jdsports.de", "jdsports.fr", "jdsports.es"] },
+  {
+    id: "jdsports",
+    name: "JD Sports",
+    storeName: "JD Sports",
+    stores: ["jdsports.co.uk", "jdsports.com", "jdsports.de", "jdsports.fr", "jdsports.es"],
+  },
   { id: "fnac", name: "Fnac", storeName: "Fnac", stores: ["fnac.com"] },
   { id: "courir", name: "Courir", storeName: "Courir", stores: ["courir.com"] },
-  { id: "elcorteingles", name: "El Corte Inglés", storeName: "El Corte Inglés", stores: ["elcorteingles.es"] },
+  {
+    id: "elcorteingles",
+    name: "El Corte Inglés",
+    storeName: "El Corte Inglés",
+    stores: ["elcorteingles.es"],
+  },
   { id: "zara", name: "ZARA", storeName: "ZARA", stores: ["zara.com"] },
 ];
 
@@ -156,6 +241,9 @@ export function matchBuiltIn(
 }
 
 /** What a template's subject rules say about a subject. */
-export function subjectRule(template: BuiltInTemplate | undefined, subject: string): Phase | "ignore" | undefined {
+export function subjectRule(
+  template: BuiltInTemplate | undefined,
+  subject: string,
+): Phase | "ignore" | undefined {
   return template?.subjects?.find(([re]) => re.test(subject))?.[1];
 }

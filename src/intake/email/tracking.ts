@@ -31,7 +31,8 @@ const WEAK_FORMS: ReadonlySet<TrackingForm> = new Set([
   "dhl-piece-id",
   "ups-waybill",
 ]);
-const CARRIER_WORDS = /\b(?:ups|fedex|federal express|usps|postal service|dhl|dhl express|deutsche post)\b/;
+const CARRIER_WORDS =
+  /\b(?:ups|fedex|federal express|usps|postal service|dhl|dhl express|deutsche post)\b/;
 const TRACK_LINK_TEXT =
   /\b(?:track|tracking|trace|verfolgen|sendungsverfolgung|suivre|suivi|seguir|seguimiento|rastrear|traccia)\b/;
 const MAX_LINKS = 300;
@@ -61,7 +62,9 @@ export function findTracking(blocks: Block[], orderNumber?: string): Tracking {
   for (const b of blocks) {
     if (found) break;
     for (const c of scanTrackingNumbers(b.text, 5)) {
-      if (TRACKING_FORMS[c.form].checkDigit && !WEAK_FORMS.has(c.form) && !isOrder(c.trackingNumber)) {
+      if (
+        TRACKING_FORMS[c.form].checkDigit && !WEAK_FORMS.has(c.form) && !isOrder(c.trackingNumber)
+      ) {
         found = c;
         break;
       }
