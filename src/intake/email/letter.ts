@@ -51,10 +51,11 @@ export function letterOf(message: MimeMessage): Letter {
     jsonLd.push(...doc.jsonLd);
     microdata.push(...doc.microdata);
   }
-  const htmlWords = blocks.reduce((n, b) => n + (b.text ? 1 : 0), 0);
-  if (htmlWords < 3) {
-    blocks.length = 0;
-    for (const text of message.text) blocks.push(...textToBlocks(text));
+  // An HTML part that says next to nothing (a wrapper around an image) yields to the text part.
+  const htmlLines = blocks.reduce((n, b) => n + (b.text ? 1 : 0), 0);
+  if (htmlLines < 3) {
+    const textBlocks = message.text.flatMap((text) => textToBlocks(text));
+    if (textBlocks.length > htmlLines) blocks.splice(0, blocks.length, ...textBlocks);
   }
   return {
     ...(message.from ? { from: message.from } : {}),

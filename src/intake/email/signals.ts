@@ -29,7 +29,7 @@ const PHASES: [Phase, RegExp][] = [
   ],
   [
     "confirmed",
-    /\b(?:order (?:is )?confirmed|order confirmation|confirmation de commande|bestellbestatigung|confirmacion de(?: tu| su)? pedido|thanks? (?:you )?for (?:your )?(?:order|purchase)|thank you for shopping|we(?:'ve| have) received your order|order (?:has been )?received|has been received|has been placed|order placed|we(?:'re| are) processing your order|got 'em|you got 'em|danke fur deine bestellung|vielen dank fur ihre (?:bestellung|einkauf)|bestellung (?:ist )?eingegangen|merci pour votre commande|gracias por tu (?:compra|pedido)|purchase confirmed|receipt)\b/,
+    /\b(?:order (?:is )?confirmed|order #?[\w-]*\d[\w-]* (?:is |has been )?confirmed|order confirmation|confirmation de commande|bestellbestatigung|confirmacion de(?: tu| su)? pedido|thanks? (?:you )?for (?:your )?(?:order|purchase)|thank you for shopping|we(?:'ve| have) received your order|order (?:has been )?received|has been received|has been placed|order placed|we(?:'re| are) processing your order|got 'em|you got 'em|danke fur deine bestellung|vielen dank fur ihre (?:bestellung|einkauf)|bestellung (?:ist )?eingegangen|merci pour votre commande|gracias por tu (?:compra|pedido)|purchase confirmed|receipt)\b/,
   ],
 ];
 
