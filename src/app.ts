@@ -17,6 +17,10 @@ import { webhookLogRoutes } from "./routes/webhook_logs.ts";
 import { webhookSubscriptionRoutes } from "./routes/webhook_subscriptions.ts";
 import { orderRoutes } from "./routes/orders.ts";
 import { billingRoutes } from "./routes/billing.ts";
+import { emailSourceRoutes } from "./routes/email_sources.ts";
+import { emailIntakeRoutes } from "./routes/email_intake.ts";
+import { templateRoutes } from "./routes/templates.ts";
+import { orderIntakeRoutes } from "./routes/order_intake.ts";
 
 /**
  * The whole HTTP API for one set of dependencies. No I/O happens here: main.ts and the tests
@@ -40,8 +44,12 @@ export function createApp(deps: AppDeps) {
     .route("/", webhookSubscriptionRoutes)
     .route("/", webhookLogRoutes)
     .route("/", settingsRoutes)
+    .route("/", orderIntakeRoutes)
     .route("/", orderRoutes)
-    .route("/", billingRoutes);
+    .route("/", billingRoutes)
+    .route("/", emailSourceRoutes)
+    .route("/", emailIntakeRoutes)
+    .route("/", templateRoutes);
   app.route("/api", api);
   mountDocs(app);
 

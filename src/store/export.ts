@@ -1,7 +1,10 @@
 import type { ApiKeyRecord } from "../domain/api_key.ts";
 import { type PublicUser, toPublicUser } from "../domain/user.ts";
 import { listApiKeys } from "./api_keys.ts";
+import { emailSourcesSection } from "./email_sources.ts";
+import { intakeMessagesSection } from "./intake_log.ts";
 import { settingsSection } from "./settings.ts";
+import { customTemplatesSection } from "./templates.ts";
 import { webhookSubscriptionsSection } from "./webhook_subscriptions.ts";
 import { ordersSection } from "./order_list.ts";
 import { type Item, loadSections, noItems, type WorkspaceContext } from "./sections.ts";
@@ -34,14 +37,14 @@ export interface AccountExport {
 const SECTIONS = {
   settings: settingsSection,
   orders: ordersSection,
-  emailSources: noItems,
+  emailSources: emailSourcesSection,
   bots: noItems,
-  customTemplates: noItems,
+  customTemplates: customTemplatesSection,
   subscriptions: noItems,
   webhookSubscriptions: webhookSubscriptionsSection,
   shares: noItems,
   apiKeys: (ctx: WorkspaceContext) => listApiKeys(ctx.kv, ctx.user.id, ctx.apiKeyUse),
-  intakeMessages: noItems,
+  intakeMessages: intakeMessagesSection,
 };
 
 export async function buildExport(ctx: WorkspaceContext): Promise<AccountExport> {

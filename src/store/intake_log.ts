@@ -8,6 +8,7 @@ import { getBlob, type StagedBlob } from "./blob.ts";
 import { keys } from "./keys.ts";
 import { getManyChunked, withRetry } from "./kv.ts";
 import type { InCommit, StoredOutcome } from "./orders.ts";
+import type { Item, WorkspaceContext } from "./sections.ts";
 
 /** Adds an entry and its index entries to `op`. */
 export function logWrites(op: Deno.AtomicOperation, userId: string, entry: IntakeLogEntry): void {
@@ -116,6 +117,14 @@ export async function listIntakeLog(
   return { items, total: ids.length };
 }
 
+/** The ids of the workspace's orders that have at least one logged message. */
+export async function ordersWithMessages(kv: Deno.Kv, userId: string): Promise<string[]> {
+  const ids = new Set<string>();
+  const prefix = keys.orderMessagesAll(userId);
+  for await (const e of kv.list({ prefix }, { batchSize: 1000 })) ids.add(String(e.key.at(-2)));
+  return [...ids];
+}
+
 export async function getIntakeEntry(
   kv: Deno.Kv,
   userId: string,
@@ -127,4 +136,18 @@ export async function getIntakeEntry(
 /** The stored raw message of an entry, or null when none is stored. */
 export function getRawMessage(kv: Deno.Kv, userId: string, logId: string) {
   return getBlob(kv, keys.intakeRaw(userId, logId));
+}
+
+/**
+ * The export's `intakeMessages`: every logged email and chat post, oldest first, with the
+ * stored message as text (`raw`) where one is kept.
+ */
+export async function intakeMessagesSection(ctx: WorkspaceContext): Promise<Item[]> {
+  const { kv, user } = ctx;
+  const out: Item[] = [];
+  for await (const e of kv.list<IntakeLogEntry>({ prefix: keys.intakeLogs(user.id) })) {
+    const raw = e.value.rawSize ? await getRawMessage(kv, user.id, e.value.id) : null;
+    out.push(raw ? { ...e.value, raw: new TextDecoder().decode(raw) } : { ...e.value });
+  }
+  return out;
 }

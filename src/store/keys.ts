@@ -90,6 +90,7 @@ export const keys = {
 
   // Intake: every received message (email, chat), its stored raw copy and its dedupe key
   /** Log id -> the log entry (`IntakeLogEntry`); ids sort by time, newest last. */
+  intakeLogs: (userId: string) => ["ws", userId, "intake_log"] as const,
   intakeLog: (userId: string, logId: string) => ["ws", userId, "intake_log", logId] as const,
   /** (channel, log id) -> null: the inbox (email) and all chat posts, newest last. */
   intakeByChannel: (userId: string, channel: string) =>
@@ -102,6 +103,7 @@ export const keys = {
   intakeBySourceEntry: (userId: string, sourceId: string, logId: string) =>
     ["ws", userId, "intake_by_source", sourceId, logId] as const,
   /** (order id, log id) -> null: the messages merged into an order (its provenance). */
+  orderMessagesAll: (userId: string) => ["ws", userId, "order_message"] as const,
   orderMessages: (userId: string, orderId: string) =>
     ["ws", userId, "order_message", orderId] as const,
   orderMessage: (userId: string, orderId: string, logId: string) =>
@@ -111,6 +113,18 @@ export const keys = {
     ["ws", userId, "intake_dedupe", channel, identity] as const,
   /** Log id -> the raw message (a chunked blob). */
   intakeRaw: (userId: string, logId: string) => ["ws", userId, "intake_raw", logId] as const,
+
+  // Email sources and custom templates
+  /** Source id -> the email source (password sealed). */
+  emailSources: (userId: string) => ["ws", userId, "email_source"] as const,
+  emailSource: (userId: string, sourceId: string) =>
+    ["ws", userId, "email_source", sourceId] as const,
+  /** Forwarding slug -> {userId, sourceId}: where mail to `<slug>@MAIL_DOMAIN` goes. */
+  forwardingAddress: (slug: string) => ["email_forward", slug] as const,
+  /** Template id -> the custom template; ids sort by creation. */
+  customTemplates: (userId: string) => ["ws", userId, "template"] as const,
+  customTemplate: (userId: string, templateId: string) =>
+    ["ws", userId, "template", templateId] as const,
 
   // Event hand-off on a KV without queues: events whose fan-out nobody has claimed yet
   outbox: () => ["outbox"] as const,

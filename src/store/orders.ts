@@ -333,6 +333,27 @@ export function updateOrder(
   }, ATTEMPTS);
 }
 
+/**
+ * Rewrites an order to what `revise` makes of it (null: leave it), with its footprint and
+ * no events (reparse). `not_found` when there is no such order.
+ */
+export function rewriteOrder(
+  kv: Deno.Kv,
+  userId: string,
+  id: string,
+  revise: (order: Order) => Order | null,
+): Promise<"changed" | "unchanged" | "not_found"> {
+  return withRetry<"changed" | "unchanged" | "not_found">(async () => {
+    const [entry, user] = await readWithAccount(kv, userId, id);
+    if (!entry.value || !user.value) return { commit: null, value: "not_found" };
+    const next = revise(entry.value);
+    if (!next) return { commit: null, value: "unchanged" };
+    const op = kv.atomic().check(entry, user);
+    writeChange(op, userId, entry.value, next);
+    return { commit: await op.commit(), value: "changed" };
+  }, ATTEMPTS);
+}
+
 /** Deletes an order with its indexes and counts; fires no event. False when there is none. */
 export function deleteOrder(kv: Deno.Kv, userId: string, id: string): Promise<boolean> {
   return withRetry(async () => {

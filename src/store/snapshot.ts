@@ -7,7 +7,9 @@ import {
   noItems,
   type WorkspaceContext,
 } from "./sections.ts";
+import { emailSourcesSection } from "./email_sources.ts";
 import { settingsSection } from "./settings.ts";
+import { templatesSection } from "./templates.ts";
 import { webhookSubscriptionsSection } from "./webhook_subscriptions.ts";
 
 /** `GET /api/state` and the `state` of `GET /api/auth/me`: every key the spec lists. */
@@ -36,10 +38,10 @@ const SECTIONS: { [K in Exclude<keyof WorkspaceSnapshot, "user">]: Loader<Worksp
   {
     settings: settingsSection,
     bots: noItems,
-    emailSources: noItems,
+    emailSources: emailSourcesSection,
     orders: ordersSection,
     analytics: orderAnalytics,
-    templates: noItems,
+    templates: templatesSection,
     subscriptions: noItems,
     webhookSubscriptions: webhookSubscriptionsSection,
   };
