@@ -17,12 +17,15 @@ import { addWebhookLog, type WebhookLogEntry } from "../store/webhook_logs.ts";
 import { recordOutcome } from "../store/webhook_outcomes.ts";
 import { claimAttempts, MAX_DELIVERY_AGE_MS, unclaimed } from "../store/webhook_attempts.ts";
 import { getSubscription, listSubscriptions } from "../store/webhook_subscriptions.ts";
-import { VERSION } from "../version.ts";
 import { enqueueAll, type QueueHandlers, type QueueMessage } from "./queue.ts";
+import { type Attempt, deliveryHeaders } from "./headers.ts";
 import { signatureHeader, signingKey } from "./signature.ts";
-import { EVENT_TYPES, type EventEnvelope, type EventType } from "./types.ts";
-
-export const USER_AGENT = `order-tracker-webhooks/${VERSION}`;
+import {
+  buildTestEvent,
+  type EventEnvelope,
+  EventEnvelopeSchema,
+  type EventType,
+} from "./types.ts";
 
 /**
  * Up to this many matching subscriptions are sent from the event's own queue message, which
@@ -42,21 +45,14 @@ export interface DeliveryMessage extends QueueMessage {
 }
 
 // Queue payloads are validated: a malformed message is logged and acknowledged.
-const Envelope = z.object({
-  id: z.string(),
-  type: z.enum(EVENT_TYPES),
-  createdAt: z.string(),
-  userId: z.string(),
-  data: z.record(z.string(), z.unknown()),
-});
 const EventMessage = z.object({
   kind: z.literal("event"),
-  event: Envelope,
+  event: EventEnvelopeSchema,
   atCommit: z.literal(true).optional(),
 });
 const DeliveryMessage = z.object({
   kind: z.literal("delivery"),
-  event: Envelope,
+  event: EventEnvelopeSchema,
   subscriptionId: z.string(),
 });
 
@@ -202,9 +198,6 @@ export function signingKeyOf(deps: AppDeps, sub: StoredSubscription): Promise<Cr
   return key;
 }
 
-/** A real attempt carries a delivery id; a test carries the test marker instead. */
-type Attempt = { deliveryId: string } | { test: true };
-
 /** POSTs the envelope, signed, with the headers of CONTRACT.md. Never throws. */
 export async function sendEvent(
   deps: AppDeps,
@@ -214,15 +207,7 @@ export async function sendEvent(
   kind: Attempt,
 ): Promise<OutboundResult> {
   const body = new TextEncoder().encode(JSON.stringify(event));
-  const headers: Record<string, string> = {
-    "Content-Type": "application/json",
-    "User-Agent": USER_AGENT,
-    "X-Service-Event": event.type,
-    "X-Service-Event-Id": event.id,
-    "X-Service-Signature": await signatureHeader(key, body),
-  };
-  if ("test" in kind) headers["X-Service-Test"] = "true";
-  else headers["X-Service-Delivery"] = kind.deliveryId;
+  const headers = deliveryHeaders(event, await signatureHeader(key, body), kind);
   return await deps.outbound.request(url, { body, headers });
 }
 
@@ -271,14 +256,7 @@ export async function sendTestEvent(
 ): Promise<TestResult> {
   const key = await signingKeyOf(deps, sub);
   if (key === null) return { ok: false, error: ROTATE_SECRET_ERROR };
-  const now = deps.now();
-  const event: EventEnvelope = {
-    id: newId("evt_test", now),
-    type,
-    createdAt: new Date(now).toISOString(),
-    userId: sub.userId,
-    data: { test: true },
-  };
+  const event = buildTestEvent(type, sub.userId, deps.now());
   const result = await sendEvent(deps, sub.url, event, key, { test: true });
   const entry = logEntry(deps, sub.id, event, result, { test: true });
   const op = deps.kv.atomic();

@@ -7,7 +7,6 @@
  */
 import type { UserRecord } from "../domain/user.ts";
 import {
-  type AppliedPatch,
   applyPatch,
   mergeEvents,
   mergeMessage,
@@ -141,8 +140,6 @@ export type IngestResult =
   | { ok: true; order: Order; merged: boolean; events: EventEnvelope[] }
   | { ok: false; limit: PlanLimit };
 
-type OrderEventData = { order: Order; source: OrderSource; patch?: AppliedPatch };
-
 /**
  * The one create-or-merge operation. A message whose order number matches an order of the
  * workspace merges into it (never blocked by the plan cap); otherwise a new order is created,
@@ -159,7 +156,7 @@ export function ingestOrder(
   const { now, billing } = options;
   const number = fields.orderNumber ? normaliseOrderNumber(fields.orderNumber) : "";
   const event = (type: EventEnvelope["type"], order: Order) =>
-    buildEvent<OrderEventData>(type, userId, { order, source }, now);
+    buildEvent(type, userId, { order, source }, now);
 
   return withRetry<IngestResult>(async () => {
     const reads: Deno.KvKey[] = [keys.user(userId)];
@@ -271,7 +268,7 @@ export function updateOrder(
     }
     writeChange(op, userId, before, order);
     const events = patchEvents(before, order).map((type) =>
-      buildEvent<OrderEventData>(
+      buildEvent(
         type,
         userId,
         type === "order.updated"

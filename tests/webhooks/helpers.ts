@@ -2,7 +2,8 @@ import { createHmac } from "node:crypto";
 import { webhookHandlers } from "../../src/events/delivery.ts";
 import { addEvents } from "../../src/events/emit.ts";
 import { type QueueListener, startQueueListener } from "../../src/events/queue.ts";
-import { buildEvent, type EventEnvelope, type EventType } from "../../src/events/types.ts";
+import { newOrder } from "../../src/domain/order.ts";
+import { buildEvent, type EventEnvelope, type OrderEventData } from "../../src/events/types.ts";
 import type { Resolver } from "../../src/net/resolver.ts";
 import { call, testApp, type TestContext } from "../helpers.ts";
 
@@ -69,14 +70,19 @@ export async function subscribe(
   return res.body;
 }
 
+/** The `data` of an order event, about a new manual order. */
+export function orderEventData(now = Date.now()): OrderEventData {
+  const order = newOrder("ord_test", { itemSummary: "Lamp" }, {}, "manual", now);
+  return { order, source: "manual" };
+}
+
 /** Commits an event the way the orders capability does: log entry and hand-off at once. */
 export async function commitEvent(
   ctx: TestContext,
   userId: string,
-  type: EventType = "order.created",
-  data: Record<string, unknown> = { order: { id: "ord_test", itemSummary: "Lamp" } },
+  type: "order.created" | "order.shipped" = "order.created",
 ): Promise<EventEnvelope> {
-  const event = buildEvent(type, userId, data);
+  const event = buildEvent(type, userId, orderEventData());
   const op = ctx.kv.atomic();
   addEvents(ctx.kv, op, [event]);
   const res = await op.commit();
