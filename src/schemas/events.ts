@@ -72,14 +72,14 @@ export const EVENT_DATA = {
 
 export const TestEventDataSchema = z.object({ test: z.literal(true) }).openapi("TestEventData");
 
-/** `OrderCreatedEvent` for `order.created`, ... */
-const schemaName = (type: EventType) =>
-  type.split(/[._]/).map((w) => w[0].toUpperCase() + w.slice(1)).join("") + "Event";
+/** `OrderCreated` for `order.created`, ... */
+const pascal = (type: EventType) =>
+  type.split(/[._]/).map((w) => w[0].toUpperCase() + w.slice(1)).join("");
 
 /** The envelope of one event type. */
 export function eventSchema<T extends EventType>(type: T) {
   return EventEnvelopeSchema.extend({ type: z.literal(type), data: EVENT_DATA[type] })
-    .openapi(schemaName(type), { description: `The body of every \`${type}\` delivery` });
+    .openapi(`${pascal(type)}Event`, { description: `The body of every \`${type}\` delivery` });
 }
 
 /** The envelope of a test event, whatever its type. */
@@ -121,7 +121,7 @@ export function eventWebhooks(): RouteConfig[] {
   return EVENT_TYPES.map((type) => ({
     method: "post",
     path: type,
-    operationId: `${schemaName(type).replace(/^./, (c) => c.toLowerCase())}Webhook`,
+    operationId: `on${pascal(type)}`,
     tags: ["Webhook events"],
     summary: `\`${type}\` delivery`,
     description: "Sent to your subscription URL within 5 seconds or counted as a failure. " +
