@@ -84,7 +84,10 @@ export function eventSchema<T extends EventType>(type: T) {
 
 /** The envelope of a test event, whatever its type. */
 export const TestEventSchema = EventEnvelopeSchema.extend({
-  id: z.string().startsWith("evt_test_").openapi({ example: "evt_test_01jq4w5v2x8c9d0e1f2g3h" }),
+  id: z.string().startsWith("evt_test_").openapi({
+    description: "`evt_test_` and a unique id",
+    example: "evt_test_01jq4w5v2x8c9d0e1f2g3h",
+  }),
   data: TestEventDataSchema,
 }).openapi("TestEvent", {
   description: "Sent by `POST /api/webhook-subscriptions/{id}/test`, with `X-Service-Test: true`",
