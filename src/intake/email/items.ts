@@ -20,6 +20,8 @@ export interface Item {
 }
 
 const MAX_ITEMS = 50;
+/** Item-table header cells tried (a mail of thousands of "Item" cells stays cheap). */
+const MAX_HEADER_TRIES = 10;
 /**
  * Words of logo and decoration file names and alt texts. `logo` followed by a garment is a
  * product ("Box Logo Hoodie", "logo-tee"); `icon` counts only as a whole file name or folder.
@@ -201,11 +203,13 @@ function siblingRows(blocks: Block[], nameAt: number, from: number, end: number)
 /** Items in the rows of a table whose header row names an item column. */
 function tableItems(blocks: Block[]): Item[] {
   const items: Item[] = [];
-  for (let h = 0; h < blocks.length && items.length === 0; h++) {
+  let tries = 0;
+  for (let h = 0; h < blocks.length && items.length === 0 && tries < MAX_HEADER_TRIES; h++) {
     const head = blocks[h];
     if (!head.cell || !ITEM_HEADERS.test(foldKeepingOffsets(head.text).replace(/[:.]$/, ""))) {
       continue;
     }
+    tries++;
     const headers = blocks.filter((b) => b.cell && sameRow(b, head));
     if (headers.length < 2) continue;
     const qtyCol = headers.find((b) => isLabel(b.text, "quantity"))?.cell?.col;
