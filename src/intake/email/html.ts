@@ -245,6 +245,8 @@ export function htmlToBlocks(html: string): HtmlDocument {
       }
       for (const open of openProps) if (open.propText!.length < 200) open.propText!.push(data);
       if (hiddenDepth > 0 || skippedDepth > 0) return;
+      // Cents set in superscript after the whole amount (`<sup>$</sup>6<sup>13</sup>`).
+      if (top?.name === "sup" && /^\d{2}$/.test(data) && /[$€£¥]\s?\d+$/.test(text)) text += ".";
       if (text.length < HTML_LIMITS.maxBlockChars * 2) text += data;
       const link = openLinks.at(-1);
       if (link && link.text.length < 500) link.text += data;

@@ -175,7 +175,9 @@ function readLetter(
   const hasItemOrMoney = !!(fields.itemSummary || fields.total || fields.price);
   const strong = hasMarkup || (custom && Object.keys(sources.custom ?? {}).length > 0) ||
     ((fields.orderNumber || fields.trackingNumber) && (hasItemOrMoney || fields.trackingNumber) &&
-      (phase !== undefined || builtIn !== undefined));
+      (phase !== undefined || builtIn !== undefined)) ||
+    // A known store's status update ("Delivered", "Canceled") names the order and nothing else.
+    (builtIn !== undefined && fields.orderNumber && moving);
   if (!strong) {
     return {
       ...base,

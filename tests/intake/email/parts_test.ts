@@ -147,6 +147,11 @@ Deno.test("links: click trackers unwrap to their target; opaque ones are known",
   equal(isOpaqueTracker("https://click.emailinfo2.bestbuy.com/?qs=45c707d0"), true);
   equal(isOpaqueTracker("https://links.stockx.com/ls/click?upn=u001.tDQ"), true);
   equal(isOpaqueTracker("https://www.fedex.com/fedextrack/?trknbr=860241683521"), false);
+  equal(
+    isOpaqueTracker("https://www.amazon.co.uk/gp/r.html"),
+    true,
+    "a redirect with no readable target",
+  );
   deepEqual(trackingNumbersInUrl("https://www.fedex.com/fedextrack/?trknbr=860241683521"), [{
     trackingNumber: "860241683521",
     carrier: "fedex",

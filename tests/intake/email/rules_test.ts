@@ -109,3 +109,23 @@ Deno.test("identity: the Message-ID, else sha256 of the bytes", async () => {
   );
   equal(b.identity, "<id-1@shop.example>");
 });
+
+Deno.test("recommendations after the order are not items", async () => {
+  const html = storeHtml({ orderNumber: "SH-1001", item: "Trail Runner", total: "$50.00" }) +
+    `<h2>You may also like</h2><table><tr><td><img src="https://cdn.example-shop.com/p/rec.jpg" width="80"></td><td>Socks</td><td>$9.00</td></tr></table>`;
+  const result = await read("Thanks for your order", html);
+  equal(result.reading.kind === "order" && result.reading.fields.itemSummary, "Trail Runner");
+});
+
+Deno.test("a known store's status update that names only the order is an order reading", async () => {
+  const html = "<p>Your package was delivered at 12:01pm.</p><p>Order #2000137-67895124</p>";
+  const known = await read(
+    "Delivered: Great Value Gummy Shar... and 2 other items",
+    html,
+    "Walmart.com <help@walmart.com>",
+  );
+  equal(known.reading.kind, "order");
+  deepEqual(known.signals, { delivered: true });
+  const unknown = await read("Delivered: Great Value Gummy Shar... and 2 other items", html);
+  equal(unknown.reading.kind, "unreadable");
+});
