@@ -188,21 +188,19 @@ Deno.test("a mail that only quotes 'From:' lines is not a forward", async () => 
 });
 
 Deno.test("mailbox forms of forward headers", () => {
-  deepEqual(parseMailbox("Shop <orders@shop.example>"), {
-    name: "Shop",
-    address: "orders@shop.example",
-  });
-  deepEqual(parseMailbox("Shop [mailto:Orders@Shop.example]"), {
-    name: "Shop",
-    address: "orders@shop.example",
-  });
-  deepEqual(parseMailbox('"Shop" <orders@shop.example>'), {
-    name: "Shop",
-    address: "orders@shop.example",
-  });
+  const shop = { name: "Shop", address: "orders@shop.example" };
+  for (
+    const form of [
+      "Shop <orders@shop.example>",
+      "Shop [mailto:Orders@Shop.example]",
+      '"Shop" <orders@shop.example>',
+    ]
+  ) {
+    deepEqual(parseMailbox(form), shop, form);
+  }
   deepEqual(parseMailbox("orders@shop.example <mailto:orders@shop.example>"), {
+    ...shop,
     name: "",
-    address: "orders@shop.example",
   });
   deepEqual(parseMailbox("*Shop*"), { name: "Shop", address: "" });
   equal(stripForwardPrefix("Fwd: FW: WG: TR: Your order"), "Your order");
