@@ -132,7 +132,7 @@ function readLetter(
   );
   const markup = readMarkup(letter.jsonLd, letter.microdata);
   const storeNames = [letter.from?.name ?? "", builtIn?.storeName ?? "", markup?.merchant ?? ""];
-  const generic = extractFields(letter, storeNames.filter(Boolean));
+  const generic = extractFields(letter, storeNames.filter(Boolean), options.now);
   const sources: Sources = {
     letter,
     generic,

@@ -129,3 +129,39 @@ Deno.test("a known store's status update that names only the order is an order r
   const unknown = await read("Delivered: Great Value Gummy Shar... and 2 other items", html);
   equal(unknown.reading.kind, "unreadable");
 });
+
+Deno.test("the store: template, display name without TLD and noise, 'Thanks for shopping at', domain", async () => {
+  const html = storeHtml({ orderNumber: "SH-1001", item: "Trail Runner", total: "$50.00" });
+  const store = async (from: string, extra = "") => {
+    const r = await read("Thanks for your order", html + extra, from);
+    return r.reading.kind === "order" ? r.reading.fields.store : r.reading.kind;
+  };
+  equal(await store("Etsy Transactions <transaction@etsy.example>"), "Etsy");
+  equal(await store('"Moss.com" <orders@moss.example>'), "Moss");
+  equal(
+    await store("<orders@lena.example>", "<p>Thanks for shopping at Lena Ceramics.</p>"),
+    "Lena Ceramics",
+  );
+  equal(await store("orders@heatcheck.example"), "Heatcheck");
+  equal(await store("Nike <nike@official.nike.com>"), "Nike");
+});
+
+Deno.test("a mail without a Date resolves weekdays against the time it is read", async () => {
+  const raw = [
+    "From: Shop <orders@shop.example>",
+    "Subject: Thanks for your order",
+    "MIME-Version: 1.0",
+    "Content-Type: text/html; charset=utf-8",
+    "",
+    storeHtml({
+      orderNumber: "SH-1001",
+      item: "Trail Runner",
+      total: "$50.00",
+      extra: "<p>Arriving Thursday</p>",
+    }),
+    "",
+  ].join("\r\n");
+  // NOW is Monday 1 June 2026.
+  const result = await readEmail(bytes(raw), { now: NOW });
+  equal(result.reading.kind === "order" && result.reading.fields.estimatedDelivery, "2026-06-04");
+});
