@@ -206,3 +206,20 @@ Deno.test("mailbox forms of forward headers", () => {
   equal(stripForwardPrefix("Fwd: FW: WG: TR: Your order"), "Your order");
   equal(stripForwardPrefix("RV: I: Tu pedido"), "Tu pedido");
 });
+
+Deno.test("a short header run inside a client's quote container is a forward header", async () => {
+  const raw = mail({
+    from: USER,
+    subject: "FW: Your order is on the way",
+    html:
+      `<div id="divRplyFwdMsg"><b>From:</b> Shop &lt;orders@shop.example&gt;<br><b>Sent:</b> Monday, June 1, 2026 9:31 AM</div>${STORE}`,
+  });
+  equal((await read(raw)).realSender, "orders@shop.example");
+  const bare = mail({
+    from: USER,
+    subject: "FW: Your order is on the way",
+    html:
+      `<div><b>From:</b> Shop &lt;orders@shop.example&gt;<br><b>Sent:</b> Monday, June 1, 2026 9:31 AM</div>${STORE}`,
+  });
+  equal((await read(bare)).realSender, "jane@example.net", "two labels alone are not enough");
+});
