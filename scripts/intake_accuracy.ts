@@ -8,7 +8,12 @@
  */
 import { join } from "node:path";
 import { readEmail } from "../src/intake/email/read.ts";
-import { type Expectation, SCORED_FIELDS, type Score, scoreReading } from "../src/intake/email/score.ts";
+import {
+  type Expectation,
+  type Score,
+  SCORED_FIELDS,
+  scoreReading,
+} from "../src/intake/email/score.ts";
 
 async function* emlFiles(dir: string): AsyncGenerator<string> {
   const entries = [];
@@ -72,7 +77,11 @@ for (const dir of dirs) {
       if (score.falseOrder) console.log(`\n${file}: FALSE ORDER`);
       if (wrong.length === 0 && score.extra.length === 0) continue;
       console.log(`\n${file}${score.missed ? " (missed)" : ""}`);
-      for (const f of wrong) console.log(`  ${f.field}: expected ${JSON.stringify(f.expected)}, got ${JSON.stringify(f.actual)}`);
+      for (const f of wrong) {
+        console.log(
+          `  ${f.field}: expected ${JSON.stringify(f.expected)}, got ${JSON.stringify(f.actual)}`,
+        );
+      }
       if (score.extra.length) console.log(`  extra: ${score.extra.join(", ")}`);
     }
   }

@@ -10,7 +10,6 @@
  */
 import type { UserRecord } from "../domain/user.ts";
 import {
-  type AppliedPatch,
   applyPatch,
   mergeEvents,
   mergeMessage,
@@ -26,8 +25,7 @@ import {
 import { type BillingSettings, monthlyCap, type PlanLimit, usageMonth } from "../domain/plan.ts";
 import { ConflictError } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
-import type { EventType } from "../domain/event_types.ts";
-import { buildEvent, type EventEnvelope } from "../events/types.ts";
+import { buildEvent, buildEventOf, type EventEnvelope, type EventSpec } from "../events/types.ts";
 import { newId } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
 import { addToCounter, counterValue, lookup, lookupMany, MAX_CHECKS, withRetry } from "./kv.ts";
@@ -89,16 +87,11 @@ export type IngestResult =
   | { ok: true; order: Order; merged: boolean; events: EventEnvelope[] }
   | NotStored;
 
-type OrderEventData = { order: Order; source: OrderSource; patch?: AppliedPatch };
-
 /** The events of a merge, as type and data, in firing order. */
-export type MergeEventsOf = (
-  before: Order,
-  after: Order,
-) => { type: EventType; data: Record<string, unknown> }[];
+export type MergeEventsOf = (before: Order, after: Order) => EventSpec[];
 
 const mergeEventsFor = (source: OrderSource): MergeEventsOf => (before, after) =>
-  mergeEvents(before, after).map((type) => ({ type, data: { order: after, source } }));
+  mergeEvents(before, after).map((type) => ({ type, data: { order: after, source } }) as EventSpec);
 
 interface ReadState {
   user: Deno.KvEntryMaybe<UserRecord>;
@@ -141,9 +134,7 @@ async function commitMerge(
   const before = existing.value;
   const userId = state.user.value!.id;
   const { order, changed } = mergeMessage(before, message.fields, message.signals, now);
-  const events = (eventsOf?.(before, order) ?? []).map(({ type, data }) =>
-    buildEvent(type, userId, data, now)
-  );
+  const events = (eventsOf?.(before, order) ?? []).map((spec) => buildEventOf(spec, userId, now));
   const op = kv.atomic().check(existing, state.user, ...state.extra);
   if (changed) writeChange(op, userId, before, order);
   message.extension?.write(op, { order, merged: true, before });
@@ -200,7 +191,7 @@ export function ingestOrder(
     const order = newOrder(newId("ord", now), fields, signals, source, now);
     const events = options.quiet
       ? []
-      : [buildEvent<OrderEventData>("order.created", userId, { order, source }, now)];
+      : [buildEvent("order.created", userId, { order, source }, now)];
     const op = kv.atomic().check(state.user, ...state.extra);
     // A number read as free (or pointing at an order just deleted) must still be so.
     if (byNumber) op.check(byNumber);
@@ -320,12 +311,11 @@ export function updateOrder(
     }
     writeChange(op, userId, before, order);
     const events = patchEvents(before, order).map((type) =>
-      buildEvent<OrderEventData>(
-        type,
-        userId,
+      buildEventOf(
         type === "order.updated"
-          ? { order, source: "manual", patch: applied }
-          : { order, source: "manual" },
+          ? { type, data: { order, source: "manual", patch: applied } }
+          : { type, data: { order, source: "manual" } } as EventSpec,
+        userId,
         now,
       )
     );

@@ -8,7 +8,14 @@ import { keys } from "../../src/store/keys.ts";
 import { withLease } from "../../src/store/lease.ts";
 import { call, signUp } from "../helpers.ts";
 import { sleep, startReceiver } from "../net/receiver.ts";
-import { commitEvent, eventually, subscribe, webhookApp, type WebhookContext } from "./helpers.ts";
+import {
+  commitEvent,
+  eventually,
+  orderEventData,
+  subscribe,
+  webhookApp,
+  type WebhookContext,
+} from "./helpers.ts";
 
 /** Records whatever reaches the KV's queue: in outbox mode, nothing may. */
 function queueSpy(kv: Deno.Kv) {
@@ -32,7 +39,7 @@ Deno.test("the transport is chosen once from persistence: the outbox on a remote
     using kv = await Deno.openKv(":memory:");
     const deps = createDeps({ kv, config: testConfig(), persistence });
     assert.equal(deps.events.transport.name, expected);
-    const event = buildEvent("order.created", "usr_1", {});
+    const event = buildEvent("order.created", "usr_1", orderEventData());
     assert.ok((await deps.events.bus.commit(kv.atomic(), [event])).ok);
     const entry = await kv.get(keys.outboxEntry(event.id));
     assert.equal(entry.versionstamp !== null, expected === "outbox");

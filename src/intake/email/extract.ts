@@ -99,7 +99,7 @@ function englishMonthFirst(letter: Letter): boolean {
 }
 
 /** Every generic field of a letter. */
-export function extractFields(letter: Letter, storeNames: string[]): Extracted {
+export function extractFields(letter: Letter, storeNames: string[], now?: number): Extracted {
   const { blocks } = letter;
   const order = findOrderNumber(letter);
   const items = findItems(blocks, storeNames);
@@ -114,7 +114,9 @@ export function extractFields(letter: Letter, storeNames: string[]): Extracted {
       price = moneyValue(labelled.value) ?? undefined;
     }
   }
-  const anchor = headerDay(letter.date) ?? parseDay(letter.date ?? "") ?? undefined;
+  // The mail's own day; a mail without a readable date is taken as written when it is read.
+  const anchor = headerDay(letter.date) ?? parseDay(letter.date ?? "") ??
+    headerDay(now === undefined ? undefined : new Date(now).toUTCString()) ?? undefined;
   const monthFirst = englishMonthFirst(letter);
   const delivery = labelledValues(blocks, "estimatedDelivery", (raw) => {
     const day = parseDay(raw.replace(/^[:\s]+/, ""), { anchor, monthFirst });

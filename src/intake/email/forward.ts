@@ -105,7 +105,8 @@ export function findForward(blocks: Block[]): Forwarded | null {
   let last: Forwarded | null = null;
   let runs = 0;
   for (let i = 0; i < blocks.length && runs < MAX_RUNS; i++) {
-    const separated = i > 0 && isForwardSeparator(blocks[i - 1].text);
+    // A separator line, or a client's quote container (`gmail_quote`, `#divRplyFwdMsg`...) around the run.
+    const separated = (i > 0 && isForwardSeparator(blocks[i - 1].text)) || blocks[i].quote > 0;
     const run: HeaderPair[] = [];
     let j = i;
     while (j < blocks.length && run.length < 12) {

@@ -12,11 +12,15 @@ import { clip, normaliseLine } from "../text.ts";
 export const HTML_LIMITS = {
   maxChars: 1024 * 1024,
   maxElements: 60_000,
+  maxDepth: 1_000,
   maxBlocks: 6_000,
   maxBlockChars: 2_000,
   maxJsonLdChars: 200_000,
   maxMicrodataItems: 50,
 } as const;
+
+/** Links and images kept per block (a block of 100,000 links keeps the first ones). */
+const MAX_PER_BLOCK = 100;
 
 export interface Link {
   href: string;
@@ -151,13 +155,12 @@ export function htmlToBlocks(html: string): HtmlDocument {
   let quoteDepth = 0;
   let headingDepth = 0;
   let stopped = false;
+  // Side stacks keep every callback O(1) however deep the elements nest.
+  const blockNames: string[] = [];
+  const openLinks: Link[] = [];
+  const openProps: Open[] = [];
   /** The innermost open block element: what a block written now is part of. */
-  const blockTag = () => {
-    for (let i = stack.length - 1; i >= 0; i--) {
-      if (BLOCK_TAGS.has(stack[i].name) && stack[i].name !== "br") return stack[i].name;
-    }
-    return "text";
-  };
+  const blockTag = () => blockNames.at(-1) ?? "text";
 
   const flush = (tag: string) => {
     const line = normaliseLine(clip(text, HTML_LIMITS.maxBlockChars * 2));
@@ -182,8 +185,10 @@ export function htmlToBlocks(html: string): HtmlDocument {
   const parser = new Parser({
     onopentag(name, attribs) {
       if (stopped) return;
-      if (++elements > HTML_LIMITS.maxElements) {
+      if (++elements > HTML_LIMITS.maxElements || stack.length >= HTML_LIMITS.maxDepth) {
+        // The tokenizer stops here: the parser's own work grows with nesting depth.
         stopped = true;
+        parser.pause();
         return;
       }
       const style = attribs.style ?? "";
@@ -197,6 +202,7 @@ export function htmlToBlocks(html: string): HtmlDocument {
       if (isJsonLd) open.jsonLd = [];
       if (BLOCK_TAGS.has(name) && hiddenDepth === 0 && skippedDepth === 0) flush(blockTag());
       stack.push(open);
+      if (BLOCK_TAGS.has(name) && name !== "br") blockNames.push(name);
       if (hidden) hiddenDepth++;
       if (skipped) skippedDepth++;
       if (quote) quoteDepth++;
@@ -214,11 +220,12 @@ export function htmlToBlocks(html: string): HtmlDocument {
         cells.push({ id: table.id, row: Math.max(table.row, 0), col: table.col });
         table.col += Math.max(0, (Number(attribs.colspan) || 1) - 1);
       }
-      if (visible && name === "a" && attribs.href) {
+      if (visible && name === "a" && attribs.href && links.length < MAX_PER_BLOCK) {
         open.link = { href: attribs.href.trim(), text: "" };
         links.push(open.link);
+        openLinks.push(open.link);
       }
-      if (visible && name === "img" && attribs.src) {
+      if (visible && name === "img" && attribs.src && images.length < MAX_PER_BLOCK) {
         images.push({
           src: attribs.src.trim(),
           alt: normaliseLine(attribs.alt ?? ""),
@@ -236,16 +243,13 @@ export function htmlToBlocks(html: string): HtmlDocument {
         jsonLdChars += data.length;
         return;
       }
-      for (const open of stack) if (open.propText) open.propText.push(data);
+      for (const open of openProps) if (open.propText!.length < 200) open.propText!.push(data);
       if (hiddenDepth > 0 || skippedDepth > 0) return;
+      // Cents set in superscript after the whole amount (`<sup>$</sup>6<sup>13</sup>`).
+      if (top?.name === "sup" && /^\d{2}$/.test(data) && /[$€£¥]\s?\d+$/.test(text)) text += ".";
       if (text.length < HTML_LIMITS.maxBlockChars * 2) text += data;
-      for (let i = stack.length - 1; i >= 0; i--) {
-        const link = stack[i].link;
-        if (link) {
-          if (link.text.length < 500) link.text += data;
-          break;
-        }
-      }
+      const link = openLinks.at(-1);
+      if (link && link.text.length < 500) link.text += data;
     },
     onclosetag(name) {
       if (stopped) return;
@@ -253,6 +257,9 @@ export function htmlToBlocks(html: string): HtmlDocument {
       if (BLOCK_TAGS.has(name) && visible) flush(blockTag());
       const open = stack.pop();
       if (!open) return;
+      if (BLOCK_TAGS.has(open.name) && open.name !== "br") blockNames.pop();
+      if (open.link) openLinks.pop();
+      if (open.propText) openProps.pop();
       if (open.hidden) hiddenDepth--;
       if (open.skipped) skippedDepth--;
       if (open.quote) quoteDepth--;
@@ -281,9 +288,10 @@ export function htmlToBlocks(html: string): HtmlDocument {
       (open.name === "img" ? attribs.src : undefined) ??
       (open.name === "time" ? attribs.datetime : undefined);
     if (direct !== undefined) addProp(itemStack.at(-1)!, prop, direct.trim());
-    else {
+    else if (openProps.length < 50) {
       open.prop = prop;
       open.propText = [];
+      openProps.push(open);
     }
   };
   const microdataClose = (open: Open) => {
@@ -294,7 +302,7 @@ export function htmlToBlocks(html: string): HtmlDocument {
   };
 
   parser.write(clip(html, HTML_LIMITS.maxChars));
-  parser.end();
+  if (!stopped) parser.end();
   flush("text");
   return doc;
 }

@@ -20,6 +20,10 @@ export interface Item {
 }
 
 const MAX_ITEMS = 50;
+const RECOMMENDATIONS =
+  /^(?:keep shopping|top picks|you (?:may|might) also (?:like|love)|recommended for you|customers (?:who bought|also)|related products|more to explore|inspired by your|shop (?:more|similar)|empfehlungen|das konnte (?:dir|ihnen) auch gefallen|vous aimerez aussi|vous aimerez peut-etre|te puede interesar|tambien te puede gustar)/;
+/** Item-table header cells tried (a mail of thousands of "Item" cells stays cheap). */
+const MAX_HEADER_TRIES = 10;
 /**
  * Words of logo and decoration file names and alt texts. `logo` followed by a garment is a
  * product ("Box Logo Hoodie", "logo-tee"); `icon` counts only as a whole file name or folder.
@@ -201,11 +205,13 @@ function siblingRows(blocks: Block[], nameAt: number, from: number, end: number)
 /** Items in the rows of a table whose header row names an item column. */
 function tableItems(blocks: Block[]): Item[] {
   const items: Item[] = [];
-  for (let h = 0; h < blocks.length && items.length === 0; h++) {
+  let tries = 0;
+  for (let h = 0; h < blocks.length && items.length === 0 && tries < MAX_HEADER_TRIES; h++) {
     const head = blocks[h];
     if (!head.cell || !ITEM_HEADERS.test(foldKeepingOffsets(head.text).replace(/[:.]$/, ""))) {
       continue;
     }
+    tries++;
     const headers = blocks.filter((b) => b.cell && sameRow(b, head));
     if (headers.length < 2) continue;
     const qtyCol = headers.find((b) => isLabel(b.text, "quantity"))?.cell?.col;
@@ -277,7 +283,10 @@ function listItems(blocks: Block[]): Item[] {
  * The line items of a message, first method that finds any: image-anchored product rows, an
  * item table, then plain lists. `storeNames` keeps logos (alt text = the store) out.
  */
-export function findItems(blocks: Block[], storeNames: string[]): Item[] {
+export function findItems(all: Block[], storeNames: string[]): Item[] {
+  // Recommendations after the order ("Keep shopping for", "You may also like") are not items.
+  const cut = all.findIndex((b) => RECOMMENDATIONS.test(foldKeepingOffsets(b.text)));
+  const blocks = cut > 0 ? all.slice(0, cut) : all;
   for (const method of [imageItems(blocks, storeNames), tableItems(blocks), listItems(blocks)]) {
     const unique = method.filter((item, i) =>
       item.name && method.findIndex((o) => o.name === item.name) === i

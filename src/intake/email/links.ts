@@ -23,6 +23,8 @@ const REDIRECT_KEYS = [
   "r",
 ];
 const MAX_URL = 4096;
+const REDIRECT_PATH =
+  /\/(?:gp\/[rf]\.html|ls\/click|track\/click(?:\/.*)?|click|redirect|clicktracker)\/?$/i;
 
 function parse(href: string): URL | null {
   if (href.length > MAX_URL || !/^https?:\/\//i.test(href)) return null;
@@ -91,6 +93,8 @@ export function unwrapLink(href: string): string {
 export function isOpaqueTracker(href: string): boolean {
   const url = parse(href);
   if (!url) return true;
+  // A redirect endpoint whose target could not be read out of it.
+  if (REDIRECT_PATH.test(url.pathname)) return true;
   return url.searchParams.has("qs") || url.searchParams.has("upn") ||
     /(?:^|\.)(?:click|links|trk|email|e|clicks|link|t)\.[^.]+\.[a-z]+$/i.test(url.hostname) &&
       url.pathname.length <= 1;

@@ -11,6 +11,7 @@ import { normaliseLine } from "../text.ts";
 import type { CustomValues } from "./custom_fields.ts";
 import type { Extracted } from "./extract.ts";
 import { type Item, itemSummary } from "./items.ts";
+import type { Block } from "./html.ts";
 import type { Letter } from "./letter.ts";
 import type { MarkupItem, MarkupOrder } from "./markup.ts";
 import type { BuiltInTemplate } from "./templates.ts";
@@ -27,17 +28,25 @@ export interface Sources {
 /** Words senders add to a store's name in their display name. */
 const SENDER_NOISE =
   /\s*(?:[-|–]\s*)?\b(?:transactions?|orders?|order updates?|notifications?|team|customer (?:service|care)|support|service|no-?reply|mailer|shipping|versand|kundenservice|service client)\s*$/i;
+/** `Thanks for shopping at X.`, `Vielen Dank für Ihren Einkauf bei X!`, `Merci d'avoir commandé chez X`. */
+const SHOPPING_AT =
+  /\b(?:thanks? (?:you )?for (?:shopping|your (?:order|purchase)) (?:at|with|from)|vielen dank f(?:ü|u)r (?:ihren|deinen) einkauf bei|merci d'avoir (?:commande|commandé|acheté|achete) (?:chez|sur)|gracias por (?:comprar|tu compra) en)\s+([A-Z0-9][\w&'’. -]{0,40}?)\s*[.!,]?$/i;
 const TLD = /\.(?:com|de|co\.uk|fr|es|it|nl|net|org|shop|store|eu|ch|at|ca|us|co)$/i;
 
 /** The store's name as the sender presents it (`Amazon.com` -> `Amazon`, `Etsy Transactions` -> `Etsy`). */
 export function storeFromSender(
   name: string | undefined,
   address: string | undefined,
+  blocks: Block[] = [],
 ): string | undefined {
   let store = normaliseLine(name ?? "").replace(/^["']|["']$/g, "").trim();
   if (/@/.test(store)) store = "";
   store = store.replace(TLD, "").replace(SENDER_NOISE, "").trim();
   if (store) return store;
+  for (const b of blocks.slice(0, 80)) {
+    const named = SHOPPING_AT.exec(b.text)?.[1]?.replace(TLD, "").trim();
+    if (named) return named;
+  }
   const domain = address?.split("@")[1]?.split(".").slice(-2, -1)[0];
   return domain ? domain.charAt(0).toUpperCase() + domain.slice(1) : undefined;
 }
@@ -132,7 +141,7 @@ export function merge(
 ): { fields: Partial<MessageFields>; template: string; hasMarkup: boolean } {
   const markup = s.markup ? fromMarkup(s.markup, s) : {};
   const hasMarkup = !!(markup.orderNumber || markup.trackingNumber);
-  const store = storeFromSender(s.letter.from?.name, s.letter.from?.address);
+  const store = storeFromSender(s.letter.from?.name, s.letter.from?.address, s.letter.blocks);
   const generic = fromGeneric(s.generic);
   if (hasMarkup && s.markup && markupItems(s.markup).length > 1) {
     // The markup lists several items: one item's price, size or quantity is not the order's.

@@ -132,7 +132,7 @@ function readLetter(
   );
   const markup = readMarkup(letter.jsonLd, letter.microdata);
   const storeNames = [letter.from?.name ?? "", builtIn?.storeName ?? "", markup?.merchant ?? ""];
-  const generic = extractFields(letter, storeNames.filter(Boolean));
+  const generic = extractFields(letter, storeNames.filter(Boolean), options.now);
   const sources: Sources = {
     letter,
     generic,
@@ -175,7 +175,9 @@ function readLetter(
   const hasItemOrMoney = !!(fields.itemSummary || fields.total || fields.price);
   const strong = hasMarkup || (custom && Object.keys(sources.custom ?? {}).length > 0) ||
     ((fields.orderNumber || fields.trackingNumber) && (hasItemOrMoney || fields.trackingNumber) &&
-      (phase !== undefined || builtIn !== undefined));
+      (phase !== undefined || builtIn !== undefined)) ||
+    // A known store's status update ("Delivered", "Canceled") names the order and nothing else.
+    (builtIn !== undefined && fields.orderNumber && moving);
   if (!strong) {
     return {
       ...base,

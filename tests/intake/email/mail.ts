@@ -51,11 +51,26 @@ export function mail(p: MailParts): string {
 }
 
 /** A store order confirmation body (HTML) with the given order number and item. */
-export function storeHtml(opts: { heading?: string; orderNumber?: string; item?: string; price?: string; total?: string; extra?: string } = {}): string {
+export function storeHtml(
+  opts: {
+    heading?: string;
+    orderNumber?: string;
+    item?: string;
+    price?: string;
+    total?: string;
+    extra?: string;
+  } = {},
+): string {
   return `<html><body><table>
 <tr><td><h1>${opts.heading ?? "Thanks for your order!"}</h1></td></tr>
 ${opts.orderNumber ? `<tr><td>Order number: ${opts.orderNumber}</td></tr>` : ""}
-${opts.item ? `<tr><td><img src="https://cdn.example-shop.com/p/item-1.jpg" width="80" alt=""></td><td>${opts.item}</td><td>${opts.price ?? "$50.00"}</td></tr>` : ""}
+${
+    opts.item
+      ? `<tr><td><img src="https://cdn.example-shop.com/p/item-1.jpg" width="80" alt=""></td><td>${opts.item}</td><td>${
+        opts.price ?? "$50.00"
+      }</td></tr>`
+      : ""
+  }
 ${opts.total ? `<tr><td>Total</td><td>${opts.total}</td></tr>` : ""}
 </table>${opts.extra ?? ""}</body></html>`;
 }

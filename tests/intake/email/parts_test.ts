@@ -6,7 +6,11 @@ import { dayString, headerDay, parseDay } from "../../../src/intake/email/dates.
 import { labelledValues } from "../../../src/intake/email/labels.ts";
 import { textToBlocks } from "../../../src/intake/email/letter.ts";
 import { htmlToBlocks } from "../../../src/intake/email/html.ts";
-import { isOpaqueTracker, trackingNumbersInUrl, unwrapLink } from "../../../src/intake/email/links.ts";
+import {
+  isOpaqueTracker,
+  trackingNumbersInUrl,
+  unwrapLink,
+} from "../../../src/intake/email/links.ts";
 import { readMarkup } from "../../../src/intake/email/markup.ts";
 
 Deno.test("money: the display string as printed, the amount by the last separator with two digits", () => {
@@ -78,29 +82,85 @@ Deno.test("dates: full, year-less, weekday-only, numeric, relative; ranges give 
 
 Deno.test("labels: same line, next line, column header and sentence, in four languages", () => {
   const accept = (raw: string) => /^\s*[:#]?\s*([A-Z0-9-]{5,})/.exec(raw)?.[1] ?? null;
-  const read = (html: string) => labelledValues(htmlToBlocks(html).blocks, "orderNumber", accept)[0];
+  const read = (html: string) =>
+    labelledValues(htmlToBlocks(html).blocks, "orderNumber", accept)[0];
   deepEqual(read("<p>Order number: AB12345</p>"), { value: "AB12345", block: 0, shape: "same" });
   deepEqual(read("<p>Bestellnummer: 10105</p>"), { value: "10105", block: 0, shape: "same" });
   deepEqual(read("<p>N° de commande : FR21039</p>"), { value: "FR21039", block: 0, shape: "same" });
   deepEqual(read("<p>N.º de pedido: 2026071</p>"), { value: "2026071", block: 0, shape: "same" });
-  deepEqual(read("<div>Order #</div><div>113-4820917-5531468</div>"), { value: "113-4820917-5531468", block: 1, shape: "next" });
-  deepEqual(read("<table><tr><th>Número de pedido</th><th>Fecha</th></tr><tr><td>56192</td><td>x</td></tr></table>"), { value: "56192", block: 2, shape: "column" });
-  deepEqual(read("<p>Hi, your order number is UK27418.</p>"), { value: "UK27418", block: 0, shape: "sentence" });
-  const tracking = labelledValues(textToBlocks("Sendungsnummer:\n00340434140634944599"), "trackingNumber", (r) => r.trim());
+  deepEqual(read("<div>Order #</div><div>113-4820917-5531468</div>"), {
+    value: "113-4820917-5531468",
+    block: 1,
+    shape: "next",
+  });
+  deepEqual(
+    read(
+      "<table><tr><th>Número de pedido</th><th>Fecha</th></tr><tr><td>56192</td><td>x</td></tr></table>",
+    ),
+    { value: "56192", block: 2, shape: "column" },
+  );
+  deepEqual(read("<p>Hi, your order number is UK27418.</p>"), {
+    value: "UK27418",
+    block: 0,
+    shape: "sentence",
+  });
+  const tracking = labelledValues(
+    textToBlocks("Sendungsnummer:\n00340434140634944599"),
+    "trackingNumber",
+    (r) => r.trim(),
+  );
   equal(tracking[0].value, "00340434140634944599");
 });
 
 Deno.test("links: click trackers unwrap to their target; opaque ones are known", () => {
-  equal(unwrapLink("https://x.r.us-east-1.awstrack.me/L0/https:%2F%2Fwww.ups.com%2Ftrack%3Ftracknum%3D1Z5R89390357567127/1/0100-abc/xyz=123"), "https://www.ups.com/track?tracknum=1Z5R89390357567127");
-  equal(unwrapLink("https://www.amazon.com/gp/f.html?C=1&U=https%3A%2F%2Fwww.amazon.com%2Fprogress-tracker%2Fpackage%3FitemId%3Dx%26orderId%3D1"), "https://www.amazon.com/progress-tracker/package?itemId=x&orderId=1");
-  equal(unwrapLink("https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Ftools.usps.com%2Fgo%2FTrackConfirmAction%3FtLabels%3D9400111001744001696107&data=05"), "https://tools.usps.com/go/TrackConfirmAction?tLabels=9400111001744001696107");
-  const p = btoa(JSON.stringify({ p: JSON.stringify({ u: 1, url: "https://tools.usps.com/go/TrackConfirmAction_input?qtc_tLabels1=9405511166394046892294" }) }));
-  equal(unwrapLink(`https://mandrillapp.com/track/click/1/tools.usps.com?p=${p}`), "https://tools.usps.com/go/TrackConfirmAction_input?qtc_tLabels1=9405511166394046892294");
+  equal(
+    unwrapLink(
+      "https://x.r.us-east-1.awstrack.me/L0/https:%2F%2Fwww.ups.com%2Ftrack%3Ftracknum%3D1Z5R89390357567127/1/0100-abc/xyz=123",
+    ),
+    "https://www.ups.com/track?tracknum=1Z5R89390357567127",
+  );
+  equal(
+    unwrapLink(
+      "https://www.amazon.com/gp/f.html?C=1&U=https%3A%2F%2Fwww.amazon.com%2Fprogress-tracker%2Fpackage%3FitemId%3Dx%26orderId%3D1",
+    ),
+    "https://www.amazon.com/progress-tracker/package?itemId=x&orderId=1",
+  );
+  equal(
+    unwrapLink(
+      "https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Ftools.usps.com%2Fgo%2FTrackConfirmAction%3FtLabels%3D9400111001744001696107&data=05",
+    ),
+    "https://tools.usps.com/go/TrackConfirmAction?tLabels=9400111001744001696107",
+  );
+  const p = btoa(
+    JSON.stringify({
+      p: JSON.stringify({
+        u: 1,
+        url:
+          "https://tools.usps.com/go/TrackConfirmAction_input?qtc_tLabels1=9405511166394046892294",
+      }),
+    }),
+  );
+  equal(
+    unwrapLink(`https://mandrillapp.com/track/click/1/tools.usps.com?p=${p}`),
+    "https://tools.usps.com/go/TrackConfirmAction_input?qtc_tLabels1=9405511166394046892294",
+  );
   equal(isOpaqueTracker("https://click.emailinfo2.bestbuy.com/?qs=45c707d0"), true);
   equal(isOpaqueTracker("https://links.stockx.com/ls/click?upn=u001.tDQ"), true);
   equal(isOpaqueTracker("https://www.fedex.com/fedextrack/?trknbr=860241683521"), false);
-  deepEqual(trackingNumbersInUrl("https://www.fedex.com/fedextrack/?trknbr=860241683521"), [{ trackingNumber: "860241683521", carrier: "fedex", checked: true }]);
-  deepEqual(trackingNumbersInUrl("https://mydhl.express.dhl/gb/en/tracking.html#/results?id=7002592391"), [{ trackingNumber: "7002592391", carrier: "dhl-express", checked: true }]);
+  equal(
+    isOpaqueTracker("https://www.amazon.co.uk/gp/r.html"),
+    true,
+    "a redirect with no readable target",
+  );
+  deepEqual(trackingNumbersInUrl("https://www.fedex.com/fedextrack/?trknbr=860241683521"), [{
+    trackingNumber: "860241683521",
+    carrier: "fedex",
+    checked: true,
+  }]);
+  deepEqual(
+    trackingNumbersInUrl("https://mydhl.express.dhl/gb/en/tracking.html#/results?id=7002592391"),
+    [{ trackingNumber: "7002592391", carrier: "dhl-express", checked: true }],
+  );
   // A store's order page carries an order number, not a tracking number.
   deepEqual(trackingNumbersInUrl("https://www.walmart.com/orders/200014138827566"), []);
 });
@@ -108,9 +168,30 @@ Deno.test("links: click trackers unwrap to their target; opaque ones are known",
 Deno.test("markup: JSON-LD Order and ParcelDelivery, microdata, status spellings, broken JSON", () => {
   const order = readMarkup([
     "not json",
-    JSON.stringify({ "@context": "https://schema.org", "@graph": [{ "@type": "Order", orderNumber: "W1", orderStatus: "orderProcessing", merchant: { name: "Apple Store" }, price: "1244.41", acceptedOffer: [{ itemOffered: { name: "Phone", image: "https://img.example/p.png" }, price: "1099.00", eligibleQuantity: { value: 1 } }] }] }),
+    JSON.stringify({
+      "@context": "https://schema.org",
+      "@graph": [{
+        "@type": "Order",
+        orderNumber: "W1",
+        orderStatus: "orderProcessing",
+        merchant: { name: "Apple Store" },
+        price: "1244.41",
+        acceptedOffer: [{
+          itemOffered: { name: "Phone", image: "https://img.example/p.png" },
+          price: "1099.00",
+          eligibleQuantity: { value: 1 },
+        }],
+      }],
+    }),
   ], []);
-  deepEqual(order, { orderNumber: "W1", merchant: "Apple Store", status: "ordered", priceCents: 124441, items: [{ name: "Phone", image: "https://img.example/p.png", priceCents: 109900, quantity: 1 }], deliveries: [] });
+  deepEqual(order, {
+    orderNumber: "W1",
+    merchant: "Apple Store",
+    status: "ordered",
+    priceCents: 124441,
+    items: [{ name: "Phone", image: "https://img.example/p.png", priceCents: 109900, quantity: 1 }],
+    deliveries: [],
+  });
   const html = `<div itemscope itemtype="http://schema.org/ParcelDelivery">
     <div itemprop="carrier" itemscope itemtype="http://schema.org/Organization"><meta itemprop="name" content="FedEx"></div>
     <span itemprop="trackingNumber">368529858954</span>
@@ -121,7 +202,12 @@ Deno.test("markup: JSON-LD Order and ParcelDelivery, microdata, status spellings
   const delivery = readMarkup(doc.jsonLd, doc.microdata);
   equal(delivery?.orderNumber, "000012874");
   equal(delivery?.status, "delivered");
-  deepEqual(delivery?.deliveries[0], { trackingNumber: "368529858954", trackingUrl: "https://www.fedex.com/fedextrack/?trknbr=368529858954", carrierName: "FedEx", items: [] });
+  deepEqual(delivery?.deliveries[0], {
+    trackingNumber: "368529858954",
+    trackingUrl: "https://www.fedex.com/fedextrack/?trknbr=368529858954",
+    carrierName: "FedEx",
+    items: [],
+  });
   equal(readMarkup(["{broken"], []), null);
 });
 
@@ -131,7 +217,13 @@ Deno.test("HTML blocks: hidden preheaders, styles and scripts are dropped; cells
     <div style="mso-hide:all">Outlook only</div>
     <table><tr><th>Shipped By</th><th>Tracking Number</th></tr><tr><td>UPS</td><td><a href="https://x.example/?a=1&amp;b=2">1Z5R89390357567127</a></td></tr></table>
     <p>Fish &amp; Chips&nbsp;&euro;5</p><script>var a = 1;</script></body></html>`);
-  deepEqual(doc.blocks.map((b) => b.text), ["Shipped By", "Tracking Number", "UPS", "1Z5R89390357567127", "Fish & Chips €5"]);
+  deepEqual(doc.blocks.map((b) => b.text), [
+    "Shipped By",
+    "Tracking Number",
+    "UPS",
+    "1Z5R89390357567127",
+    "Fish & Chips €5",
+  ]);
   deepEqual(doc.blocks[3].cell, { table: 1, row: 1, col: 1 });
   equal(doc.blocks[3].links[0].href, "https://x.example/?a=1&b=2");
 });

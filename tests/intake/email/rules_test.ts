@@ -10,7 +10,8 @@ const read = async (subject: string, html: string, from = SHOP) =>
   await readEmail(bytes(mail({ from, subject, html, messageId: "<m@x>" })), { now: NOW });
 
 Deno.test("precedence: canceled > delivered > out for delivery > shipped > confirmed", () => {
-  const phase = (subject: string, html = "") => readPhase(statusScope(subject, htmlToBlocks(html).blocks));
+  const phase = (subject: string, html = "") =>
+    readPhase(statusScope(subject, htmlToBlocks(html).blocks));
   equal(phase("Order #1 confirmed"), "confirmed");
   equal(phase("Your order is on the way"), "shipped");
   equal(phase("Out for delivery: your parcel"), "out_for_delivery");
@@ -23,7 +24,8 @@ Deno.test("precedence: canceled > delivered > out for delivery > shipped > confi
 });
 
 Deno.test("a progress bar in the body and future clauses say nothing about the status", async () => {
-  const html = `<h1>Thanks for your order!</h1><p>We'll email you when your items are on their way.</p>
+  const html =
+    `<h1>Thanks for your order!</h1><p>We'll email you when your items are on their way.</p>
     <table><tr><td>Ordered</td><td>Shipped</td><td>Out for delivery</td><td>Delivered</td></tr></table>` +
     storeHtml({ orderNumber: "SH-1001", item: "Trail Runner", total: "$50.00" });
   const result = await read("Thanks for your order", html);
@@ -32,7 +34,10 @@ Deno.test("a progress bar in the body and future clauses say nothing about the s
 });
 
 Deno.test("a shipping mail with a tracking number and no order number is an order reading", async () => {
-  const result = await read("Your order has shipped", "<h1>Your order has shipped</h1><p>UPS tracking number: 1Z5R89390357567127</p>");
+  const result = await read(
+    "Your order has shipped",
+    "<h1>Your order has shipped</h1><p>UPS tracking number: 1Z5R89390357567127</p>",
+  );
   equal(result.reading.kind, "order");
   if (result.reading.kind !== "order") return;
   equal(result.reading.fields.orderNumber, undefined);
@@ -42,7 +47,10 @@ Deno.test("a shipping mail with a tracking number and no order number is an orde
 });
 
 Deno.test("an order number alone, with no item, money or tracking, is not enough", async () => {
-  const result = await read("Order SH-1001 confirmed", "<h1>Order SH-1001 confirmed</h1><p>See you soon.</p>");
+  const result = await read(
+    "Order SH-1001 confirmed",
+    "<h1>Order SH-1001 confirmed</h1><p>See you soon.</p>",
+  );
   equal(result.reading.kind, "unreadable");
 });
 
@@ -55,7 +63,10 @@ Deno.test("mails that are never orders are ignored, whatever order data they sho
     ["You left something behind", `<h1>You left something in your cart</h1>${order}`],
     ["How would you rate your purchase?", `<h1>Rate your recent purchase</h1>${order}`],
     ["Sorry, you were not selected", `<h1>Draw results</h1>${order}`],
-    ["Refund notification", `<h1>Refund notification</h1><p>Your refund of $50.00 has been processed.</p>${order}`],
+    [
+      "Refund notification",
+      `<h1>Refund notification</h1><p>Your refund of $50.00 has been processed.</p>${order}`,
+    ],
     ["New arrivals this week", order, "Shop <news@shop.example>"],
   ];
   for (const [subject, html, from] of cases) {
@@ -66,7 +77,8 @@ Deno.test("mails that are never orders are ignored, whatever order data they sho
 });
 
 Deno.test("a cancellation that mentions its refund is a canceled order", async () => {
-  const html = `<h1>Your order has been canceled</h1><p>Your refund of $50.00 has been processed.</p>` +
+  const html =
+    `<h1>Your order has been canceled</h1><p>Your refund of $50.00 has been processed.</p>` +
     storeHtml({ orderNumber: "SH-1001", item: "Trail Runner" });
   const result = await read("Order SH-1001 has been canceled", html);
   equal(result.reading.kind, "order");
@@ -91,6 +103,65 @@ Deno.test("identity: the Message-ID, else sha256 of the bytes", async () => {
   const a = await readEmail(bytes(raw), { now: NOW });
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes(raw))).toHex();
   equal(a.identity, `sha256:${digest}`);
-  const b = await readEmail(bytes(mail({ from: SHOP, subject: "x", text: "hello", messageId: "<id-1@shop.example>" })), { now: NOW });
+  const b = await readEmail(
+    bytes(mail({ from: SHOP, subject: "x", text: "hello", messageId: "<id-1@shop.example>" })),
+    { now: NOW },
+  );
   equal(b.identity, "<id-1@shop.example>");
+});
+
+Deno.test("recommendations after the order are not items", async () => {
+  const html = storeHtml({ orderNumber: "SH-1001", item: "Trail Runner", total: "$50.00" }) +
+    `<h2>You may also like</h2><table><tr><td><img src="https://cdn.example-shop.com/p/rec.jpg" width="80"></td><td>Socks</td><td>$9.00</td></tr></table>`;
+  const result = await read("Thanks for your order", html);
+  equal(result.reading.kind === "order" && result.reading.fields.itemSummary, "Trail Runner");
+});
+
+Deno.test("a known store's status update that names only the order is an order reading", async () => {
+  const html = "<p>Your package was delivered at 12:01pm.</p><p>Order #2000137-67895124</p>";
+  const known = await read(
+    "Delivered: Great Value Gummy Shar... and 2 other items",
+    html,
+    "Walmart.com <help@walmart.com>",
+  );
+  equal(known.reading.kind, "order");
+  deepEqual(known.signals, { delivered: true });
+  const unknown = await read("Delivered: Great Value Gummy Shar... and 2 other items", html);
+  equal(unknown.reading.kind, "unreadable");
+});
+
+Deno.test("the store: template, display name without TLD and noise, 'Thanks for shopping at', domain", async () => {
+  const html = storeHtml({ orderNumber: "SH-1001", item: "Trail Runner", total: "$50.00" });
+  const store = async (from: string, extra = "") => {
+    const r = await read("Thanks for your order", html + extra, from);
+    return r.reading.kind === "order" ? r.reading.fields.store : r.reading.kind;
+  };
+  equal(await store("Etsy Transactions <transaction@etsy.example>"), "Etsy");
+  equal(await store('"Moss.com" <orders@moss.example>'), "Moss");
+  equal(
+    await store("<orders@lena.example>", "<p>Thanks for shopping at Lena Ceramics.</p>"),
+    "Lena Ceramics",
+  );
+  equal(await store("orders@heatcheck.example"), "Heatcheck");
+  equal(await store("Nike <nike@official.nike.com>"), "Nike");
+});
+
+Deno.test("a mail without a Date resolves weekdays against the time it is read", async () => {
+  const raw = [
+    "From: Shop <orders@shop.example>",
+    "Subject: Thanks for your order",
+    "MIME-Version: 1.0",
+    "Content-Type: text/html; charset=utf-8",
+    "",
+    storeHtml({
+      orderNumber: "SH-1001",
+      item: "Trail Runner",
+      total: "$50.00",
+      extra: "<p>Arriving Thursday</p>",
+    }),
+    "",
+  ].join("\r\n");
+  // NOW is Monday 1 June 2026.
+  const result = await readEmail(bytes(raw), { now: NOW });
+  equal(result.reading.kind === "order" && result.reading.fields.estimatedDelivery, "2026-06-04");
 });
