@@ -6,7 +6,7 @@
 import type { IntakeChannel, IntakeLogEntry } from "../domain/intake.ts";
 import { getBlob, type StagedBlob } from "./blob.ts";
 import { keys } from "./keys.ts";
-import { getManyChunked, withRetry } from "./kv.ts";
+import { getManyChunked, keyFits, withRetry } from "./kv.ts";
 import type { InCommit, StoredOutcome } from "./orders.ts";
 import type { Item, WorkspaceContext } from "./sections.ts";
 
@@ -104,6 +104,8 @@ export async function listIntakeLog(
     ? keys.intakeBySource(userId, query.sourceId)
     : keys.intakeByChannel(userId, query.channel ?? "email");
   const ids: string[] = [];
+  // An id longer than any real one names nothing (and could not be a key part).
+  if (!keyFits([...prefix, ""])) return { items: [], total: 0 };
   for await (const e of kv.list({ prefix }, { reverse: true, batchSize: 500 })) {
     ids.push(String(e.key.at(-1)));
   }

@@ -570,6 +570,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/reparse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-read orders' stored messages with today's templates
+         * @description Reads the stored source messages of the orders named (none: every order with a stored message) again with today's readers and templates, oldest first, and corrects every field they give that is not in `userEdited`. Fires no events. `reparsed` counts orders re-read, `changed` those that changed.
+         */
+        post: operations["reparse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The messages merged into an order, newest first
+         * @description Every email and chat post that created or merged into the order, with `setFields`: the order fields each one set, so every value's origin can be seen.
+         */
+        get: operations["getOrderMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/orders": {
         parameters: {
             query?: never;
@@ -637,6 +677,185 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/email-sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List email sources, newest first */
+        get: operations["listEmailSources"];
+        put?: never;
+        /**
+         * Create an email source
+         * @description `forwarding`: issues a forwarding address `<random slug>@<MAIL_DOMAIN>`. `imap`: a mailbox to poll (`host`, `username`, `password` required; `port` 993, `tls` true and `mailbox` INBOX by default). The host follows the private-address rule (`400 host: ...`); plain IMAP (`tls: false`) only for hosts in ALLOWED_PRIVATE_ADDRESSES. The password is stored encrypted (503 where the deployment cannot encrypt) and never returned. `allowedSenders` restricts who may create orders through the source.
+         */
+        post: operations["createEmailSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email-sources/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One email source */
+        get: operations["getEmailSource"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an email source
+         * @description Its forwarding address stops at once.
+         */
+        delete: operations["deleteEmailSource"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an email source
+         * @description Any create field but `kind`, validated as on create. An inactive source is not polled and its forwarding address answers 404.
+         */
+        patch: operations["updateEmailSource"];
+        trace?: never;
+    };
+    "/api/email/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import one email
+         * @description Reads the message (schema.org markup, custom templates, built-in templates, generic extraction) and creates or merges its order (`source: email`). With `sourceId`, the real sender (after unwrapping a manual forward) must be in the source's allowed senders: else 403 with `blockedSender` (absent when the message has no sender). A repeat (same Message-ID, or same SHA-256 of the raw message without one) is 200 `duplicate`. A message that is not an order (newsletter, code, ...) is 422 and logged. Every outcome is in the inbox.
+         */
+        post: operations["import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read an email without storing anything
+         * @description What an import would read: the order fields, the template that matched (a built-in or custom template id, `markup` or `generic`) and the status signals.
+         */
+        post: operations["preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Received emails, newest first */
+        get: operations["listInbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inbox/{id}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The stored message of an inbox entry */
+        get: operations["getInboxRaw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Built-in and custom email templates */
+        get: operations["getTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/templates/custom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Custom templates, newest first */
+        get: operations["listCustom"];
+        put?: never;
+        /**
+         * Create a custom template
+         * @description Tried newest first, before the built-in templates, on every message whose sender matches `match.from` (an address or `@domain`) and/or whose subject matches `match.subject` (both when both are given). Each entry of `fields` is a regular expression whose first capture group is the field's value. Expressions run in linear time (no backreferences or lookaround); an invalid one is 400 naming it.
+         */
+        post: operations["createCustom"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/templates/custom/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a custom template */
+        delete: operations["deleteCustom"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a custom template
+         * @description Changes the fields sent, validated as on create.
+         */
+        patch: operations["updateCustom"];
         trace?: never;
     };
     "/api/openapi.json": {
@@ -1475,6 +1694,43 @@ export interface components {
             /** @description Forward orders to `outputWebhook` */
             forwardOn?: boolean;
         };
+        ReparseResult: {
+            /** @enum {boolean} */
+            ok: true;
+            reparsed: number;
+            changed: number;
+        };
+        Reparse: {
+            /** @description The orders to re-read; missing: every order with a stored message */
+            orderIds?: string[];
+        };
+        OrderMessages: {
+            items: components["schemas"]["IntakeEntry"][];
+        };
+        IntakeEntry: {
+            /** @example log_01jq4w5v2x8c9d0e1f2g3h4j5k */
+            id: string;
+            /** @enum {string} */
+            channel: "email" | "chat";
+            sourceId?: string;
+            from?: string;
+            subject?: string;
+            messageId?: string;
+            /** @description ISO 8601 UTC, millisecond precision */
+            receivedAt: string;
+            /** @enum {string} */
+            outcome: "created" | "merged" | "duplicate" | "blocked" | "unreadable" | "rejected" | "ignored";
+            orderId?: string;
+            /** @description The order fields this message set (its provenance) */
+            setFields?: string[];
+            itemSummary?: string;
+            store?: string;
+            /** @description Why no order came of it */
+            why?: string;
+            duplicateOf?: string;
+            /** @description Bytes of the stored message */
+            rawSize?: number;
+        };
         OrderResult: {
             order: components["schemas"]["Order"];
             /** @description True when an existing order number matched */
@@ -1633,6 +1889,235 @@ export interface components {
             /** @description Start of next month in the account's timezone (ISO 8601 UTC) */
             resetsAt: string;
             billingEnabled: boolean;
+        };
+        EmailSourcePage: {
+            items: components["schemas"]["EmailSource"][];
+            total: number;
+            limit: number;
+            offset: number;
+            hasMore: boolean;
+        };
+        EmailSource: {
+            /** @example email_01jq4w5v2x8c9d0e1f2g3h4j5k */
+            id: string;
+            /** @enum {string} */
+            kind: "forwarding" | "imap";
+            name: string;
+            /** @description Addresses or `@domain` entries (the domain and its subdomains); empty: any */
+            allowedSenders: string[];
+            active: boolean;
+            /** @description ISO 8601 UTC, millisecond precision */
+            createdAt: string;
+            /** @description ISO 8601 UTC, millisecond precision */
+            updatedAt?: string;
+            /**
+             * @description forwarding: `<random slug>@<MAIL_DOMAIN>`
+             * @example k3j9x2m4q8w1z7c5@inbound.example.com
+             */
+            forwardingAddress?: string;
+            host?: string;
+            port?: number;
+            tls?: boolean;
+            username?: string;
+            mailbox?: string;
+            /** @description ISO 8601 UTC, millisecond precision */
+            lastPolledAt?: string;
+            lastError?: string;
+        };
+        EmailSourceEnvelope: {
+            source: components["schemas"]["EmailSource"];
+        };
+        CreateEmailSource: {
+            /** @enum {string} */
+            kind: "forwarding" | "imap";
+            name?: string;
+            /**
+             * @description Addresses (`orders@shop.com`) or domains (`@shop.com`); empty or missing: any
+             * @example [
+             *       "orders@shop.example",
+             *       "@brand.example"
+             *     ]
+             */
+            allowedSenders?: string[];
+            active?: boolean;
+            /** @example imap.mail.example */
+            host?: string;
+            /** @description Default 993 */
+            port?: number;
+            /** @description Default true; plain IMAP only for hosts in ALLOWED_PRIVATE_ADDRESSES */
+            tls?: boolean;
+            username?: string;
+            /** @description Stored encrypted; never returned or exported */
+            password?: string;
+            /** @description Default INBOX */
+            mailbox?: string;
+        };
+        PatchEmailSource: {
+            name?: string;
+            /**
+             * @description Addresses (`orders@shop.com`) or domains (`@shop.com`); empty or missing: any
+             * @example [
+             *       "orders@shop.example",
+             *       "@brand.example"
+             *     ]
+             */
+            allowedSenders?: string[];
+            active?: boolean;
+            /** @example imap.mail.example */
+            host?: string;
+            /** @description Default 993 */
+            port?: number;
+            /** @description Default true; plain IMAP only for hosts in ALLOWED_PRIVATE_ADDRESSES */
+            tls?: boolean;
+            username?: string;
+            /** @description Stored encrypted; never returned or exported */
+            password?: string;
+            /** @description Default INBOX */
+            mailbox?: string;
+        };
+        EmailDuplicate: {
+            /** @enum {boolean} */
+            duplicate: true;
+            /** @description The log entry of this repeat */
+            logId: string;
+        };
+        EmailImported: {
+            /** @enum {boolean} */
+            ok: true;
+            orderId: string;
+            merged: boolean;
+            logId: string;
+        };
+        EmailImport: {
+            /**
+             * @description The whole RFC 5322 message (headers and body) as text
+             * @example From: Shop <orders@shop.example>
+             *     Subject: Order #1001 confirmed
+             *
+             *     ...
+             */
+            raw: string;
+            /** @description The email source whose allow-list applies */
+            sourceId?: string;
+        };
+        EmailPreviewResult: {
+            /** @description The order fields read */
+            fields: {
+                [key: string]: unknown;
+            };
+            /** @description The built-in or custom template id that matched, `markup` or `generic` */
+            template: string;
+            signals: {
+                shipped?: boolean;
+                delivered?: boolean;
+                canceled?: boolean;
+                issue?: boolean;
+            };
+        };
+        EmailPreview: {
+            /**
+             * @description The whole RFC 5322 message (headers and body) as text
+             * @example From: Shop <orders@shop.example>
+             *     Subject: Order #1001 confirmed
+             *
+             *     ...
+             */
+            raw: string;
+        };
+        Inbox: {
+            items: components["schemas"]["IntakeEntry"][];
+            total: number;
+        };
+        BuiltInTemplate: {
+            id: string;
+            name: string;
+            /** @description Sender domains it covers */
+            stores: string[];
+        };
+        CustomTemplate: {
+            /** @example tmpl_01jq4w5v2x8c9d0e1f2g3h4j5k */
+            id: string;
+            name: string;
+            match: {
+                /** @description An address or `@domain` */
+                from?: string;
+                /** @description A regular expression (linear-time engine: no backreferences or lookaround) */
+                subject?: string;
+            };
+            fields: {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            status?: "ordered" | "shipped" | "delivered" | "canceled";
+            /** @description ISO 8601 UTC, millisecond precision */
+            createdAt: string;
+            /** @description ISO 8601 UTC, millisecond precision */
+            updatedAt?: string;
+        };
+        TemplateEnvelope: {
+            template: components["schemas"]["CustomTemplate"];
+        };
+        CreateTemplate: {
+            name: string;
+            match: {
+                /** @description An address or `@domain` */
+                from?: string;
+                /** @description A regular expression (linear-time engine: no backreferences or lookaround) */
+                subject?: string;
+            };
+            /**
+             * @description Order field -> regular expression with one capture group, matched against the message's text
+             * @example {
+             *       "orderNumber": "Order #(\\d+)",
+             *       "total": "Total:\\s*(\\S+)"
+             *     }
+             */
+            fields: {
+                orderNumber?: string;
+                itemSummary?: string;
+                store?: string;
+                total?: string;
+                price?: string;
+                trackingNumber?: string;
+                carrier?: string;
+                estimatedDelivery?: string;
+                size?: string;
+                quantity?: string;
+                imageUrl?: string;
+            };
+            /** @enum {string} */
+            status?: "ordered" | "shipped" | "delivered" | "canceled";
+        };
+        PatchTemplate: {
+            name?: string;
+            match?: {
+                /** @description An address or `@domain` */
+                from?: string;
+                /** @description A regular expression (linear-time engine: no backreferences or lookaround) */
+                subject?: string;
+            };
+            /**
+             * @description Order field -> regular expression with one capture group, matched against the message's text
+             * @example {
+             *       "orderNumber": "Order #(\\d+)",
+             *       "total": "Total:\\s*(\\S+)"
+             *     }
+             */
+            fields?: {
+                orderNumber?: string;
+                itemSummary?: string;
+                store?: string;
+                total?: string;
+                price?: string;
+                trackingNumber?: string;
+                carrier?: string;
+                estimatedDelivery?: string;
+                size?: string;
+                quantity?: string;
+                imageUrl?: string;
+            };
+            /** @enum {string} */
+            status?: "ordered" | "shipped" | "delivered" | "canceled";
         };
         OpenApiDocument: {
             /** @enum {string} */
@@ -3297,6 +3782,99 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    reparse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Reparse"];
+            };
+        };
+        responses: {
+            /** @description Counts of orders re-read and of orders changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReparseResult"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOrderMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order's messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderMessages"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     listOrders: {
         parameters: {
             query?: {
@@ -3602,6 +4180,713 @@ export interface operations {
             };
             /** @description Missing, invalid, revoked or expired credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listEmailSources: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 (default 50). Above 200 becomes 200; non-numeric (repeated included) or 0 becomes 50; negative becomes 1. */
+                limit?: string | string[];
+                /** @description Items to skip (default 0). Non-numeric (repeated included) becomes 0. */
+                offset?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sources */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSourcePage"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createEmailSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEmailSource"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSourceEnvelope"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description Feature not configured on this deployment */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEmailSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The source */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSourceEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteEmailSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateEmailSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchEmailSource"];
+            };
+        };
+        responses: {
+            /** @description The changed source */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSourceEnvelope"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description Feature not configured on this deployment */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailImport"];
+            };
+        };
+        responses: {
+            /** @description A repeat of a message already received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailDuplicate"];
+                };
+            };
+            /** @description Accepted: the order was created or merged */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailImported"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The real sender is not in the source's allowed senders */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not readable as an email order */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The free plan's monthly new-order cap is used up (merges are never blocked) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanLimitError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailPreview"];
+            };
+        };
+        responses: {
+            /** @description What the message reads as */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailPreviewResult"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not readable as an email order */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listInbox: {
+        parameters: {
+            query?: {
+                /** @description Only this email source's messages */
+                sourceId?: string;
+                /** @description Entries, 1 to 500 (default 200); out of range is clamped */
+                limit?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getInboxRaw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message as received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "message/rfc822": string;
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every template; custom ones newest first (the order they are tried in) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        builtIn: components["schemas"]["BuiltInTemplate"][];
+                        custom: components["schemas"]["CustomTemplate"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCustom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The custom templates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["CustomTemplate"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCustom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTemplate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateEnvelope"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCustom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCustom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchTemplate"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateEnvelope"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
