@@ -6,7 +6,7 @@
 import { publicSource, type StoredEmailSource } from "../domain/email_source.ts";
 import { AccountGoneError } from "../errors.ts";
 import { keys } from "./keys.ts";
-import { listValues, lookup, withRetry } from "./kv.ts";
+import { changeValue, deleteValue, listValues, lookup } from "./kv.ts";
 import type { WorkspaceContext } from "./sections.ts";
 
 /** Where a forwarding address leads. */
@@ -55,30 +55,19 @@ export async function getEmailSource(
  * Applies `change` to the stored source with optimistic concurrency (a poller recording
  * `lastPolledAt` and a user's PATCH never overwrite each other). Null when not found.
  */
-export async function changeEmailSource(
+export function changeEmailSource(
   kv: Deno.Kv,
   userId: string,
   id: string,
   change: (source: StoredEmailSource) => StoredEmailSource,
 ): Promise<StoredEmailSource | null> {
-  const key = keys.emailSource(userId, id);
-  return await withRetry(async () => {
-    const entry = await lookup<StoredEmailSource>(kv, key);
-    if (!entry.value) return { commit: null, value: null };
-    const next = change(entry.value);
-    return { commit: await kv.atomic().check(entry).set(key, next).commit(), value: next };
-  });
+  return changeValue(kv, keys.emailSource(userId, id), change);
 }
 
 /** Deletes a source and its forwarding address; false when not found. */
-export async function deleteEmailSource(kv: Deno.Kv, userId: string, id: string) {
-  const key = keys.emailSource(userId, id);
-  return await withRetry(async () => {
-    const entry = await lookup<StoredEmailSource>(kv, key);
-    if (!entry.value) return { commit: null, value: false };
-    const op = kv.atomic().check(entry).delete(key);
-    if (entry.value.slug) op.delete(keys.forwardingAddress(entry.value.slug));
-    return { commit: await op.commit(), value: true };
+export function deleteEmailSource(kv: Deno.Kv, userId: string, id: string): Promise<boolean> {
+  return deleteValue<StoredEmailSource>(kv, keys.emailSource(userId, id), (op, source) => {
+    if (source.slug) op.delete(keys.forwardingAddress(source.slug));
   });
 }
 

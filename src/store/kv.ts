@@ -189,3 +189,41 @@ export function counterValue(value: Deno.KvU64 | null): number {
   const n = value.value;
   return n >= 1n << 63n ? 0 : Number(n);
 }
+
+/**
+ * Applies `change` to the value at `key` with optimistic concurrency (retried on a conflicting
+ * write); null when there is no value. `alsoWrite` adds writes to the same commit.
+ */
+export function changeValue<T>(
+  kv: Deno.Kv,
+  key: Deno.KvKey,
+  change: (value: T) => T,
+  alsoWrite?: (op: Deno.AtomicOperation, next: T) => void,
+): Promise<T | null> {
+  return withRetry<T | null>(async () => {
+    const entry = await lookup<T>(kv, key);
+    if (entry.value === null) return { commit: null, value: null };
+    const next = change(entry.value);
+    const op = kv.atomic().check(entry).set(key, next);
+    alsoWrite?.(op, next);
+    return { commit: await op.commit(), value: next };
+  });
+}
+
+/**
+ * Deletes the value at `key` if it is still what was read; false when there is none.
+ * `alsoWrite` adds writes to the same commit (lookups and counters the value owns).
+ */
+export function deleteValue<T>(
+  kv: Deno.Kv,
+  key: Deno.KvKey,
+  alsoWrite?: (op: Deno.AtomicOperation, value: T) => void,
+): Promise<boolean> {
+  return withRetry(async () => {
+    const entry = await lookup<T>(kv, key);
+    if (entry.value === null) return { commit: null, value: false };
+    const op = kv.atomic().check(entry).delete(key);
+    alsoWrite?.(op, entry.value);
+    return { commit: await op.commit(), value: true };
+  });
+}

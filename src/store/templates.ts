@@ -2,7 +2,7 @@
 import type { CustomTemplate } from "../intake/email/custom.ts";
 import { AccountGoneError } from "../errors.ts";
 import { keys } from "./keys.ts";
-import { listValues, lookup, withRetry } from "./kv.ts";
+import { changeValue, deleteValue, listValues, lookup } from "./kv.ts";
 import type { Item, WorkspaceContext } from "./sections.ts";
 
 /** A stored custom template: what the user sent, with its id, name and times. */
@@ -33,28 +33,17 @@ export async function getTemplate(kv: Deno.Kv, userId: string, id: string) {
 }
 
 /** Applies `change`; null when the template does not exist. */
-export async function changeTemplate(
+export function changeTemplate(
   kv: Deno.Kv,
   userId: string,
   id: string,
   change: (t: StoredTemplate) => StoredTemplate,
 ): Promise<StoredTemplate | null> {
-  const key = keys.customTemplate(userId, id);
-  return await withRetry(async () => {
-    const entry = await lookup<StoredTemplate>(kv, key);
-    if (!entry.value) return { commit: null, value: null };
-    const next = change(entry.value);
-    return { commit: await kv.atomic().check(entry).set(key, next).commit(), value: next };
-  });
+  return changeValue(kv, keys.customTemplate(userId, id), change);
 }
 
-export async function deleteTemplate(kv: Deno.Kv, userId: string, id: string) {
-  const key = keys.customTemplate(userId, id);
-  return await withRetry(async () => {
-    const entry = await lookup(kv, key);
-    if (entry.versionstamp === null) return { commit: null, value: false };
-    return { commit: await kv.atomic().check(entry).delete(key).commit(), value: true };
-  });
+export function deleteTemplate(kv: Deno.Kv, userId: string, id: string): Promise<boolean> {
+  return deleteValue(kv, keys.customTemplate(userId, id));
 }
 
 /** The export's `customTemplates`. */
