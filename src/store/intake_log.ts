@@ -6,7 +6,7 @@
 import type { IntakeChannel, IntakeLogEntry } from "../domain/intake.ts";
 import { getBlob, type StagedBlob } from "./blob.ts";
 import { keys } from "./keys.ts";
-import { getManyChunked, withRetry } from "./kv.ts";
+import { commit, getManyChunked, withRetry } from "./kv.ts";
 import type { InCommit, StoredOutcome } from "./orders.ts";
 
 /** Adds an entry and its index entries to `op`. */
@@ -80,7 +80,7 @@ export function logAlone(
     if (repeat) return { commit: null, value: repeat };
     const op = kv.atomic().check(user, ...(first ? [first] : []));
     keepWrites(op, keeping, entry);
-    return { commit: await op.commit(), value: "stored" };
+    return { commit: await commit(op), value: "stored" };
   });
 }
 

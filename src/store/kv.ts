@@ -33,6 +33,39 @@ export const MAX_CHECKS = 10;
 export const MAX_GET_MANY = 10;
 
 /**
+ * Another connection to the same SQLite file (a second process in a rolling restart) won the
+ * write lock after this commit read its checks: SQLite refuses it whole, nothing written.
+ */
+const LOCKED = /database is locked/i;
+/** How long a commit keeps trying for the write lock before giving up with ConflictError. */
+const LOCKED_BUDGET_MS = 3000;
+const LOCKED_BACKOFF_MAX_MS = 40;
+
+/**
+ * Commits `op`; every write to KV goes through here. A commit refused because another
+ * connection held the file's write lock is tried again (the same operation, whose checks then
+ * read afresh) with a jittered backoff of at most {@link LOCKED_BACKOFF_MAX_MS} for up to
+ * {@link LOCKED_BUDGET_MS}; then ConflictError. Any other error is thrown at once.
+ */
+export async function commit(
+  op: Deno.AtomicOperation,
+): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
+  const started = Date.now();
+  for (let attempt = 0;; attempt++) {
+    try {
+      return await op.commit();
+    } catch (err) {
+      if (!(err instanceof Error && LOCKED.test(err.message))) throw err;
+      if (Date.now() - started > LOCKED_BUDGET_MS) {
+        throw new ConflictError("Storage is busy, try again");
+      }
+      const ceiling = Math.min(LOCKED_BACKOFF_MAX_MS, 2 ** attempt);
+      await new Promise((r) => setTimeout(r, ceiling / 2 + Math.random() * ceiling / 2));
+    }
+  }
+}
+
+/**
  * Runs a read-check-write attempt until its commit succeeds. `attempt` returns the commit
  * result (null when it decided to write nothing) and whatever it wants to hand back.
  */
@@ -135,12 +168,12 @@ export async function deletePrefix(kv: Deno.Kv, prefix: Deno.KvKey): Promise<num
     pending++;
     deleted++;
     if (pending === 500) {
-      await batch.commit();
+      await commit(batch);
       batch = kv.atomic();
       pending = 0;
     }
   }
-  if (pending) await batch.commit();
+  if (pending) await commit(batch);
   return deleted;
 }
 
@@ -165,7 +198,7 @@ export async function deleteKeys(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<void>
   for (let i = 0; i < keys.length; i += 500) {
     const op = kv.atomic();
     for (const key of keys.slice(i, i + 500)) op.delete(key);
-    await op.commit();
+    await commit(op);
   }
 }
 

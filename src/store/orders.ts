@@ -30,7 +30,15 @@ import type { EventType } from "../domain/event_types.ts";
 import { buildEvent, type EventEnvelope } from "../events/types.ts";
 import { newId } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
-import { addToCounter, counterValue, lookup, lookupMany, MAX_CHECKS, withRetry } from "./kv.ts";
+import {
+  addToCounter,
+  commit,
+  counterValue,
+  lookup,
+  lookupMany,
+  MAX_CHECKS,
+  withRetry,
+} from "./kv.ts";
 import { writeChange, writeChanges } from "./order_footprint.ts";
 
 /** Many writers can race for one order (a burst of messages with one number): retry long. */
@@ -271,7 +279,7 @@ export async function importOrders(kv: Deno.Kv, userId: string, orders: Order[])
       }
     }
     writeChanges(op, userId, batch.map((after) => ({ before: null, after })));
-    if (!(await op.commit()).ok) throw new ConflictError("An imported order number is taken");
+    if (!(await commit(op)).ok) throw new ConflictError("An imported order number is taken");
   }
 }
 
@@ -340,6 +348,6 @@ export function deleteOrder(kv: Deno.Kv, userId: string, id: string): Promise<bo
     if (!entry.value || !user.value) return { commit: null, value: false };
     const op = kv.atomic().check(entry, user);
     writeChange(op, userId, entry.value, null);
-    return { commit: await op.commit(), value: true };
+    return { commit: await commit(op), value: true };
   });
 }

@@ -18,6 +18,7 @@ import { VERSION } from "../version.ts";
 import { signatureHeader, signingKey } from "./signature.ts";
 import type { EventType } from "../domain/event_types.ts";
 import type { EventEnvelope } from "../events/types.ts";
+import { commit } from "../store/kv.ts";
 
 export const USER_AGENT = `order-tracker-webhooks/${VERSION}`;
 
@@ -126,7 +127,7 @@ export async function sendTestEvent(
   const entry = logEntry(deps, sub.id, event, result, { test: true });
   const op = deps.kv.atomic();
   addWebhookLog(op, sub.userId, entry);
-  await op.commit();
+  await commit(op);
   if (entry.ok) return { ok: true, status: entry.status! };
   return entry.status === undefined
     ? { ok: false, error: entry.error! }
