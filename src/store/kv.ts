@@ -1,22 +1,37 @@
 import { dirname } from "node:path";
 import { ConflictError } from "../errors.ts";
 
-export type Persistence = "sqlite" | "memory" | "remote";
+/**
+ * Where KV lives: a local SQLite file, in memory, a KV Connect URL, or the database Deno Deploy
+ * assigns to the app.
+ */
+export type Persistence = "sqlite" | "memory" | "remote" | "deploy";
 
 export interface OpenedStore {
   kv: Deno.Kv;
   persistence: Persistence;
 }
 
-export function persistenceOf(path: string): Persistence {
+/** A path's store; no path is Deno Deploy's own database. */
+export function persistenceOf(path: string | undefined): Persistence {
+  if (path === undefined) return "deploy";
   if (path === ":memory:") return "memory";
   if (/^https?:\/\//i.test(path)) return "remote";
   return "sqlite";
 }
 
-/** Opens KV at a file (parent directories created), `:memory:` or a KV Connect URL. */
-export async function openStore(path: string): Promise<OpenedStore> {
+/** Only a local KV has queues: KV Connect and Deno Deploy have none. */
+export function hasQueues(persistence: Persistence): boolean {
+  return persistence === "sqlite" || persistence === "memory";
+}
+
+/**
+ * Opens KV at a file (parent directories created), `:memory:`, a KV Connect URL, or, with no
+ * path (on Deno Deploy), the app's own database.
+ */
+export async function openStore(path: string | undefined): Promise<OpenedStore> {
   const persistence = persistenceOf(path);
+  if (path === undefined) return { kv: await Deno.openKv(), persistence };
   if (persistence === "sqlite") await Deno.mkdir(dirname(path), { recursive: true });
   return { kv: await Deno.openKv(path), persistence };
 }
