@@ -32,6 +32,8 @@ export interface OrderLoad {
   created: string[];
   /** Answers other than 201, and failed requests unless `stopOnError` (there must be none). */
   unexpected: string[];
+  /** Orders answered 201 by each target. */
+  servedBy: Map<string, number>;
   /** Stops the clients; those that stopped on an error have stopped already. */
   stop(): Promise<void>;
 }
@@ -47,14 +49,19 @@ export function startOrderLoad(options: {
   clients?: number;
   stopOnError?: boolean;
 }): OrderLoad {
-  const out = { created: [] as string[], unexpected: [] as string[] };
+  const out = {
+    created: [] as string[],
+    unexpected: [] as string[],
+    servedBy: new Map<string, number>(),
+  };
   let stopped = false;
   const client = async () => {
     while (!stopped) {
       let res: Response;
       let body: { order?: { id: string } };
+      const target = options.target();
       try {
-        res = await fetch(`${options.target()}/api/orders`, {
+        res = await fetch(`${target}/api/orders`, {
           method: "POST",
           headers: {
             authorization: `Bearer ${options.token}`,
@@ -68,8 +75,10 @@ export function startOrderLoad(options: {
         out.unexpected.push(String(err));
         continue;
       }
-      if (res.status === 201 && body.order) out.created.push(body.order.id);
-      else out.unexpected.push(`${res.status} ${JSON.stringify(body)}`);
+      if (res.status === 201 && body.order) {
+        out.created.push(body.order.id);
+        out.servedBy.set(target, (out.servedBy.get(target) ?? 0) + 1);
+      } else out.unexpected.push(`${res.status} ${JSON.stringify(body)}`);
     }
   };
   const running = Array.from({ length: options.clients ?? 16 }, client);
