@@ -115,11 +115,16 @@ function partSize(part: Deno.KvKeyPart): number {
   return 2 + bytes.length + bytes.filter((b) => b === 0).length;
 }
 
-/** Whether KV can hold `key`: a longer one can be neither written nor read. */
-export function keyFits(key: Deno.KvKey): boolean {
+/** Bytes of a key in KV's encoding (what its limits count). */
+export function keySize(key: Deno.KvKey): number {
   let size = 0;
   for (const part of key) size += partSize(part);
-  return size <= MAX_KEY_BYTES;
+  return size;
+}
+
+/** Whether KV can hold `key`: a longer one can be neither written nor read. */
+export function keyFits(key: Deno.KvKey): boolean {
+  return keySize(key) <= MAX_KEY_BYTES;
 }
 
 const absent = <T>(key: Deno.KvKey): Deno.KvEntryMaybe<T> => ({
