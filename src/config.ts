@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { isAddressList } from "./net/address.ts";
+import { hasQueues, type Persistence, persistenceOf } from "./store/kv.ts";
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 const optionalText = z.string().trim().min(1).optional();
@@ -13,7 +14,8 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().min(1).default("0.0.0.0"),
   LISTENER_RECYCLE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
-  KV_PATH: z.string().min(1).default("./data/kv.sqlite3"),
+  KV_PATH: z.string().min(1).optional(),
+  EVENTS_TRANSPORT: z.enum(["queue", "outbox"]).optional(),
   BASE_URL: z.url().optional(),
   MAIL_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, "must be a domain name").default(
     "inbound.localhost",
@@ -42,7 +44,13 @@ const EnvSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_API_BASE: z.url().default("https://api.stripe.com"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  // Set by Deno Deploy on every instance.
+  DENO_DEPLOYMENT_ID: optionalText,
+  DENO_DEPLOY: optionalText,
 });
+
+/** Where KV lives when `KV_PATH` is unset, off Deno Deploy. */
+export const DEFAULT_KV_PATH = "./data/kv.sqlite3";
 
 function decodedLength(b64: string): number {
   try {
@@ -59,7 +67,14 @@ export interface Config {
   host: string;
   /** Replace the listener this often, closing idle and half-sent connections; 0 never. */
   listenerRecycleSeconds: number;
-  kvPath: string;
+  /** Running on Deno Deploy (`DENO_DEPLOYMENT_ID` or `DENO_DEPLOY` set). */
+  deploy: boolean;
+  /** A file, `:memory:` or a KV Connect URL; undefined on Deploy: the app's own KV database. */
+  kvPath?: string;
+  /** Where KV lives, as `kvPath` says. */
+  persistence: Persistence;
+  /** `EVENTS_TRANSPORT` when set; unset, the store decides (`transportFor`). */
+  eventsTransport?: "queue" | "outbox";
   baseUrl: string;
   mailDomain: string;
   billingEnabled: boolean;
@@ -101,12 +116,34 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (e.ATLAS_ISSUER && !e.ATLAS_AUDIENCE) {
     throw new ConfigError("Invalid ATLAS_AUDIENCE: required when ATLAS_ISSUER is set");
   }
+  const deploy = Boolean(e.DENO_DEPLOYMENT_ID || e.DENO_DEPLOY);
+  const kvPath = e.KV_PATH ?? (deploy ? undefined : DEFAULT_KV_PATH);
+  const persistence = persistenceOf(kvPath);
+  // An instance's files and memory do not outlive it, and other instances never see them.
+  if (deploy && persistence !== "deploy" && persistence !== "remote") {
+    throw new ConfigError(
+      "Invalid KV_PATH: on Deno Deploy leave it unset (the app's KV database) or give a KV Connect URL",
+    );
+  }
+  if (deploy && !e.SECRETS_KEY) {
+    throw new ConfigError(
+      "Invalid SECRETS_KEY: required on Deno Deploy, where no key file survives an instance",
+    );
+  }
+  if (e.EVENTS_TRANSPORT === "queue" && !hasQueues(persistence)) {
+    throw new ConfigError(
+      "Invalid EVENTS_TRANSPORT: queue needs a local KV (KV Connect and Deno Deploy have no queues)",
+    );
+  }
   const origins = list(e.CORS_ORIGINS);
   return {
     port: e.PORT,
     host: e.HOST,
     listenerRecycleSeconds: e.LISTENER_RECYCLE_SECONDS,
-    kvPath: e.KV_PATH,
+    deploy,
+    kvPath,
+    persistence,
+    eventsTransport: e.EVENTS_TRANSPORT,
     baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     mailDomain: e.MAIL_DOMAIN.toLowerCase(),
     billingEnabled: e.BILLING_ENABLED,

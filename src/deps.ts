@@ -7,7 +7,7 @@ import { OrderSearch } from "./store/order_search.ts";
 import { BackgroundTasks } from "./lib/background.ts";
 import { createMailer, type Mailer } from "./vendors/mailer.ts";
 import { type AtlasVerifier, createAtlasVerifier } from "./vendors/atlas.ts";
-import type { Persistence } from "./store/kv.ts";
+import { hasQueues, type Persistence } from "./store/kv.ts";
 import { type SecretBox, secretBoxFor } from "./lib/secret_box.ts";
 import { Outbound } from "./net/outbound.ts";
 import { dnsResolver, type Resolver } from "./net/resolver.ts";
@@ -67,15 +67,16 @@ export interface DepsInput {
   secrets?: SecretBox | null;
   /** Outbound requests: name resolution, deadline, extra TLS roots (tests set their own). */
   outbound?: { resolver?: Resolver; timeoutMs?: number; ca?: string[] };
-  /** How committed events travel; by default the outbox on a remote KV, else the queue. */
+  /** How committed events travel; by default `EVENTS_TRANSPORT`, else as the store allows. */
   events?: "queue" | "outbox";
 }
 
 /** Wires the runtime services every request may use. */
 export function createDeps(input: DepsInput): AppDeps {
   const log = input.log ?? createLogger(input.config.logLevel);
-  // KV Connect has no queues: there, events wait in an outbox (decided once, here).
-  const transport = input.events ?? (input.persistence === "remote" ? "outbox" : "queue");
+  // KV Connect and Deno Deploy have no queues: there, events wait in an outbox (decided once).
+  const transport = input.events ?? input.config.eventsTransport ??
+    (hasQueues(input.persistence) ? "queue" : "outbox");
   const chosen = transport === "outbox" ? OUTBOX : QUEUE;
   const events: Events = {
     transport: chosen,

@@ -7,6 +7,9 @@ Deno.test("defaults follow CONTRACT.md", () => {
   assert.equal(c.host, "0.0.0.0");
   assert.equal(c.listenerRecycleSeconds, 0);
   assert.equal(c.kvPath, "./data/kv.sqlite3");
+  assert.equal(c.persistence, "sqlite");
+  assert.equal(c.deploy, false);
+  assert.equal(c.eventsTransport, undefined);
   assert.equal(c.baseUrl, "http://localhost:8000");
   assert.equal(c.mailDomain, "inbound.localhost");
   assert.equal(c.billingEnabled, false);
@@ -67,4 +70,43 @@ Deno.test("a bad value names its variable", () => {
       name,
     );
   }
+});
+
+Deno.test("on Deno Deploy: the app's KV, no key file, no queue", () => {
+  const SECRETS_KEY = new Uint8Array(32).fill(3).toBase64();
+  for (const env of [{ DENO_DEPLOYMENT_ID: "abc123" }, { DENO_DEPLOY: "1" }]) {
+    const c = loadConfig({ ...env, SECRETS_KEY });
+    assert.equal(c.deploy, true);
+    assert.equal(c.kvPath, undefined);
+    assert.equal(c.persistence, "deploy");
+  }
+  // A managed KV through KV Connect is a choice there too.
+  const remote = loadConfig({
+    DENO_DEPLOYMENT_ID: "abc123",
+    SECRETS_KEY,
+    KV_PATH: "https://api.deno.com/v2/databases/0f0f/connect",
+  });
+  assert.equal(remote.persistence, "remote");
+  const refused: [Record<string, string>, string][] = [
+    [{ DENO_DEPLOYMENT_ID: "abc123" }, "Invalid SECRETS_KEY: required on Deno Deploy"],
+    [{ DENO_DEPLOY: "1", SECRETS_KEY, KV_PATH: "./data/kv.sqlite3" }, "Invalid KV_PATH"],
+    [{ DENO_DEPLOY: "1", SECRETS_KEY, KV_PATH: ":memory:" }, "Invalid KV_PATH"],
+    [{ DENO_DEPLOY: "1", SECRETS_KEY, EVENTS_TRANSPORT: "queue" }, "Invalid EVENTS_TRANSPORT"],
+  ];
+  for (const [env, message] of refused) {
+    assert.throws(
+      () => loadConfig(env),
+      (err: unknown) => err instanceof ConfigError && err.message.startsWith(message),
+      JSON.stringify(env),
+    );
+  }
+});
+
+Deno.test("EVENTS_TRANSPORT: either transport on a local KV, only the outbox on KV Connect", () => {
+  assert.equal(loadConfig({ EVENTS_TRANSPORT: "outbox" }).eventsTransport, "outbox");
+  assert.equal(loadConfig({ EVENTS_TRANSPORT: "queue" }).eventsTransport, "queue");
+  const url = "https://kv.example.com/db";
+  assert.equal(loadConfig({ KV_PATH: url, EVENTS_TRANSPORT: "outbox" }).eventsTransport, "outbox");
+  assert.throws(() => loadConfig({ KV_PATH: url, EVENTS_TRANSPORT: "queue" }), /EVENTS_TRANSPORT/);
+  assert.throws(() => loadConfig({ EVENTS_TRANSPORT: "kafka" }), /Invalid EVENTS_TRANSPORT/);
 });

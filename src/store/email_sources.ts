@@ -6,7 +6,7 @@
 import { publicSource, type StoredEmailSource } from "../domain/email_source.ts";
 import { AccountGoneError } from "../errors.ts";
 import { keys } from "./keys.ts";
-import { changeValue, deleteValue, listValues, lookup } from "./kv.ts";
+import { changeValue, commit, deleteValue, listValues, lookup } from "./kv.ts";
 import type { WorkspaceContext } from "./sections.ts";
 
 /** Where a forwarding address leads. */
@@ -33,7 +33,7 @@ export async function createEmailSource(
     const target: ForwardingTarget = { userId, sourceId: source.id };
     op.check({ key: forward, versionstamp: null }).set(forward, target);
   }
-  return (await op.commit()).ok;
+  return (await commit(op)).ok;
 }
 
 /** The account's sources, newest first (ids sort in creation order). */

@@ -6,7 +6,7 @@
 import type { IntakeChannel, IntakeLogEntry } from "../domain/intake.ts";
 import { getBlob, type StagedBlob } from "./blob.ts";
 import { keys } from "./keys.ts";
-import { getManyChunked, keyFits, withRetry } from "./kv.ts";
+import { commit, getManyChunked, keyFits, withRetry } from "./kv.ts";
 import type { InCommit, StoredOutcome } from "./orders.ts";
 import type { Item, WorkspaceContext } from "./sections.ts";
 
@@ -81,7 +81,7 @@ export function logAlone(
     if (repeat) return { commit: null, value: repeat };
     const op = kv.atomic().check(user, ...(first ? [first] : []));
     keepWrites(op, keeping, entry);
-    return { commit: await op.commit(), value: "stored" };
+    return { commit: await commit(op), value: "stored" };
   });
 }
 

@@ -28,7 +28,15 @@ import type { EventBus } from "../events/bus.ts";
 import { buildEvent, buildEventOf, type EventEnvelope, type EventSpec } from "../events/types.ts";
 import { newId } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
-import { addToCounter, counterValue, lookup, lookupMany, MAX_CHECKS, withRetry } from "./kv.ts";
+import {
+  addToCounter,
+  commit,
+  counterValue,
+  lookup,
+  lookupMany,
+  MAX_CHECKS,
+  withRetry,
+} from "./kv.ts";
 import { writeChange, writeChanges } from "./order_footprint.ts";
 
 /** Many writers can race for one order (a burst of messages with one number): retry long. */
@@ -262,7 +270,7 @@ export async function importOrders(kv: Deno.Kv, userId: string, orders: Order[])
       }
     }
     writeChanges(op, userId, batch.map((after) => ({ before: null, after })));
-    if (!(await op.commit()).ok) throw new ConflictError("An imported order number is taken");
+    if (!(await commit(op)).ok) throw new ConflictError("An imported order number is taken");
   }
 }
 
@@ -340,7 +348,7 @@ export function rewriteOrder(
     if (!next) return { commit: null, value: "unchanged" };
     const op = kv.atomic().check(entry, user);
     writeChange(op, userId, entry.value, next);
-    return { commit: await op.commit(), value: "changed" };
+    return { commit: await commit(op), value: "changed" };
   }, ATTEMPTS);
 }
 
@@ -351,6 +359,6 @@ export function deleteOrder(kv: Deno.Kv, userId: string, id: string): Promise<bo
     if (!entry.value || !user.value) return { commit: null, value: false };
     const op = kv.atomic().check(entry, user);
     writeChange(op, userId, entry.value, null);
-    return { commit: await op.commit(), value: true };
+    return { commit: await commit(op), value: true };
   });
 }
