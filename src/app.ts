@@ -17,6 +17,7 @@ import { webhookLogRoutes } from "./routes/webhook_logs.ts";
 import { webhookSubscriptionRoutes } from "./routes/webhook_subscriptions.ts";
 import { orderRoutes } from "./routes/orders.ts";
 import { billingRoutes } from "./routes/billing.ts";
+import { carrierRoutes } from "./routes/carriers.ts";
 
 /**
  * The whole HTTP API for one set of dependencies. No I/O happens here: main.ts and the tests
@@ -41,7 +42,8 @@ export function createApp(deps: AppDeps) {
     .route("/", webhookLogRoutes)
     .route("/", settingsRoutes)
     .route("/", orderRoutes)
-    .route("/", billingRoutes);
+    .route("/", billingRoutes)
+    .route("/", carrierRoutes);
   app.route("/api", api);
   mountDocs(app);
 
