@@ -8,6 +8,7 @@ import type { AppDeps } from "../deps.ts";
 import type { QueueHandlers } from "../events/queue.ts";
 import { webhookHandlers } from "../webhooks/delivery.ts";
 import { drainOutbox, OUTBOX_DRAIN_SCHEDULE } from "./outbox_drain.ts";
+import { runTracker, TRACKER_JOB, trackerSchedule } from "./tracker.ts";
 
 export interface CronJob {
   /** Fixed: Deno Deploy identifies a cron job by its name. */
@@ -37,6 +38,12 @@ export function serviceJobs(deps: AppDeps): Jobs {
         deps.events.transport.name === "outbox"
           ? drainOutbox(deps, queue, { signal })
           : Promise.resolve(),
+    },
+    {
+      name: TRACKER_JOB,
+      schedule: trackerSchedule(deps.config.tracking.pollMinutes),
+      // Returns at once when the tracker is off or no carrier has credentials.
+      run: (signal) => runTracker(deps, { signal }),
     },
   ];
   return { queue, cron };
