@@ -27,6 +27,11 @@ const MAX_RUN_MS = 20 * 60_000;
 const LEASE_EXTRA_MS = 60_000;
 /** Failures in a row after which a pass leaves an API for the next pass. */
 const MAX_FAILURES_PER_PASS = 3;
+/**
+ * Lookups under way at once per API: carriers answer in a few hundred milliseconds, so one at a
+ * time could not use an API's pace (UPS 10 a second); its pacer still spaces the calls.
+ */
+export const LOOKUPS_IN_FLIGHT = 4;
 
 /** The cron expression of a period `TRACKING_POLL_MINUTES` allows (config.ts checks it). */
 export function trackerSchedule(pollMinutes: number): string {
@@ -60,6 +65,8 @@ export interface TrackerReport {
 
 export interface TrackerOptions {
   signal?: AbortSignal;
+  /** Lookups under way at once per API (default {@link LOOKUPS_IN_FLIGHT}). */
+  concurrency?: number;
 }
 
 /**
@@ -77,13 +84,17 @@ export async function runTracker(
   await withLease(deps.kv, LEASE_NAME, runMs + LEASE_EXTRA_MS, deps.now, async () => {
     const deadline = performance.now() + runMs;
     const stop = () => options.signal?.aborted || performance.now() > deadline;
-    report = await pass(deps, stop);
+    report = await pass(deps, stop, options.concurrency ?? LOOKUPS_IN_FLIGHT);
   });
   if (report) deps.log.info("tracker pass", { ...report });
   return report;
 }
 
-async function pass(deps: AppDeps, stop: () => boolean): Promise<TrackerReport> {
+async function pass(
+  deps: AppDeps,
+  stop: () => boolean,
+  concurrency: number,
+): Promise<TrackerReport> {
   const now = deps.now();
   const report: TrackerReport = { tracked: 0, givenUp: 0, apis: {}, ordersUpdated: 0 };
   const queues = new Map<ApiKey, Candidate[]>();
@@ -108,7 +119,7 @@ async function pass(deps: AppDeps, stop: () => boolean): Promise<TrackerReport> 
   }
   await Promise.all([...queues].map(async ([api, queue]) => {
     queue.sort((a, b) => a.due - b.due);
-    report.apis[api] = await drain(deps, api, queue, now, stop, report);
+    report.apis[api] = await drain(deps, api, queue, { now, stop, concurrency }, report);
   }));
   return report;
 }
@@ -147,8 +158,7 @@ async function drain(
   deps: AppDeps,
   api: ApiKey,
   queue: Candidate[],
-  now: number,
-  stop: () => boolean,
+  { now, stop, concurrency }: { now: number; stop: () => boolean; concurrency: number },
   report: TrackerReport,
 ): Promise<ApiReport> {
   const out: ApiReport = { due: queue.length, looked: 0, failed: 0, calls: 0, allowance: 0 };
@@ -160,36 +170,40 @@ async function drain(
   out.allowance = passAllowance(share, spent, now, deps.config.tracking.pollMinutes);
   const tracking = { kv: deps.kv, carriers: deps.carriers, bus: deps.events.bus, now: deps.now };
   const callsBefore = deps.carriers.callsMade(api, "tracker");
+  const made = () => deps.carriers.callsMade(api, "tracker") - callsBefore;
+  let next = 0;
   let failuresInRow = 0;
-  for (const target of queue) {
-    out.calls = deps.carriers.callsMade(api, "tracker") - callsBefore;
-    if (out.calls >= out.allowance) out.stopped = "allowance";
-    else if (stop()) out.stopped = "deadline";
-    if (out.stopped) break;
-    try {
-      const outcome = await liveLookup(tracking, target, "tracker");
-      if (!outcome.ok) {
-        out.stopped = outcome.reason === "budget_spent" ? "budget" : "not_configured";
-        break;
-      }
-      out.looked++;
-      report.ordersUpdated += outcome.ordersUpdated;
-      failuresInRow = 0;
-    } catch (err) {
-      if (!(err instanceof UpstreamError)) throw err;
-      out.failed++;
-      // Paused (a 429, or failures in a row): the number stays first in line for next time.
-      if (err.details.retryAfterSeconds !== undefined) {
-        out.stopped = "paused";
-        break;
-      }
-      await recordFailure(tracking, target);
-      if (++failuresInRow >= MAX_FAILURES_PER_PASS) {
-        out.stopped = "failures";
-        break;
+  // Every lookup started makes at least one call, so counting starts keeps lookups under way
+  // within the allowance; a token request may still add one.
+  const worker = async () => {
+    while (!out.stopped && next < queue.length) {
+      if (Math.max(made(), next) >= out.allowance) out.stopped = "allowance";
+      else if (stop()) out.stopped = "deadline";
+      if (out.stopped) break;
+      const target = queue[next++];
+      try {
+        const outcome = await liveLookup(tracking, target, "tracker");
+        if (!outcome.ok) {
+          out.stopped ??= outcome.reason === "budget_spent" ? "budget" : "not_configured";
+          break;
+        }
+        out.looked++;
+        report.ordersUpdated += outcome.ordersUpdated;
+        failuresInRow = 0;
+      } catch (err) {
+        if (!(err instanceof UpstreamError)) throw err;
+        out.failed++;
+        // Paused (a 429, or failures in a row): the number stays first in line for next time.
+        if (err.details.retryAfterSeconds !== undefined) {
+          out.stopped ??= "paused";
+          break;
+        }
+        await recordFailure(tracking, target);
+        if (++failuresInRow >= MAX_FAILURES_PER_PASS) out.stopped ??= "failures";
       }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
   out.calls = deps.carriers.callsMade(api, "tracker") - callsBefore;
   return out;
 }
