@@ -19,12 +19,14 @@ import { foundation } from "./bench/scenarios/foundation.ts";
 import { accounts } from "./bench/scenarios/accounts.ts";
 import { orders } from "./bench/scenarios/orders.ts";
 import { webhooks } from "./bench/scenarios/webhooks.ts";
+import { carriers } from "./bench/scenarios/carriers.ts";
 
 const SCENARIOS: Scenario[] = [
   foundation,
   accounts,
   orders,
   webhooks,
+  carriers,
 ];
 
 const REPORT = new URL("../docs/benchmarks.md", import.meta.url);
