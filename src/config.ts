@@ -47,6 +47,24 @@ const EnvSchema = z.object({
   // Set by Deno Deploy on every instance.
   DENO_DEPLOYMENT_ID: optionalText,
   DENO_DEPLOY: optionalText,
+  UPS_CLIENT_ID: optionalText,
+  UPS_CLIENT_SECRET: optionalText,
+  UPS_API_BASE: z.url().default("https://onlinetools.ups.com"),
+  FEDEX_API_KEY: optionalText,
+  FEDEX_SECRET_KEY: optionalText,
+  FEDEX_API_BASE: z.url().default("https://apis.fedex.com"),
+  USPS_CLIENT_ID: optionalText,
+  USPS_CLIENT_SECRET: optionalText,
+  USPS_API_BASE: z.url().default("https://apis.usps.com"),
+  DHL_API_KEY: optionalText,
+  DHL_API_BASE: z.url().default("https://api-eu.dhl.com"),
+  TRACKING_CACHE_MINUTES: z.coerce.number().int().min(0).max(1440).default(15),
+  TRACKING_POLL_MINUTES: z.coerce.number().int().refine(
+    (m) =>
+      m === 0 || (m > 0 && m < 60 && 60 % m === 0) || (m >= 60 && 1440 % m === 0 && m % 60 === 0),
+    "must be 0 (off), a divisor of 60, or whole hours dividing 24",
+  ).default(30),
+  TRACKING_DAILY_BUDGET: z.coerce.number().int().min(0).max(100_000_000).default(1000),
 });
 
 /** Where KV lives when `KV_PATH` is unset, off Deno Deploy. */
@@ -93,6 +111,31 @@ export interface Config {
   discord: { clientId?: string; apiBase: string };
   stripe: { secretKey?: string; priceId?: string; webhookSecret?: string; apiBase: string };
   logLevel: LogLevel;
+  /** Carrier tracking APIs: credentials (a carrier without them answers 503) and API bases. */
+  carriers: CarrierApis;
+  tracking: {
+    /** Live answers younger than this are served from the cache; 0 never. */
+    cacheMinutes: number;
+    /** The background tracker's period; 0 turns it off. */
+    pollMinutes: number;
+    /** Calls per carrier API per UTC day, tracker and lookups together. */
+    dailyBudget: number;
+  };
+}
+
+/** An OAuth client-credentials API (UPS, FedEx, USPS). */
+export interface OAuthApiConfig {
+  clientId?: string;
+  clientSecret?: string;
+  apiBase: string;
+}
+
+export interface CarrierApis {
+  ups: OAuthApiConfig;
+  fedex: OAuthApiConfig;
+  usps: OAuthApiConfig;
+  /** DHL's one tracking API (both `dhl` and `dhl-express`), with a static key. */
+  dhl: { apiKey?: string; apiBase: string };
 }
 
 export class ConfigError extends Error {}
@@ -135,6 +178,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       "Invalid EVENTS_TRANSPORT: queue needs a local KV (KV Connect and Deno Deploy have no queues)",
     );
   }
+  for (const [id, secret] of CREDENTIAL_PAIRS) {
+    if (Boolean(e[id]) !== Boolean(e[secret])) {
+      const missing = e[id] ? secret : id;
+      throw new ConfigError(`Invalid ${missing}: required when ${e[id] ? id : secret} is set`);
+    }
+  }
   const origins = list(e.CORS_ORIGINS);
   return {
     port: e.PORT,
@@ -169,7 +218,31 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       apiBase: e.STRIPE_API_BASE,
     },
     logLevel: e.LOG_LEVEL,
+    carriers: {
+      ups: oauthApi(e.UPS_CLIENT_ID, e.UPS_CLIENT_SECRET, e.UPS_API_BASE),
+      fedex: oauthApi(e.FEDEX_API_KEY, e.FEDEX_SECRET_KEY, e.FEDEX_API_BASE),
+      usps: oauthApi(e.USPS_CLIENT_ID, e.USPS_CLIENT_SECRET, e.USPS_API_BASE),
+      dhl: { apiKey: e.DHL_API_KEY, apiBase: trimSlash(e.DHL_API_BASE) },
+    },
+    tracking: {
+      cacheMinutes: e.TRACKING_CACHE_MINUTES,
+      pollMinutes: e.TRACKING_POLL_MINUTES,
+      dailyBudget: e.TRACKING_DAILY_BUDGET,
+    },
   };
+}
+
+/** Carrier credentials come in pairs: one without the other is a mistake, not "off". */
+const CREDENTIAL_PAIRS = [
+  ["UPS_CLIENT_ID", "UPS_CLIENT_SECRET"],
+  ["FEDEX_API_KEY", "FEDEX_SECRET_KEY"],
+  ["USPS_CLIENT_ID", "USPS_CLIENT_SECRET"],
+] as const;
+
+const trimSlash = (url: string) => url.replace(/\/+$/, "");
+
+function oauthApi(clientId: string | undefined, clientSecret: string | undefined, base: string) {
+  return { clientId, clientSecret, apiBase: trimSlash(base) };
 }
 
 /** A configuration for tests: in-memory KV and defaults, with overrides. */

@@ -15,6 +15,7 @@ import { EventBus } from "./events/bus.ts";
 import { type EventTransport, OUTBOX, QUEUE } from "./events/transport.ts";
 import { ClaimWriter } from "./store/webhook_attempts.ts";
 import { OutcomeWriter } from "./store/webhook_outcomes.ts";
+import { type CarrierOptions, Carriers } from "./carriers/client.ts";
 
 /** Everything a request handler may use; built once by main.ts, or per test. */
 export interface AppDeps {
@@ -42,6 +43,8 @@ export interface AppDeps {
   outbound: Outbound;
   /** The event path: read it off here (see {@link Events}). */
   events: Events;
+  /** Carrier tracking APIs: credentials, budgets, token caches, pacing. */
+  carriers: Carriers;
 }
 
 /**
@@ -69,6 +72,8 @@ export interface DepsInput {
   outbound?: { resolver?: Resolver; timeoutMs?: number; ca?: string[] };
   /** How committed events travel; by default `EVENTS_TRANSPORT`, else as the store allows. */
   events?: "queue" | "outbox";
+  /** Carrier call pacing and deadline (tests and the benchmark shorten them). */
+  carriers?: CarrierOptions;
 }
 
 /** Wires the runtime services every request may use. */
@@ -78,6 +83,7 @@ export function createDeps(input: DepsInput): AppDeps {
   const transport = input.events ?? input.config.eventsTransport ??
     (hasQueues(input.persistence) ? "queue" : "outbox");
   const chosen = transport === "outbox" ? OUTBOX : QUEUE;
+  const now = input.now ?? Date.now;
   const events: Events = {
     transport: chosen,
     bus: new EventBus(chosen),
@@ -97,7 +103,7 @@ export function createDeps(input: DepsInput): AppDeps {
     mailer: createMailer(input.config.smtp, log),
     atlas: createAtlasVerifier(input.config.atlas),
     startedAt: Date.now(),
-    now: input.now ?? Date.now,
+    now,
     secrets: input.secrets !== undefined
       ? input.secrets
       : secretBoxFor(input.config, input.persistence),
@@ -108,6 +114,14 @@ export function createDeps(input: DepsInput): AppDeps {
       ca: input.outbound?.ca,
     }),
     events,
+    carriers: new Carriers(
+      input.kv,
+      input.config.carriers,
+      input.config.tracking.dailyBudget,
+      log,
+      now,
+      input.carriers,
+    ),
   };
 }
 

@@ -110,3 +110,57 @@ Deno.test("EVENTS_TRANSPORT: either transport on a local KV, only the outbox on 
   assert.throws(() => loadConfig({ KV_PATH: url, EVENTS_TRANSPORT: "queue" }), /EVENTS_TRANSPORT/);
   assert.throws(() => loadConfig({ EVENTS_TRANSPORT: "kafka" }), /Invalid EVENTS_TRANSPORT/);
 });
+
+Deno.test("carriers: production bases and tracking defaults (CONTRACT.md Carriers)", () => {
+  const c = loadConfig({});
+  assert.deepEqual(c.carriers, {
+    ups: { clientId: undefined, clientSecret: undefined, apiBase: "https://onlinetools.ups.com" },
+    fedex: { clientId: undefined, clientSecret: undefined, apiBase: "https://apis.fedex.com" },
+    usps: { clientId: undefined, clientSecret: undefined, apiBase: "https://apis.usps.com" },
+    dhl: { apiKey: undefined, apiBase: "https://api-eu.dhl.com" },
+  });
+  assert.deepEqual(c.tracking, { cacheMinutes: 15, pollMinutes: 30, dailyBudget: 1000 });
+  const set = loadConfig({
+    FEDEX_API_KEY: "key",
+    FEDEX_SECRET_KEY: "secret",
+    FEDEX_API_BASE: "https://apis-sandbox.fedex.com/",
+    DHL_API_KEY: "dhl",
+    TRACKING_CACHE_MINUTES: "0",
+    TRACKING_POLL_MINUTES: "120",
+    TRACKING_DAILY_BUDGET: "250",
+  });
+  assert.deepEqual(set.carriers.fedex, {
+    clientId: "key",
+    clientSecret: "secret",
+    apiBase: "https://apis-sandbox.fedex.com",
+  });
+  assert.equal(set.carriers.dhl.apiKey, "dhl");
+  assert.deepEqual(set.tracking, { cacheMinutes: 0, pollMinutes: 120, dailyBudget: 250 });
+});
+
+Deno.test("carriers: credentials come in pairs; the poll period must fit the clock", () => {
+  const bad: [Record<string, string>, string][] = [
+    [{ UPS_CLIENT_ID: "id" }, "Invalid UPS_CLIENT_SECRET: required when UPS_CLIENT_ID is set"],
+    [
+      { USPS_CLIENT_SECRET: "s" },
+      "Invalid USPS_CLIENT_ID: required when USPS_CLIENT_SECRET is set",
+    ],
+    [{ FEDEX_API_KEY: "k" }, "Invalid FEDEX_SECRET_KEY: required when FEDEX_API_KEY is set"],
+    [{ TRACKING_POLL_MINUTES: "45" }, "Invalid TRACKING_POLL_MINUTES"],
+    [{ TRACKING_POLL_MINUTES: "90" }, "Invalid TRACKING_POLL_MINUTES"],
+    [{ TRACKING_DAILY_BUDGET: "-1" }, "Invalid TRACKING_DAILY_BUDGET"],
+    [{ DHL_API_BASE: "not a url" }, "Invalid DHL_API_BASE"],
+  ];
+  for (const [env, message] of bad) {
+    assert.throws(
+      () => loadConfig(env),
+      (e) => e instanceof ConfigError && e.message.startsWith(message),
+    );
+  }
+  for (const minutes of ["0", "1", "5", "15", "30", "60", "180", "1440"]) {
+    assert.equal(
+      loadConfig({ TRACKING_POLL_MINUTES: minutes }).tracking.pollMinutes,
+      Number(minutes),
+    );
+  }
+});

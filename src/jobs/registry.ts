@@ -10,6 +10,8 @@ import type { AppDeps } from "../deps.ts";
 import type { QueueHandlers } from "../events/queue.ts";
 import { webhookHandlers } from "../webhooks/delivery.ts";
 import { drainOutbox, OUTBOX_DRAIN_SCHEDULE } from "./outbox_drain.ts";
+import { everyMinutes } from "../lib/periods.ts";
+import { runTracker, TRACKER_JOB } from "./tracker.ts";
 
 /** What a run needs: the service's dependencies and its queue handlers (built once). */
 export interface JobContext {
@@ -47,6 +49,17 @@ export const CRON_JOBS: readonly CronJob[] = [
     run: ({ deps, queue }, signal) =>
       deps.events.transport.name === "outbox"
         ? drainOutbox(deps, queue, { signal })
+        : Promise.resolve(),
+  },
+  {
+    name: TRACKER_JOB,
+    // Deploy reads schedules before the configuration, so the job ticks every minute and a
+    // pass goes ahead on the minutes TRACKING_POLL_MINUTES falls on (0: never). It returns at
+    // once when no carrier has credentials.
+    schedule: "* * * * *",
+    run: ({ deps }, signal) =>
+      everyMinutes(deps.now(), deps.config.tracking.pollMinutes)
+        ? runTracker(deps, { signal })
         : Promise.resolve(),
   },
 ];

@@ -6,6 +6,8 @@
 export const keys = {
   // Accounts (global)
   user: (userId: string) => ["user", userId] as const,
+  /** Every account record (the carrier tracker walks them). */
+  users: () => ["user"] as const,
   userByEmail: (emailLower: string) => ["user_by_email", emailLower] as const,
   userByUsername: (usernameLower: string) => ["user_by_username", usernameLower] as const,
   userByHandle: (handle: string) => ["user_by_handle", handle] as const,
@@ -125,6 +127,20 @@ export const keys = {
   customTemplates: (userId: string) => ["ws", userId, "template"] as const,
   customTemplate: (userId: string, templateId: string) =>
     ["ws", userId, "template", templateId] as const,
+
+  // Carriers: orders by tracking number, live answers with the tracker's schedule, budgets
+  /** (tracking key, order id) -> order id: the orders a carrier answer applies to. */
+  ordersByTracking: (userId: string, trackingKey: string) =>
+    ["ws", userId, "order_by_tracking", trackingKey] as const,
+  orderByTracking: (userId: string, trackingKey: string, orderId: string) =>
+    ["ws", userId, "order_by_tracking", trackingKey, orderId] as const,
+  /** Tracking key -> the last live answer and the tracker's schedule (`store/tracking.ts`). */
+  trackingRecords: (userId: string) => ["ws", userId, "tracking"] as const,
+  trackingRecord: (userId: string, trackingKey: string) =>
+    ["ws", userId, "tracking", trackingKey] as const,
+  /** KvU64: calls made to a carrier API on a UTC day, by purpose (`tracker`, `lookup`). */
+  carrierCalls: (api: string, day: string, purpose: string) =>
+    ["carrier_calls", api, day, purpose] as const,
 
   // Event hand-off on a KV without queues: events whose fan-out nobody has claimed yet
   outbox: () => ["outbox"] as const,

@@ -23,6 +23,7 @@ import {
   type StatusSignals,
 } from "../domain/order.ts";
 import { type BillingSettings, monthlyCap, type PlanLimit, usageMonth } from "../domain/plan.ts";
+import { trackingKey } from "../domain/tracking_number.ts";
 import { ConflictError } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
 import { buildEvent, buildEventOf, type EventEnvelope, type EventSpec } from "../events/types.ts";
@@ -151,6 +152,26 @@ async function commitMerge(
 }
 
 /**
+ * A received message without an order number merges into the order that already has its
+ * tracking number (CONTRACT "Order fields added by intake"): the oldest such order, or none.
+ * Manual creates never do: the spec makes each of them a new order.
+ */
+async function orderWithTracking(
+  kv: Deno.Kv,
+  userId: string,
+  fields: MessageFields,
+): Promise<string | null> {
+  const key = fields.trackingNumber ? trackingKey(fields.trackingNumber) : null;
+  if (!key) return null;
+  for await (
+    const e of kv.list<string>({ prefix: keys.ordersByTracking(userId, key) }, { limit: 1 })
+  ) {
+    return e.value;
+  }
+  return null;
+}
+
+/**
  * The one create-or-merge operation. A message whose order number matches an order of the
  * workspace merges into it (never blocked by the plan cap); otherwise a new order is created,
  * unless the free plan's monthly cap is used up. Exactly one order exists per number however
@@ -177,9 +198,9 @@ export function ingestOrder(
     if (stopped) return { commit: null, value: stopped };
     const byNumber = more[0] as Deno.KvEntryMaybe<string> | undefined;
 
-    const existing = byNumber?.value
-      ? await kv.get<Order>(keys.order(userId, byNumber.value))
-      : null;
+    const existingId = byNumber?.value ??
+      (number || source === "manual" ? null : await orderWithTracking(kv, userId, fields));
+    const existing = existingId ? await kv.get<Order>(keys.order(userId, existingId)) : null;
     if (existing?.value) {
       const message = { fields, signals, extension };
       const eventsOf = options.quiet ? null : mergeEventsFor(source);

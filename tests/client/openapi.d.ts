@@ -858,6 +858,63 @@ export interface paths {
         patch: operations["updateCustom"];
         trace?: never;
     };
+    "/api/carriers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The carrier keys, and which ones this deployment can look up */
+        get: operations["getCarriers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/carriers/detect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which carrier a tracking number belongs to
+         * @description By format and check digit: UPS `1Z` and waybills, FedEx 12/15/22-digit and its barcodes, USPS IMpb and international `..US` items, DHL Express 10-digit waybills (mod 7), DHL eCommerce and Paket forms that no other carrier claims. A number of none of these forms, or with a wrong check digit, is `{valid: false}`.
+         */
+        get: operations["getDetect"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/carrier-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tracking number's status at its carrier
+         * @description Asks the carrier's own API (`carrier`, else the carrier detected from the number). An answer younger than `TRACKING_CACHE_MINUTES` for this workspace and number is served from the cache (`cached: true`) and changes nothing. A live answer is merged into every order of the workspace with this tracking number (carrier, estimated delivery, shipped, delivered with `actualDelivery`, `issue` on a carrier exception; fields in `userEdited` are never touched) and fires `order.tracking_updated` `{order, carrier, delivered, eventCount}` for each, then `order.shipped` / `order.delivered` when an order's status really moved. Lookups spend 20% of each carrier's `TRACKING_DAILY_BUDGET` (the tracker the rest); 60 requests a minute per account.
+         */
+        get: operations["getCarrierStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -1356,10 +1413,10 @@ export interface components {
             /** @description The runtime and its version */
             runtime: string;
             /**
-             * @description KV backend: a local SQLite file, in-memory, or a remote KV Connect store
+             * @description KV backend: a local SQLite file, in-memory, a remote KV Connect store, or the KV database Deno Deploy assigns to the app
              * @enum {string}
              */
-            persistence: "sqlite" | "memory" | "remote";
+            persistence: "sqlite" | "memory" | "remote" | "deploy";
             counts: {
                 users: number;
                 orders: number;
@@ -2118,6 +2175,63 @@ export interface components {
             };
             /** @enum {string} */
             status?: "ordered" | "shipped" | "delivered" | "canceled";
+        };
+        CarrierList: {
+            carriers: {
+                key: components["schemas"]["CarrierKey"];
+                /** @example UPS */
+                name: string;
+                /** @description Whether this deployment has the carrier's API credentials; `GET /api/carrier-status` answers 503 for a carrier without them */
+                configured: boolean;
+            }[];
+        };
+        /**
+         * @description `dhl` is DHL eCommerce / Paket, `dhl-express` DHL's air waybills
+         * @enum {string}
+         */
+        CarrierKey: "ups" | "fedex" | "usps" | "dhl" | "dhl-express";
+        CarrierDetection: {
+            valid: boolean;
+            carrier?: components["schemas"]["CarrierKey"] & unknown;
+            /**
+             * @description The number normalised (upper case, no spaces or dashes); omitted when not valid
+             * @example 1Z5R89390357567127
+             */
+            trackingNumber?: string;
+        };
+        CarrierStatus: {
+            /** @example 1Z5R89390357567127 */
+            trackingNumber: string;
+            carrier: components["schemas"]["CarrierKey"];
+            /**
+             * @description `unknown` also when the carrier does not know the number; `pre_transit` is a label not yet scanned
+             * @enum {string}
+             */
+            status: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "unknown";
+            delivered: boolean;
+            /**
+             * @description Calendar date (account timezone where the carrier gave an instant)
+             * @example 2024-03-12
+             */
+            estimatedDelivery?: string;
+            /** @description Calendar date of delivery in the account's timezone, when delivered */
+            actualDelivery?: string;
+            /** @description Scans the carrier reported */
+            eventCount: number;
+            /** @description Newest first, at most 50 */
+            events: components["schemas"]["TrackingEvent"][];
+            /** @description When the carrier was asked */
+            checkedAt: string;
+            /** @description True when served from the workspace's cache */
+            cached: boolean;
+        };
+        TrackingEvent: {
+            /** @description ISO 8601: UTC (`Z`) when the carrier gave the time zone, else the local time of the scan's place without zone (`2024-11-22T13:58:00`), or a date */
+            time?: string;
+            /** @example PARAMUS, NJ, US */
+            location?: string;
+            /** @example Out For Delivery Today */
+            description: string;
         };
         OpenApiDocument: {
             /** @enum {string} */
@@ -4895,6 +5009,139 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+        };
+    };
+    getCarriers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every carrier key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CarrierList"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDetect: {
+        parameters: {
+            query: {
+                /** @description As printed or pasted: spaces and dashes are ignored, case too */
+                trackingNumber: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verdict */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CarrierDetection"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCarrierStatus: {
+        parameters: {
+            query: {
+                /** @description As printed or pasted: spaces and dashes are ignored, case too */
+                trackingNumber: string;
+                /** @description Default: detected */
+                carrier?: components["schemas"]["CarrierKey"] & unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The carrier's answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CarrierStatus"];
+                };
+            };
+            /** @description No carrier given and none detected, or not a tracking number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or resource cap reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The carrier's API failed, timed out, or asked for fewer requests (then with `retryAfterSeconds` and `Retry-After`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        carrier: components["schemas"]["CarrierKey"];
+                        retryAfterSeconds?: number;
+                    };
+                };
+            };
+            /** @description The carrier has no credentials on this deployment, or its daily lookup budget is spent (`Retry-After`: seconds to 00:00 UTC) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
         };
     };
     getOpenApiDocument: {

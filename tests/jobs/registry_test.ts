@@ -10,7 +10,7 @@ Deno.test("the registry names every job once; queue kinds route to their handler
   await using ctx = await testApp();
   eq(Object.keys(jobContext(ctx.deps).queue).sort(), ["delivery", "event"]);
   const names = CRON_JOBS.map((job) => job.name);
-  eq(names, ["outbox drain"]);
+  eq(names, ["outbox drain", "carrier tracker"]);
   equal(new Set(names).size, names.length);
   for (const job of CRON_JOBS) {
     // What Deno.cron (and Deno Deploy) accept as a name; five fields, UTC.
