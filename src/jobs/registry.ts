@@ -6,6 +6,7 @@
  */
 import type { AppDeps } from "../deps.ts";
 import type { QueueHandlers } from "../events/queue.ts";
+import { pollMailboxes } from "../intake/imap/poll.ts";
 import { webhookHandlers } from "../webhooks/delivery.ts";
 import { drainOutbox, OUTBOX_DRAIN_SCHEDULE } from "./outbox_drain.ts";
 
@@ -37,6 +38,12 @@ export function serviceJobs(deps: AppDeps): Jobs {
         deps.events.transport.name === "outbox"
           ? drainOutbox(deps, queue, { signal })
           : Promise.resolve(),
+    },
+    {
+      name: "mailbox poll",
+      schedule: `*/${deps.config.imapPollMinutes} * * * *`,
+      // Every due imap source, each under its own lease; none: returns at once.
+      run: (signal) => pollMailboxes(deps, signal),
     },
   ];
   return { queue, cron };

@@ -12,6 +12,7 @@ import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openap
 import { pageOf, pageSchema, PagingQuery, parsePaging } from "../http/paging.ts";
 import { createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
+import { checkMailboxHost } from "../intake/imap/host.ts";
 import { newId, randomHex } from "../lib/ids.ts";
 import {
   CreateEmailSourceBody,
@@ -113,13 +114,9 @@ function allowList(raw: string[] | undefined): string[] | undefined {
 
 /** The mailbox host under the private-address rule; plain IMAP only for allowed hosts. */
 async function checkedHost(deps: AppDeps, host: string, tls: boolean): Promise<string> {
-  if (!/^[a-z0-9.:[\]-]+$/i.test(host)) throw badRequest("host: must be a host name or address");
-  const check = await deps.outbound.check(`${tls ? "https" : "http"}://${host}/`);
-  if (check.ok) return host.toLowerCase();
-  if (!tls && check.error === "must use https") {
-    throw badRequest("tls: plain IMAP is only allowed for hosts in ALLOWED_PRIVATE_ADDRESSES");
-  }
-  throw badRequest(`host: ${check.error}`);
+  const check = await checkMailboxHost(deps.outbound, host, tls);
+  if (!check.ok) throw badRequest(`${check.field}: ${check.error}`);
+  return host.toLowerCase();
 }
 
 /** Sealing the mailbox password needs the deployment's secret key. */

@@ -8,7 +8,7 @@ Deno.test("the registry names every job once; queue kinds route to their handler
   const jobs = serviceJobs(ctx.deps);
   eq(Object.keys(jobs.queue).sort(), ["delivery", "event"]);
   const names = jobs.cron.map((job) => job.name);
-  eq(names, ["outbox drain"]);
+  eq(names, ["outbox drain", "mailbox poll"]);
   equal(new Set(names).size, names.length);
   for (const job of jobs.cron) equal(job.schedule.split(" ").length, 5);
 });
@@ -26,4 +26,14 @@ Deno.test("with the outbox, the drain job runs under its lease", async () => {
   await using ctx = await testApp({}, { deps: { events: "outbox" } });
   const drain = serviceJobs(ctx.deps).cron.find((job) => job.name === "outbox drain")!;
   equal(await drain.run(new AbortController().signal), 0);
+});
+
+Deno.test("mailbox polling runs every IMAP_POLL_MINUTES; with no mailbox it returns at once", async () => {
+  await using ctx = await testApp();
+  const poll = serviceJobs(ctx.deps).cron.find((job) => job.name === "mailbox poll")!;
+  equal(poll.schedule, "*/5 * * * *");
+  eq(await poll.run(new AbortController().signal), { polled: 0, failed: 0 });
+  await using slower = await testApp({ IMAP_POLL_MINUTES: "15" });
+  const every15 = serviceJobs(slower.deps).cron.find((job) => job.name === "mailbox poll")!;
+  equal(every15.schedule, "*/15 * * * *");
 });
