@@ -21,6 +21,7 @@ import { emailSourceRoutes } from "./routes/email_sources.ts";
 import { emailIntakeRoutes } from "./routes/email_intake.ts";
 import { templateRoutes } from "./routes/templates.ts";
 import { orderIntakeRoutes } from "./routes/order_intake.ts";
+import { inboundMailRoutes } from "./routes/inbound_mail.ts";
 
 /**
  * The whole HTTP API for one set of dependencies. No I/O happens here: main.ts and the tests
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps) {
     .route("/", billingRoutes)
     .route("/", emailSourceRoutes)
     .route("/", emailIntakeRoutes)
+    .route("/", inboundMailRoutes)
     .route("/", templateRoutes);
   app.route("/api", api);
   mountDocs(app);

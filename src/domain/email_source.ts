@@ -90,6 +90,20 @@ export function sinceDaysStart(sinceDays: number, now: number): number {
   return now - sinceDays * DAY_MS;
 }
 
+/**
+ * The slug of a forwarding address at `mailDomain` (`<slug>@<domain>`, also `<slug>+tag@...`
+ * and `Name <...>`, in any case); null for any other address.
+ */
+export function forwardingSlugOf(address: string, mailDomain: string): string | null {
+  let a = address.trim().toLowerCase();
+  const bracketed = /<([^<>]*)>$/.exec(a);
+  if (bracketed) a = bracketed[1].trim();
+  const at = a.lastIndexOf("@");
+  if (at <= 0 || a.slice(at + 1) !== mailDomain.toLowerCase()) return null;
+  const local = a.slice(0, at).split("+")[0];
+  return /^[a-z0-9._-]{1,64}$/.test(local) ? local : null;
+}
+
 export function defaultSourceName(kind: EmailSourceKind, host?: string): string {
   return kind === "forwarding" ? "Forwarding address" : `Mailbox ${host ?? ""}`.trim();
 }

@@ -98,6 +98,16 @@ export async function findForwardingTarget(
   return (await lookup<ForwardingTarget>(kv, keys.forwardingAddress(slug.toLowerCase()))).value;
 }
 
+/** The active source a forwarding slug leads to, with its owner; null for any other. */
+export async function findForwardingSource(
+  kv: Deno.Kv,
+  slug: string,
+): Promise<{ userId: string; source: StoredEmailSource } | null> {
+  const target = await findForwardingTarget(kv, slug);
+  const source = target && await getEmailSource(kv, target.userId, target.sourceId);
+  return source?.active ? { userId: target!.userId, source } : null;
+}
+
 /** The global keys of an account's sources: what deleting the account removes. */
 export async function sourceLookupKeysOf(kv: Deno.Kv, userId: string): Promise<Deno.KvKey[]> {
   return (await listEmailSources(kv, userId)).map((s) =>

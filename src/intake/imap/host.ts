@@ -1,10 +1,13 @@
 /**
- * The mailbox host rule, one place for the source routes (create, PATCH) and the poller (every
- * connection, as DNS can change): the private-address rule of webhook URLs, and plain IMAP only
- * for hosts in ALLOWED_PRIVATE_ADDRESSES (as `http:` receivers).
+ * The mailbox host rule, one place for the source routes (create, PATCH) and every connection
+ * (as DNS can change): the private-address rule of webhook URLs, and plain IMAP only for hosts
+ * in ALLOWED_PRIVATE_ADDRESSES (as `http:` receivers). `loginOf` is where a session connects.
  */
+import type { AppDeps } from "../../deps.ts";
+import type { StoredEmailSource } from "../../domain/email_source.ts";
 import { formatIp } from "../../net/address.ts";
 import type { Outbound } from "../../net/outbound.ts";
+import { MailboxError, type MailboxLogin } from "./client.ts";
 
 export const PLAIN_IMAP_MESSAGE =
   "plain IMAP is only allowed for hosts in ALLOWED_PRIVATE_ADDRESSES";
@@ -34,4 +37,32 @@ export async function checkMailboxHost(
     return { ok: false, field: "tls", error: PLAIN_IMAP_MESSAGE };
   }
   return { ok: false, field: "host", error: check.error };
+}
+
+/** The connection's target (the checked address) and the opened password. */
+export async function loginOf(
+  deps: AppDeps,
+  source: StoredEmailSource,
+  signal: AbortSignal,
+): Promise<MailboxLogin> {
+  const host = source.host ?? "";
+  const tls = source.tls ?? true;
+  const check = await checkMailboxHost(deps.outbound, host, tls, signal);
+  if (!check.ok) throw new MailboxError(`${check.field}: ${check.error}`);
+  const password = source.sealedPassword && deps.secrets
+    ? await deps.secrets.open(source.sealedPassword, source.id)
+    : null;
+  if (password === null) {
+    throw new MailboxError("The mailbox password cannot be decrypted here; set it again");
+  }
+  return {
+    address: check.address,
+    port: source.port ?? 993,
+    tls,
+    host,
+    username: source.username ?? "",
+    password,
+    mailbox: source.mailbox ?? "INBOX",
+    ca: deps.outbound.tlsRoots,
+  };
 }

@@ -21,7 +21,7 @@ import {
 } from "../../store/email_sources.ts";
 import { customTemplatesOf, receiveMail, rereadMail } from "../mail.ts";
 import { MailboxError, mailboxFailure, type MailboxLogin, MailboxSession } from "./client.ts";
-import { checkMailboxHost } from "./host.ts";
+import { loginOf } from "./host.ts";
 
 /** Bounds of one tick. */
 export interface PollLimits {
@@ -144,34 +144,6 @@ export async function pollMailbox(
     deps.log.info("mailbox poll failed", { sourceId: source.id, error: result.error });
   }
   return result;
-}
-
-/** The connection's target (the checked address) and the opened password. */
-export async function loginOf(
-  deps: AppDeps,
-  source: StoredEmailSource,
-  signal: AbortSignal,
-): Promise<MailboxLogin> {
-  const host = source.host ?? "";
-  const tls = source.tls ?? true;
-  const check = await checkMailboxHost(deps.outbound, host, tls, signal);
-  if (!check.ok) throw new MailboxError(`${check.field}: ${check.error}`);
-  const password = source.sealedPassword && deps.secrets
-    ? await deps.secrets.open(source.sealedPassword, source.id)
-    : null;
-  if (password === null) {
-    throw new MailboxError("The mailbox password cannot be decrypted here; set it again");
-  }
-  return {
-    address: check.address,
-    port: source.port ?? 993,
-    tls,
-    host,
-    username: source.username ?? "",
-    password,
-    mailbox: source.mailbox ?? "INBOX",
-    ca: deps.outbound.tlsRoots,
-  };
 }
 
 async function readNew(
