@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from "./src/config.ts";
 import { createDeps, drainDeps } from "./src/deps.ts";
 import { startQueueListener } from "./src/events/queue.ts";
 import { listen } from "./src/http/listener.ts";
+import { smtpReceiverFromConfig } from "./src/intake/smtp.ts";
 import { serviceJobs } from "./src/jobs/registry.ts";
 import { openFilesLimit } from "./src/lib/limits.ts";
 import { openStore } from "./src/store/kv.ts";
@@ -20,6 +21,8 @@ try {
 const { kv, persistence } = await openStore(config.kvPath);
 const deps = createDeps({ kv, config, persistence });
 const app = createApp(deps);
+// The built-in SMTP receiver, when SMTP_PORT is set.
+const smtp = await smtpReceiverFromConfig(deps);
 
 // Every job of the service (src/jobs/registry.ts): the process's one queue listener routes
 // messages by kind (with the KV queue; where KV has none, the hand-over at commit), and every
@@ -67,7 +70,7 @@ const server = listen({
 async function shutdown(signal: string) {
   deps.log.info("shutting down", { signal });
   stopJobs.abort();
-  await server.shutdown();
+  await Promise.all([server.shutdown(), smtp?.close()]);
   await Promise.allSettled([...runningJobs]);
   await queue.drain();
   await drainDeps(deps);

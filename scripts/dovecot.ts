@@ -6,6 +6,7 @@
  * root (tests/net/fixtures). `close()` stops it and removes the directory.
  */
 import { ImapFlow } from "imapflow";
+import { freePort } from "./service.ts";
 
 const FIXTURES = new URL("../tests/net/fixtures/", import.meta.url).pathname;
 
@@ -31,13 +32,6 @@ export interface Dovecot extends AsyncDisposable {
 async function output(cmd: string, args: string[]): Promise<string> {
   const out = await new Deno.Command(cmd, { args, stdout: "piped", stderr: "null" }).output();
   return new TextDecoder().decode(out.stdout).trim();
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
 }
 
 async function waitForPort(port: number, child: Deno.ChildProcess, log: string) {
