@@ -36,6 +36,8 @@ const LOGOUT_MS = 5_000;
 /** One FETCH brings at most this many messages, or this many bytes (the batch is held whole). */
 const BATCH_MESSAGES = 100;
 const BATCH_BYTES = 8 * 1024 * 1024;
+/** UIDs per size request: a command line stays short (servers cap it, Dovecot at 64 KiB). */
+const SIZES_PER_FETCH = 1000;
 /** What one IMAP literal may be: a message over the limit is skipped by its size, never read. */
 const MAX_LITERAL = MAX_MAIL_BYTES + 64 * 1024;
 
@@ -47,6 +49,18 @@ const UNTRUSTED = new Set([
   "DEPTH_ZERO_SELF_SIGNED_CERT",
   "CERT_UNTRUSTED",
 ]);
+
+/** Ascending UIDs as an IMAP set, runs written as ranges: `[1, 2, 3, 7]` -> `1:3,7`. */
+export function uidSet(uids: number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < uids.length;) {
+    let j = i;
+    while (j + 1 < uids.length && uids[j + 1] === uids[j] + 1) j++;
+    parts.push(j > i ? `${uids[i]}:${uids[j]}` : String(uids[i]));
+    i = j + 1;
+  }
+  return parts.join(",");
+}
 
 /** The owner's words for what went wrong; never the password, never a stack. */
 export function mailboxFailure(err: unknown, login: Pick<MailboxLogin, "host" | "port">): string {
@@ -126,7 +140,10 @@ export class MailboxSession {
     try {
       const box = await client.mailboxOpen(login.mailbox, { readOnly: true });
       const uidNext = box.uidNext ??
-        1 + Math.max(0, ...(await client.search({ all: true }, { uid: true }) || []));
+        1 + ((await client.search({ all: true }, { uid: true })) || []).reduce(
+            (a, b) => Math.max(a, b),
+            0,
+          );
       return new MailboxSession(
         client,
         login,
@@ -171,11 +188,14 @@ export class MailboxSession {
   async *messages(uids: number[], skipped: number[] = []): AsyncGenerator<MailboxMessage[]> {
     if (uids.length === 0) return;
     const sizes = new Map<number, number>();
-    await this.#call(async () => {
-      for await (const m of this.client.fetch(uids, { uid: true, size: true }, { uid: true })) {
-        sizes.set(m.uid, m.size ?? 0);
-      }
-    });
+    for (let at = 0; at < uids.length; at += SIZES_PER_FETCH) {
+      const set = uidSet(uids.slice(at, at + SIZES_PER_FETCH));
+      await this.#call(async () => {
+        for await (const m of this.client.fetch(set, { uid: true, size: true }, { uid: true })) {
+          sizes.set(m.uid, m.size ?? 0);
+        }
+      });
+    }
     let batch: number[] = [];
     let bytes = 0;
     for (const uid of uids) {
@@ -199,7 +219,8 @@ export class MailboxSession {
   async #fetch(uids: number[]): Promise<MailboxMessage[]> {
     const out: MailboxMessage[] = [];
     await this.#call(async () => {
-      for await (const m of this.client.fetch(uids, { uid: true, source: true }, { uid: true })) {
+      const set = uidSet(uids);
+      for await (const m of this.client.fetch(set, { uid: true, source: true }, { uid: true })) {
         if (!m.source) continue;
         out.push({
           uid: m.uid,
