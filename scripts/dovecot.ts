@@ -22,6 +22,8 @@ export interface Dovecot extends AsyncDisposable {
   tlsPort: number;
   username: string;
   password: string;
+  /** The body of `POST /api/email-sources` for this mailbox over plain IMAP on loopback. */
+  sourceBody(): Record<string, unknown>;
   /** A signed-in client of the test's own (APPEND, CREATE, DELETE), over plain IMAP. */
   admin(): Promise<ImapFlow>;
   /** Appends messages to `mailbox` (created when missing), with their internal dates. */
@@ -156,6 +158,14 @@ service stats {
     tlsPort,
     username,
     password,
+    sourceBody: () => ({
+      kind: "imap",
+      host: "127.0.0.1",
+      port,
+      tls: false,
+      username,
+      password,
+    }),
     admin,
     async append(mailbox, messages) {
       const client = await admin();

@@ -1,20 +1,12 @@
 import { deepStrictEqual as eq, equal, match } from "node:assert/strict";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";
-import { message } from "./helpers.ts";
+import { message, orderMail } from "./helpers.ts";
 
 // deno-lint-ignore no-explicit-any -- JSON bodies checked field by field
 type Body = Record<string, any>;
 
 const KEY = "inbound-key-0123456789";
 const ENV = { INBOUND_MAIL_KEY: KEY, MAIL_DOMAIN: "in.example.com" };
-
-const orderMail = (n: number, from = "Shop <orders@shop.example>") =>
-  message({
-    from,
-    subject: `Order #${n} confirmed`,
-    body: `Thanks for your order!\nOrder number: ${n}\nItem: Canvas tote\nTotal: $40.00`,
-    messageId: `<order-${n}@shop.example>`,
-  });
 
 async function forwardingAddress(ctx: TestContext, token: string, body: Body = {}) {
   const res = await call<Body>(ctx, "POST", "/api/email-sources", {

@@ -4,21 +4,13 @@ import { pollMailboxes } from "../../src/intake/imap/poll.ts";
 import { getEmailSource } from "../../src/store/email_sources.ts";
 import { keys } from "../../src/store/keys.ts";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";
-import { message } from "./helpers.ts";
+import { message, orderMail } from "./helpers.ts";
 
 // deno-lint-ignore no-explicit-any -- JSON bodies checked field by field
 type Body = Record<string, any>;
 
 const DAY = 86_400_000;
 const KEY = "inbound-key-0123456789";
-
-const orderMail = (n: number) =>
-  message({
-    from: "Shop <orders@shop.example>",
-    subject: `Order #${n} confirmed`,
-    body: `Thanks for your order!\nOrder number: ${n}\nItem: Canvas tote\nTotal: $40.00`,
-    messageId: `<order-${n}@shop.example>`,
-  });
 
 /** A receipt no built-in template reads, until the custom one below exists. */
 const RECEIPT = message({
@@ -168,14 +160,7 @@ Deno.test("rebuild: an imap source's mailbox is read again over the window, with
     { raw: orderMail(5502), date: new Date(clock.now - 3 * DAY) },
     { raw: orderMail(5503), date: new Date(clock.now - 200 * DAY) },
   ]);
-  const body = {
-    kind: "imap",
-    host: "127.0.0.1",
-    port: dovecot.port,
-    tls: false,
-    username: dovecot.username,
-    password: dovecot.password,
-  };
+  const body = dovecot.sourceBody();
   const source = (await call<Body>(ctx, "POST", "/api/email-sources", { token, body })).body
     .source;
   await pollMailboxes(ctx.deps, new AbortController().signal);

@@ -2,7 +2,7 @@
 import { deepStrictEqual as eq, equal, match, ok } from "node:assert/strict";
 import { type Reply, SmtpClient } from "../../scripts/smtp_client.ts";
 import { startSmtpReceiver } from "../../src/intake/smtp.ts";
-import { message } from "../email/helpers.ts";
+import { message, orderMail } from "../email/helpers.ts";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";
 
 // deno-lint-ignore no-explicit-any -- JSON bodies checked field by field
@@ -14,14 +14,6 @@ const TLS = {
   key: Deno.readTextFileSync(new URL("receiver.test.key", FIXTURES)),
   ca: Deno.readTextFileSync(new URL("test_ca.crt", FIXTURES)),
 };
-
-const orderMail = (n: number) =>
-  message({
-    from: "Shop <orders@shop.example>",
-    subject: `Order #${n} confirmed`,
-    body: `Thanks for your order!\nOrder number: ${n}\nItem: Canvas tote\nTotal: $40.00`,
-    messageId: `<order-${n}@shop.example>`,
-  });
 
 const codes = (replies: Reply[]) => replies.map((r) => r.code);
 

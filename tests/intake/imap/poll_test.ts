@@ -8,7 +8,7 @@ import type { StoredEmailSource } from "../../../src/domain/email_source.ts";
 import { pollMailbox, pollMailboxes } from "../../../src/intake/imap/poll.ts";
 import { getEmailSource, getMailboxCursor } from "../../../src/store/email_sources.ts";
 import { keys } from "../../../src/store/keys.ts";
-import { message } from "../../email/helpers.ts";
+import { message, orderMail } from "../../email/helpers.ts";
 import { call, signUp, testApp, type TestContext } from "../../helpers.ts";
 
 // deno-lint-ignore no-explicit-any -- JSON bodies checked field by field
@@ -17,15 +17,6 @@ type Body = Record<string, any>;
 const DAY = 86_400_000;
 const MINUTE = 60_000;
 const NO_STOP = new AbortController().signal;
-
-/** An order mail for order number `n` from the shop. */
-const order = (n: number) =>
-  message({
-    from: "Shop <orders@shop.example>",
-    subject: `Order #${n} confirmed`,
-    body: `Thanks for your order!\nOrder number: ${n}\nItem: Canvas tote\nTotal: $40.00`,
-    messageId: `<order-${n}@shop.example>`,
-  });
 
 /** Names resolved by the test: `receiver.test` (the certificate's name) is loopback. */
 const names = new Map<string, string[]>([["receiver.test", ["127.0.0.1"]]]);
@@ -51,15 +42,7 @@ async function world(): Promise<World> {
 async function mailboxSource(w: World, dovecot: Dovecot, body: Body = {}): Promise<Body> {
   const created = await call<Body>(w.ctx, "POST", "/api/email-sources", {
     token: w.token,
-    body: {
-      kind: "imap",
-      host: "127.0.0.1",
-      port: dovecot.port,
-      tls: false,
-      username: dovecot.username,
-      password: dovecot.password,
-      ...body,
-    },
+    body: { ...dovecot.sourceBody(), ...body },
   });
   equal(created.status, 201, JSON.stringify(created.body));
   return created.body.source;
@@ -93,8 +76,8 @@ Deno.test("imap: the first poll imports the last 30 days without events; new mai
   await using _ = w.ctx;
   const now = w.clock.now;
   await dovecot.append("INBOX", [
-    { raw: order(4401), date: new Date(now - 40 * DAY) },
-    { raw: order(4402), date: new Date(now - 3 * DAY) },
+    { raw: orderMail(4401), date: new Date(now - 40 * DAY) },
+    { raw: orderMail(4402), date: new Date(now - 3 * DAY) },
     {
       raw: message({ from: "news@shop.example", subject: "Our spring sale", body: "50% off" }),
       date: new Date(now - DAY),
@@ -115,7 +98,7 @@ Deno.test("imap: the first poll imports the last 30 days without events; new mai
   // Not due again within the interval.
   eq(await pollMailboxes(w.ctx.deps, NO_STOP), { polled: 0, failed: 0 });
 
-  await dovecot.append("INBOX", [{ raw: order(4403) }, { raw: order(4402) }]);
+  await dovecot.append("INBOX", [{ raw: orderMail(4403) }, { raw: orderMail(4402) }]);
   w.clock.now += 5 * MINUTE;
   eq(await pollMailboxes(w.ctx.deps, NO_STOP), { polled: 1, failed: 0 });
   eq(await orderNumbers(w), ["4402", "4403"]);
@@ -135,7 +118,7 @@ Deno.test("imap: a new UIDVALIDITY reads the window again; messages already stor
   await using dovecot = await startDovecot();
   const w = await world();
   await using _ = w.ctx;
-  await dovecot.append("Orders", [{ raw: order(4410) }, { raw: order(4411) }]);
+  await dovecot.append("Orders", [{ raw: orderMail(4410) }, { raw: orderMail(4411) }]);
   const source = await mailboxSource(w, dovecot, { mailbox: "Orders" });
   await pollMailboxes(w.ctx.deps, NO_STOP);
   const before = (await getMailboxCursor(w.ctx.kv, w.userId, source.id))!;
@@ -144,8 +127,8 @@ Deno.test("imap: a new UIDVALIDITY reads the window again; messages already stor
   const admin = await dovecot.admin();
   await admin.mailboxDelete("Orders");
   await admin.logout();
-  await dovecot.append("Orders", [{ raw: order(4410) }, { raw: order(4411) }, {
-    raw: order(4412),
+  await dovecot.append("Orders", [{ raw: orderMail(4410) }, { raw: orderMail(4411) }, {
+    raw: orderMail(4412),
   }]);
   w.clock.now += 5 * MINUTE;
   eq(await pollMailboxes(w.ctx.deps, NO_STOP), { polled: 1, failed: 0 });
@@ -167,11 +150,11 @@ Deno.test("imap: at most maxMessages per poll, the rest next tick; messages over
     body: "x".repeat(2 * 1024 * 1024 + 10),
   });
   await dovecot.append("INBOX", [
-    { raw: order(4421) },
+    { raw: orderMail(4421) },
     { raw: huge },
-    { raw: order(4422) },
-    { raw: order(4423) },
-    { raw: order(4424) },
+    { raw: orderMail(4422) },
+    { raw: orderMail(4423) },
+    { raw: orderMail(4424) },
   ]);
   const source = await mailboxSource(w, dovecot);
   const limits = { maxMessages: 2, sessionMs: 60_000, concurrency: 1 };
@@ -189,7 +172,7 @@ Deno.test("imap: failures leave a clear lastError, the source stays, the other s
   await using dovecot = await startDovecot();
   const w = await world();
   await using _ = w.ctx;
-  await dovecot.append("INBOX", [{ raw: order(4431) }]);
+  await dovecot.append("INBOX", [{ raw: orderMail(4431) }]);
   const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const downPort = (closed.addr as Deno.NetAddr).port;
   closed.close();
@@ -233,7 +216,7 @@ Deno.test("imap: TLS to the checked address with the host's name; an untrusted r
   await using dovecot = await startDovecot();
   const w = await world();
   await using _ = w.ctx;
-  await dovecot.append("INBOX", [{ raw: order(4441) }]);
+  await dovecot.append("INBOX", [{ raw: orderMail(4441) }]);
   const source = await mailboxSource(w, dovecot, {
     host: "receiver.test",
     tls: true,
@@ -284,7 +267,7 @@ Deno.test("imap: one process polls a source at a time (its lease); inactive and 
   await using dovecot = await startDovecot();
   const w = await world();
   await using _ = w.ctx;
-  await dovecot.append("INBOX", [{ raw: order(4451) }]);
+  await dovecot.append("INBOX", [{ raw: orderMail(4451) }]);
   const leased = await mailboxSource(w, dovecot);
   const inactive = await mailboxSource(w, dovecot, { active: false });
   const deleted = await mailboxSource(w, dovecot);
