@@ -40,6 +40,8 @@ export function publicSource(source: StoredEmailSource, mailDomain: string) {
 
 /** Where polling a mailbox has got to; kept apart from the source (the API never shows it). */
 export interface MailboxCursor {
+  /** Which mailbox (`mailboxIdentity`): a source moved to another mailbox starts again. */
+  mailbox: string;
   /** The UIDVALIDITY the UIDs belong to (IMAP allows 32 bits; a string, as imapflow's is a bigint). */
   uidValidity: string;
   /** The highest UID read (0: none yet). */
@@ -56,18 +58,26 @@ export interface MailboxCursor {
 export const HISTORY_DAYS = 30;
 const DAY_MS = 86_400_000;
 
+/** A source's mailbox as the cursor names it: user, host, port and folder. */
+export function mailboxIdentity(source: StoredEmailSource): string {
+  return `${source.username}@${source.host}:${source.port}/${source.mailbox}`;
+}
+
 /**
- * The cursor a poll goes on from: the stored one while the mailbox keeps its UIDVALIDITY,
- * else a fresh one (UIDs of another validity mean nothing) whose history is what the mailbox
- * holds now from the last `HISTORY_DAYS` days.
+ * The cursor a poll goes on from: the stored one while it is for the same mailbox and the
+ * mailbox keeps its UIDVALIDITY, else a fresh one (UIDs of another mailbox or validity mean
+ * nothing) whose history is what the mailbox holds now from the last `HISTORY_DAYS` days.
  */
 export function cursorFor(
   stored: MailboxCursor | null,
-  mailbox: { uidValidity: string; uidNext: number },
+  mailbox: { identity: string; uidValidity: string; uidNext: number },
   now: number,
 ): MailboxCursor {
-  if (stored && stored.uidValidity === mailbox.uidValidity) return stored;
+  if (
+    stored && stored.mailbox === mailbox.identity && stored.uidValidity === mailbox.uidValidity
+  ) return stored;
   return {
+    mailbox: mailbox.identity,
     uidValidity: mailbox.uidValidity,
     lastUid: 0,
     historyUntil: Math.max(0, mailbox.uidNext - 1),

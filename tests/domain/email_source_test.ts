@@ -45,17 +45,26 @@ Deno.test("pollDue: active imap sources not polled within the interval (a little
   equal(pollDue({ ...source, kind: "forwarding" }, now, five), false);
 });
 
-Deno.test("cursorFor: kept while UIDVALIDITY holds; else fresh, history up to UIDNEXT - 1 over 30 days", () => {
+Deno.test("cursorFor: kept for the same mailbox and UIDVALIDITY; else fresh, history up to UIDNEXT - 1 over 30 days", () => {
   const now = Date.parse("2026-03-31T00:00:00Z");
-  const stored = { uidValidity: "7", lastUid: 40, historyUntil: 12, historySince: 1 };
-  eq(cursorFor(stored, { uidValidity: "7", uidNext: 99 }, now), stored);
+  const box = "me@imap.example.com:993/INBOX";
+  const stored = { mailbox: box, uidValidity: "7", lastUid: 40, historyUntil: 12, historySince: 1 };
+  eq(cursorFor(stored, { identity: box, uidValidity: "7", uidNext: 99 }, now), stored);
   const fresh = {
+    mailbox: box,
     uidValidity: "8",
     lastUid: 0,
     historyUntil: 98,
     historySince: Date.parse("2026-03-01T00:00:00Z"),
   };
-  eq(cursorFor(stored, { uidValidity: "8", uidNext: 99 }, now), fresh);
-  eq(cursorFor(null, { uidValidity: "8", uidNext: 99 }, now), fresh);
-  eq(cursorFor(null, { uidValidity: "8", uidNext: 1 }, now).historyUntil, 0);
+  eq(cursorFor(stored, { identity: box, uidValidity: "8", uidNext: 99 }, now), fresh);
+  eq(cursorFor(null, { identity: box, uidValidity: "8", uidNext: 99 }, now), fresh);
+  eq(cursorFor(null, { identity: box, uidValidity: "8", uidNext: 1 }, now).historyUntil, 0);
+  // Another folder (or user, or host) with the same UIDVALIDITY is another mailbox.
+  const other = "me@imap.example.com:993/Orders";
+  eq(cursorFor(stored, { identity: other, uidValidity: "7", uidNext: 99 }, now), {
+    ...fresh,
+    mailbox: other,
+    uidValidity: "7",
+  });
 });

@@ -6,6 +6,7 @@ import type { AppDeps } from "../../deps.ts";
 import {
   cursorFor,
   type MailboxCursor,
+  mailboxIdentity,
   pollDue,
   type StoredEmailSource,
 } from "../../domain/email_source.ts";
@@ -156,7 +157,11 @@ async function readNew(
   result: PollResult,
 ) {
   const cursor: MailboxCursor = {
-    ...cursorFor(await getMailboxCursor(deps.kv, userId, source.id), session, deps.now()),
+    ...cursorFor(await getMailboxCursor(deps.kv, userId, source.id), {
+      identity: mailboxIdentity(source),
+      uidValidity: session.uidValidity,
+      uidNext: session.uidNext,
+    }, deps.now()),
   };
   const history = cursor.lastUid < cursor.historyUntil
     ? await session.uids(cursor.lastUid + 1, cursor.historyUntil, new Date(cursor.historySince))
