@@ -5,6 +5,7 @@ import { startQueueListener } from "./src/events/queue.ts";
 import { listen } from "./src/http/listener.ts";
 import { CRON_JOBS, type JobContext, jobContext } from "./src/jobs/registry.ts";
 import { scheduleCronJobs } from "./src/jobs/schedule.ts";
+import { smtpReceiverFromConfig } from "./src/intake/smtp.ts";
 import { openFilesLimit } from "./src/lib/limits.ts";
 import { openStore } from "./src/store/kv.ts";
 import { VERSION } from "./src/version.ts";
@@ -34,6 +35,8 @@ try {
 const { kv, persistence } = await openStore(config.kvPath);
 const deps = createDeps({ kv, config, persistence });
 const app = createApp(deps);
+// The built-in SMTP receiver, when SMTP_PORT is set.
+const smtp = await smtpReceiverFromConfig(deps);
 
 // The process's one event listener routes queue messages by kind (src/jobs/registry.ts); with
 // the outbox it hands this process's events over at commit, and the drain job does the rest.
@@ -80,7 +83,7 @@ async function shutdown(signal: string) {
   deps.log.info("shutting down", { signal });
   const finished = (async () => {
     const cronStopped = cron.stop();
-    await server.shutdown();
+    await Promise.all([server.shutdown(), smtp?.close()]);
     await cronStopped;
     await queue.drain();
     await drainDeps(deps);

@@ -21,6 +21,7 @@ import { orders } from "./bench/scenarios/orders.ts";
 import { webhooks } from "./bench/scenarios/webhooks.ts";
 import { email } from "./bench/scenarios/email.ts";
 import { carriers } from "./bench/scenarios/carriers.ts";
+import { mailArrival } from "./bench/scenarios/mail_arrival.ts";
 
 const SCENARIOS: Scenario[] = [
   foundation,
@@ -29,6 +30,7 @@ const SCENARIOS: Scenario[] = [
   webhooks,
   email,
   carriers,
+  mailArrival,
 ];
 
 const REPORT = new URL("../docs/benchmarks.md", import.meta.url);

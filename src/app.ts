@@ -22,6 +22,7 @@ import { emailIntakeRoutes } from "./routes/email_intake.ts";
 import { templateRoutes } from "./routes/templates.ts";
 import { orderIntakeRoutes } from "./routes/order_intake.ts";
 import { carrierRoutes } from "./routes/carriers.ts";
+import { inboundMailRoutes } from "./routes/inbound_mail.ts";
 
 /**
  * The whole HTTP API for one set of dependencies. No I/O happens here: main.ts and the tests
@@ -51,7 +52,8 @@ export function createApp(deps: AppDeps) {
     .route("/", emailSourceRoutes)
     .route("/", emailIntakeRoutes)
     .route("/", templateRoutes)
-    .route("/", carrierRoutes);
+    .route("/", carrierRoutes)
+    .route("/", inboundMailRoutes);
   app.route("/api", api);
   mountDocs(app);
 

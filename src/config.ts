@@ -23,6 +23,11 @@ const EnvSchema = z.object({
   BILLING_ENABLED: bool.default(false),
   FREE_PLAN_MONTHLY_ORDERS: z.coerce.number().int().min(0).default(100),
   INBOUND_MAIL_KEY: optionalText,
+  SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  SMTP_HOST: optionalText,
+  SMTP_TLS_CERT: optionalText,
+  SMTP_TLS_KEY: optionalText,
+  IMAP_POLL_MINUTES: z.coerce.number().int().min(1).max(59).default(5),
   SECRETS_KEY: z.string().refine((v) => decodedLength(v) === 32, "must be base64 of 32 bytes")
     .optional(),
   ALLOWED_PRIVATE_ADDRESSES: addressList,
@@ -98,6 +103,10 @@ export interface Config {
   billingEnabled: boolean;
   freePlanMonthlyOrders: number;
   inboundMailKey?: string;
+  /** The built-in SMTP receiver: off without a port; STARTTLS with both PEM file paths. */
+  smtpReceiver: { port?: number; host: string; tlsCertFile?: string; tlsKeyFile?: string };
+  /** How often mailboxes are polled (the cron schedule of the polling job). */
+  imapPollMinutes: number;
   secretsKey?: Uint8Array;
   allowedPrivateAddresses: string[];
   /** Proxies whose `X-Forwarded-For` is believed; empty: the spec's first-address rule. */
@@ -184,6 +193,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       throw new ConfigError(`Invalid ${missing}: required when ${e[id] ? id : secret} is set`);
     }
   }
+  if (!e.SMTP_TLS_CERT !== !e.SMTP_TLS_KEY) {
+    throw new ConfigError(
+      `Invalid ${
+        e.SMTP_TLS_CERT ? "SMTP_TLS_KEY" : "SMTP_TLS_CERT"
+      }: SMTP_TLS_CERT and SMTP_TLS_KEY go together`,
+    );
+  }
   const origins = list(e.CORS_ORIGINS);
   return {
     port: e.PORT,
@@ -198,6 +214,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     billingEnabled: e.BILLING_ENABLED,
     freePlanMonthlyOrders: e.FREE_PLAN_MONTHLY_ORDERS,
     inboundMailKey: e.INBOUND_MAIL_KEY,
+    smtpReceiver: {
+      port: e.SMTP_PORT,
+      host: e.SMTP_HOST ?? e.HOST,
+      tlsCertFile: e.SMTP_TLS_CERT,
+      tlsKeyFile: e.SMTP_TLS_KEY,
+    },
+    imapPollMinutes: e.IMAP_POLL_MINUTES,
     secretsKey: e.SECRETS_KEY ? Uint8Array.fromBase64(e.SECRETS_KEY) : undefined,
     allowedPrivateAddresses: list(e.ALLOWED_PRIVATE_ADDRESSES),
     trustedProxies: list(e.TRUSTED_PROXIES),

@@ -127,6 +127,7 @@ export function createDeps(input: DepsInput): AppDeps {
 
 /** Waits for background writes so KV can be closed; ends kept-alive outbound connections. */
 export async function drainDeps(deps: AppDeps): Promise<void> {
+  deps.background.stop();
   await deps.background.drain();
   await deps.apiKeyUse.flush();
   deps.outbound.close();

@@ -21,6 +21,13 @@ Deno.test("defaults follow CONTRACT.md", () => {
   assert.equal(c.corsOrigins, "*");
   assert.equal(c.turnstile.verifyUrl, "https://challenges.cloudflare.com/turnstile/v0/siteverify");
   assert.equal(c.logLevel, "info");
+  assert.deepEqual(c.smtpReceiver, {
+    port: undefined,
+    host: "0.0.0.0",
+    tlsCertFile: undefined,
+    tlsKeyFile: undefined,
+  });
+  assert.equal(c.imapPollMinutes, 5);
 });
 
 Deno.test("values are parsed and typed", () => {
@@ -36,6 +43,10 @@ Deno.test("values are parsed and typed", () => {
     TRUSTED_PROXIES: "::1, 172.16.0.0/12",
     CORS_ORIGINS: "https://a.example, https://b.example",
     LOG_LEVEL: "warn",
+    SMTP_PORT: "2525",
+    SMTP_TLS_CERT: "/etc/mail/cert.pem",
+    SMTP_TLS_KEY: "/etc/mail/key.pem",
+    IMAP_POLL_MINUTES: "15",
   });
   assert.equal(c.port, 9001);
   assert.equal(c.listenerRecycleSeconds, 30);
@@ -47,6 +58,15 @@ Deno.test("values are parsed and typed", () => {
   assert.deepEqual(c.trustedProxies, ["::1", "172.16.0.0/12"]);
   assert.deepEqual(c.corsOrigins, ["https://a.example", "https://b.example"]);
   assert.equal(c.logLevel, "warn");
+  assert.deepEqual(c.smtpReceiver, {
+    port: 2525,
+    host: "0.0.0.0",
+    tlsCertFile: "/etc/mail/cert.pem",
+    tlsKeyFile: "/etc/mail/key.pem",
+  });
+  assert.equal(c.imapPollMinutes, 15);
+  assert.equal(loadConfig({ HOST: "::", SMTP_HOST: "127.0.0.1" }).smtpReceiver.host, "127.0.0.1");
+  assert.equal(loadConfig({ HOST: "::" }).smtpReceiver.host, "::");
 });
 
 Deno.test("a bad value names its variable", () => {
@@ -61,6 +81,11 @@ Deno.test("a bad value names its variable", () => {
     { LOG_LEVEL: "loud" },
     { BASE_URL: "not a url" },
     { TRUSTED_PROXIES: "10.0.0.1, proxy.internal" },
+    { SMTP_PORT: "65536" },
+    { IMAP_POLL_MINUTES: "0" },
+    { IMAP_POLL_MINUTES: "60" },
+    { SMTP_TLS_CERT: "/etc/mail/cert.pem" },
+    { SMTP_TLS_KEY: "/etc/mail/key.pem" },
   ];
   for (const env of cases) {
     const name = Object.keys(env)[0];

@@ -8,6 +8,7 @@
  */
 import type { AppDeps } from "../deps.ts";
 import type { QueueHandlers } from "../events/queue.ts";
+import { pollMailboxes } from "../intake/imap/poll.ts";
 import { webhookHandlers } from "../webhooks/delivery.ts";
 import { drainOutbox, OUTBOX_DRAIN_SCHEDULE } from "./outbox_drain.ts";
 import { everyMinutes } from "../lib/periods.ts";
@@ -60,6 +61,16 @@ export const CRON_JOBS: readonly CronJob[] = [
     run: ({ deps }, signal) =>
       everyMinutes(deps.now(), deps.config.tracking.pollMinutes)
         ? runTracker(deps, { signal })
+        : Promise.resolve(),
+  },
+  {
+    name: "mailbox poll",
+    // Like the tracker: a fixed schedule, passes on the IMAP_POLL_MINUTES minutes. Every due
+    // imap source, each under its own lease; none: returns at once.
+    schedule: "* * * * *",
+    run: ({ deps }, signal) =>
+      everyMinutes(deps.now(), deps.config.imapPollMinutes)
+        ? pollMailboxes(deps, signal)
         : Promise.resolve(),
   },
 ];

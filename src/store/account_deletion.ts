@@ -1,6 +1,6 @@
 import type { UserRecord } from "../domain/user.ts";
 import { apiKeyLookupKeysOf } from "./api_keys.ts";
-import { forwardingKeysOf } from "./email_sources.ts";
+import { sourceLookupKeysOf } from "./email_sources.ts";
 import { sessionKeysOf } from "./credentials.ts";
 import { keys } from "./keys.ts";
 import { addToCounter, commit, counterValue, deleteKeys, deletePrefix, withRetry } from "./kv.ts";
@@ -16,7 +16,7 @@ const OWNED_GLOBAL_KEYS: ((kv: Deno.Kv, userId: string) => Promise<Deno.KvKey[]>
   sessionKeysOf,
   apiKeyLookupKeysOf,
   resetKeysOf,
-  forwardingKeysOf,
+  sourceLookupKeysOf,
 ];
 
 /**

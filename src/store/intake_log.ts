@@ -24,6 +24,11 @@ export interface Keeping {
   channel: IntakeChannel;
   identity?: string;
   staged?: StagedBlob | null;
+  /**
+   * The log id of an earlier copy that made no order and that this one may replace as the
+   * dedupe key's target (a rebuild reading it again as an order); any other copy still stops it.
+   */
+  supersedes?: string;
 }
 
 /** A repeat of a message already logged: the entry of its first copy. */
@@ -34,8 +39,11 @@ export interface Repeat {
 const dedupeKeyOf = ({ userId, channel, identity }: Keeping) =>
   identity ? keys.intakeDedupe(userId, channel, identity) : null;
 
-const repeatOf = (first: Deno.KvEntryMaybe<unknown> | undefined): Repeat | undefined =>
-  first?.value ? { duplicateOf: first.value as string } : undefined;
+const repeatOf = (
+  first: Deno.KvEntryMaybe<unknown> | undefined,
+  supersedes?: string,
+): Repeat | undefined =>
+  first?.value && first.value !== supersedes ? { duplicateOf: first.value as string } : undefined;
 
 /** The entry with its indexes, the dedupe key pointing at it, and the raw copy. */
 function keepWrites(op: Deno.AtomicOperation, keeping: Keeping, entry: IntakeLogEntry) {
@@ -56,7 +64,7 @@ export function messageInCommit(
   const dedupe = dedupeKeyOf(keeping);
   return {
     keys: dedupe ? [dedupe] : [],
-    stop: ([first]) => repeatOf(first),
+    stop: ([first]) => repeatOf(first, keeping.supersedes),
     write: (op, outcome) => keepWrites(op, keeping, entryOf(outcome)),
   };
 }
@@ -77,7 +85,7 @@ export function logAlone(
       ...(dedupe ? [dedupe] : []),
     ]);
     if (!user.value) return { commit: null, value: "account_gone" };
-    const repeat = repeatOf(first);
+    const repeat = repeatOf(first, keeping.supersedes);
     if (repeat) return { commit: null, value: repeat };
     const op = kv.atomic().check(user, ...(first ? [first] : []));
     keepWrites(op, keeping, entry);
@@ -125,6 +133,17 @@ export async function ordersWithMessages(kv: Deno.Kv, userId: string): Promise<s
   const prefix = keys.orderMessagesAll(userId);
   for await (const e of kv.list({ prefix }, { batchSize: 1000 })) ids.add(String(e.key.at(-2)));
   return [...ids];
+}
+
+/** The log id of the first copy of a message (by its dedupe identity), or null. */
+export async function firstCopyOf(
+  kv: Deno.Kv,
+  userId: string,
+  channel: IntakeChannel,
+  identity: string,
+): Promise<string | null> {
+  const key = keys.intakeDedupe(userId, channel, identity);
+  return keyFits(key) ? (await kv.get<string>(key)).value : null;
 }
 
 export async function getIntakeEntry(

@@ -123,6 +123,12 @@ export const keys = {
     ["ws", userId, "email_source", sourceId] as const,
   /** Forwarding slug -> {userId, sourceId}: where mail to `<slug>@MAIL_DOMAIN` goes. */
   forwardingAddress: (slug: string) => ["email_forward", slug] as const,
+  /** (user id, source id) -> null: every imap source, what the polling job walks. */
+  mailboxesToPoll: () => ["email_poll"] as const,
+  mailboxToPoll: (userId: string, sourceId: string) => ["email_poll", userId, sourceId] as const,
+  /** Source id -> `MailboxCursor`: the mailbox's UIDVALIDITY and the last UID read. */
+  mailboxCursor: (userId: string, sourceId: string) =>
+    ["ws", userId, "imap_cursor", sourceId] as const,
   /** Template id -> the custom template; ids sort by creation. */
   customTemplates: (userId: string) => ["ws", userId, "template"] as const,
   customTemplate: (userId: string, templateId: string) =>

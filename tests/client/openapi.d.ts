@@ -725,6 +725,26 @@ export interface paths {
         patch: operations["updateEmailSource"];
         trace?: never;
     };
+    "/api/email-sources/{id}/rebuild": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a source's recent mail again
+         * @description Reads the last `sinceDays` days again in the background: an imap source's mailbox (the newest 10,000 messages), a forwarding source's stored messages. Messages not yet stored are stored, a stored message that made no order is stored again when it now reads as one, and the orders of the others are re-read with today's templates (fields the user edited are kept). Never fires events. 409 while a rebuild of the source runs.
+         */
+        post: operations["rebuildEmailSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/email/import": {
         parameters: {
             query?: never;
@@ -909,6 +929,26 @@ export interface paths {
         get: operations["getCarrierStatus"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inbound/mail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand over mail received by the operator's mail worker
+         * @description For the deployment's own mail worker (or any MTA hook) that receives mail for forwarding addresses: the message is read and stored as `POST /api/email/import` would, through the source the address belongs to (its allow-list applies). Needs the operator key (`INBOUND_MAIL_KEY`) in `x-service-inbound-key` or `?key=`; 503 when none is configured. 404 for an address that is not an active forwarding address; 402 (not 429) when the plan's monthly cap is used up.
+         */
+        post: operations["receiveInboundMail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2032,6 +2072,13 @@ export interface components {
             /** @description Default INBOX */
             mailbox?: string;
         };
+        EmailSourceRebuild: {
+            /**
+             * @description How many days back to read again (1 to 365)
+             * @example 30
+             */
+            sinceDays: number;
+        };
         EmailDuplicate: {
             /** @enum {boolean} */
             duplicate: true;
@@ -2232,6 +2279,21 @@ export interface components {
             location?: string;
             /** @example Out For Delivery Today */
             description: string;
+        };
+        InboundMail: {
+            /**
+             * @description The forwarding address the message was sent to (`<slug>@MAIL_DOMAIN`)
+             * @example 3f9a1c0b7d2e4f6a8b1c@inbound.example.com
+             */
+            to: string;
+            /**
+             * @description The whole RFC 5322 message (headers and body) as text
+             * @example From: Shop <orders@shop.example>
+             *     Subject: Order #1001 confirmed
+             *
+             *     ...
+             */
+            raw: string;
         };
         OpenApiDocument: {
             /** @enum {string} */
@@ -4555,6 +4617,78 @@ export interface operations {
             };
         };
     };
+    rebuildEmailSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailSourceRebuild"];
+            };
+        };
+        responses: {
+            /** @description Started */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     import: {
         parameters: {
             query?: never;
@@ -5140,6 +5274,112 @@ export interface operations {
                     "application/json": {
                         error: string;
                     };
+                };
+            };
+        };
+    };
+    receiveInboundMail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InboundMail"];
+            };
+        };
+        responses: {
+            /** @description A repeat of a message already received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailDuplicate"];
+                };
+            };
+            /** @description Accepted: the order was created or merged */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailImported"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The free plan's monthly new-order cap is used up (merges are never blocked) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanLimitError"];
+                };
+            };
+            /** @description The real sender is not in the source's allowed senders */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not readable as an email order */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description Feature not configured on this deployment */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

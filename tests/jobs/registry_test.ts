@@ -10,7 +10,7 @@ Deno.test("the registry names every job once; queue kinds route to their handler
   await using ctx = await testApp();
   eq(Object.keys(jobContext(ctx.deps).queue).sort(), ["delivery", "event"]);
   const names = CRON_JOBS.map((job) => job.name);
-  eq(names, ["outbox drain", "carrier tracker"]);
+  eq(names, ["outbox drain", "carrier tracker", "mailbox poll"]);
   equal(new Set(names).size, names.length);
   for (const job of CRON_JOBS) {
     // What Deno.cron (and Deno Deploy) accept as a name; five fields, UTC.
@@ -80,4 +80,14 @@ Deno.test("scheduled runs wait for the service; stop() waits for the runs under 
   await stopping;
   await tick;
   eq(log, ["run object", "done"]);
+});
+
+Deno.test("mailbox polling passes on the IMAP_POLL_MINUTES minutes; with no mailbox it returns at once", async () => {
+  const poll = CRON_JOBS.find((job) => job.name === "mailbox poll")!;
+  equal(poll.schedule, "* * * * *");
+  const at = (minute: number) => () => Date.UTC(2026, 0, 5, 9, minute, 30);
+  await using ctx = await testApp({}, { now: at(10) });
+  eq(await poll.run(jobContext(ctx.deps), new AbortController().signal), { polled: 0, failed: 0 });
+  await using off = await testApp({}, { now: at(11) });
+  equal(await poll.run(jobContext(off.deps), new AbortController().signal), undefined);
 });
