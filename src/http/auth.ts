@@ -56,6 +56,6 @@ export async function currentUser(c: Context<AppEnv>): Promise<UserRecord> {
 
 /** What the snapshot and export sections read, for the caller's account. */
 export function workspaceOf(c: Context<AppEnv>, user: UserRecord): WorkspaceContext {
-  const { kv, now, apiKeyUse } = c.var.deps;
-  return { kv, user, now: now(), apiKeyUse };
+  const { kv, now, apiKeyUse, config } = c.var.deps;
+  return { kv, user, now: now(), apiKeyUse, baseUrl: config.baseUrl };
 }

@@ -34,6 +34,8 @@ export interface IncomingMessage {
   raw?: Uint8Array;
   facts: MessageFacts;
   reading: Reading;
+  /** Writes of the channel's own that commit with the log entry (never with a duplicate's). */
+  alsoWrite?: Keeping["alsoWrite"];
 }
 
 /** The seam's options: the clock, the plan settings, the event bus, and `quiet` for rebuilds. */
@@ -67,7 +69,13 @@ export async function receiveMessage(
   const staged = message.raw
     ? await stageBlob(kv, keys.intakeRaw(userId, logId), message.raw)
     : null;
-  const keeping: Keeping = { userId, channel, identity: message.identity, staged };
+  const keeping: Keeping = {
+    userId,
+    channel,
+    identity: message.identity,
+    staged,
+    alsoWrite: message.alsoWrite,
+  };
   let kept = false;
   try {
     const result = reading.kind === "order"

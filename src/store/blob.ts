@@ -49,6 +49,14 @@ export async function stageBlob(
   bytes: Uint8Array,
 ): Promise<StagedBlob> {
   const version = crypto.randomUUID();
+  // One chunk rides in the caller's commit: no commit of its own, nothing to clean up.
+  if (bytes.byteLength <= CHUNK_SIZE) {
+    const meta: BlobMeta = { version, size: bytes.byteLength, chunks: 1 };
+    return {
+      commit: (op) => void op.set(chunkKey(key, version, 0), bytes).set(metaKey(key), meta),
+      discard: () => Promise.resolve(),
+    };
+  }
   const chunks = await writeChunks(kv, key, version, bytes);
   const meta: BlobMeta = { version, size: bytes.byteLength, chunks };
   return {

@@ -8,6 +8,7 @@ import { getBlob, type StagedBlob } from "./blob.ts";
 import { keys } from "./keys.ts";
 import { getManyChunked, withRetry } from "./kv.ts";
 import type { InCommit, StoredOutcome } from "./orders.ts";
+import type { Item, WorkspaceContext } from "./sections.ts";
 
 /** Adds an entry and its index entries to `op`. */
 export function logWrites(op: Deno.AtomicOperation, userId: string, entry: IntakeLogEntry): void {
@@ -23,6 +24,8 @@ export interface Keeping {
   channel: IntakeChannel;
   identity?: string;
   staged?: StagedBlob | null;
+  /** The channel's own writes that go with the entry (a bot's tallies, an ignored post's sample). */
+  alsoWrite?: (op: Deno.AtomicOperation, entry: IntakeLogEntry) => void;
 }
 
 /** A repeat of a message already logged: the entry of its first copy. */
@@ -42,6 +45,7 @@ function keepWrites(op: Deno.AtomicOperation, keeping: Keeping, entry: IntakeLog
   const dedupe = dedupeKeyOf(keeping);
   if (dedupe) op.set(dedupe, entry.id);
   keeping.staged?.commit(op);
+  keeping.alsoWrite?.(op, entry);
 }
 
 /**
@@ -106,14 +110,37 @@ export async function listIntakeLog(
   for await (const e of kv.list({ prefix }, { reverse: true, batchSize: 500 })) {
     ids.push(String(e.key.at(-1)));
   }
-  const wanted = ids.slice(0, query.limit);
-  const entries = await getManyChunked<IntakeLogEntry>(
-    kv,
-    wanted.map((id) => keys.intakeLog(userId, id)),
-  );
-  const items = entries.flatMap((e) => e.value ? [e.value] : [])
+  const items = (await entriesOf(kv, userId, ids.slice(0, query.limit)))
     .filter((e) => !query.channel || e.channel === query.channel);
   return { items, total: ids.length };
+}
+
+/**
+ * The newest `limit` entries of one source (a bot's log), or of a channel: a bounded read of
+ * the index, no total.
+ */
+export async function latestIntakeEntries(
+  kv: Deno.Kv,
+  userId: string,
+  from: { sourceId: string } | { channel: IntakeChannel },
+  limit: number,
+): Promise<IntakeLogEntry[]> {
+  const prefix = "sourceId" in from
+    ? keys.intakeBySource(userId, from.sourceId)
+    : keys.intakeByChannel(userId, from.channel);
+  const ids: string[] = [];
+  for await (const e of kv.list({ prefix }, { reverse: true, limit, batchSize: limit })) {
+    ids.push(String(e.key.at(-1)));
+  }
+  return await entriesOf(kv, userId, ids);
+}
+
+async function entriesOf(kv: Deno.Kv, userId: string, ids: string[]) {
+  const entries = await getManyChunked<IntakeLogEntry>(
+    kv,
+    ids.map((id) => keys.intakeLog(userId, id)),
+  );
+  return entries.flatMap((e) => e.value ? [e.value] : []);
 }
 
 export async function getIntakeEntry(
@@ -127,4 +154,24 @@ export async function getIntakeEntry(
 /** The stored raw message of an entry, or null when none is stored. */
 export function getRawMessage(kv: Deno.Kv, userId: string, logId: string) {
   return getBlob(kv, keys.intakeRaw(userId, logId));
+}
+
+/**
+ * The export's `intakeMessages`: every logged message, oldest first, with its stored raw copy
+ * as text (the source email, the webhook post) where one is kept.
+ */
+export async function intakeMessagesSection(ctx: WorkspaceContext): Promise<Item[]> {
+  const out: Item[] = [];
+  const text = new TextDecoder();
+  for await (
+    const e of ctx.kv.list<IntakeLogEntry>({ prefix: keys.intakeLogs(ctx.user.id) }, {
+      batchSize: 500,
+    })
+  ) {
+    const raw = e.value.rawSize === undefined
+      ? null
+      : await getRawMessage(ctx.kv, ctx.user.id, e.value.id);
+    out.push(raw ? { ...e.value, raw: text.decode(raw) } : { ...e.value });
+  }
+  return out;
 }

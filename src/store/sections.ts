@@ -11,6 +11,8 @@ export interface WorkspaceContext {
   user: UserRecord;
   now: number;
   apiKeyUse: ApiKeyUseRecorder;
+  /** `BASE_URL`: what chat intake URLs start with. */
+  baseUrl: string;
 }
 
 export type Loader<T> = (ctx: WorkspaceContext) => Promise<T>;
