@@ -37,6 +37,7 @@ const BELOW_HTTP = [
   "webhooks",
   "jobs",
   "intake",
+  "chat",
   "carriers",
   "vendors",
   "lib",

@@ -1,0 +1,234 @@
+/**
+ * Bots in KV: the record, a copy under the SHA-256 of its slug (what an intake URL finds in one
+ * read), the workspace's count, and per-bot tallies written with each post's log entry. The
+ * record and its copy change in one commit, so a rotated or deleted URL stops at once.
+ */
+import {
+  applyBotChanges,
+  type BotChanges,
+  type BotStats,
+  botView,
+  exportedBot,
+  recentOrdersOf,
+  type StoredBot,
+} from "../domain/bot.ts";
+import type { IntakeLogEntry } from "../domain/intake.ts";
+import type { UserRecord } from "../domain/user.ts";
+import { sha256Hex, timingSafeEqual } from "../lib/crypto.ts";
+import { newId, randomToken } from "../lib/ids.ts";
+import { latestIntakeEntries } from "./intake_log.ts";
+import { keys } from "./keys.ts";
+import {
+  addToCounter,
+  counterValue,
+  lookup,
+  lookupMany,
+  type Paging,
+  readCounter,
+  withRetry,
+} from "./kv.ts";
+import type { WorkspaceContext } from "./sections.ts";
+
+/** 144 random bits, URL-safe. */
+const newSlug = () => randomToken(18);
+
+/** The tallies a post's outcome raises; `last` keeps the newest post time (KV `max`). */
+const TALLIED = new Set(["created", "merged", "rejected"]);
+
+/** The record and its slug copy, in `op`. */
+async function writeBot(op: Deno.AtomicOperation, bot: StoredBot) {
+  op.set(keys.bot(bot.userId, bot.id), bot)
+    .set(keys.botBySlug(bot.userId, await sha256Hex(bot.slug)), bot);
+}
+
+export interface NewBot {
+  name: string;
+  outputWebhook?: string;
+  active: boolean;
+}
+
+/** Creates a bot for the account (checked in the commit); null when the account is gone. */
+export async function createBot(
+  kv: Deno.Kv,
+  user: UserRecord,
+  input: NewBot,
+  now: number,
+): Promise<StoredBot | null> {
+  const bot: StoredBot = {
+    id: newId("bot", now),
+    userId: user.id,
+    name: input.name,
+    handle: user.webhookHandle,
+    slug: newSlug(),
+    active: input.active,
+    ...(input.outputWebhook ? { outputWebhook: input.outputWebhook } : {}),
+    createdAt: new Date(now).toISOString(),
+  };
+  return await withRetry(async () => {
+    const account = await kv.get(keys.user(user.id));
+    if (!account.versionstamp) return { commit: null, value: null };
+    const op = kv.atomic().check(account).check({
+      key: keys.bot(user.id, bot.id),
+      versionstamp: null,
+    });
+    await writeBot(op, bot);
+    addToCounter(op, keys.botCount(user.id), 1);
+    return { commit: await op.commit(), value: bot };
+  });
+}
+
+/** A page of the account's bots, newest first, and how many there are. */
+export async function listBots(
+  kv: Deno.Kv,
+  userId: string,
+  paging: Paging,
+): Promise<{ items: StoredBot[]; total: number }> {
+  const items: StoredBot[] = [];
+  let skip = paging.offset;
+  const wanted = paging.offset + paging.limit;
+  const [, total] = await Promise.all([
+    (async () => {
+      const iter = kv.list<StoredBot>({ prefix: keys.bots(userId) }, {
+        reverse: true,
+        limit: wanted,
+        batchSize: Math.min(500, wanted),
+      });
+      for await (const e of iter) {
+        if (skip > 0) skip--;
+        else items.push(e.value);
+      }
+    })(),
+    readCounter(kv, keys.botCount(userId)),
+  ]);
+  return { items, total };
+}
+
+async function allBots(kv: Deno.Kv, userId: string): Promise<StoredBot[]> {
+  const out: StoredBot[] = [];
+  for await (const e of kv.list<StoredBot>({ prefix: keys.bots(userId) }, { reverse: true })) {
+    out.push(e.value);
+  }
+  return out;
+}
+
+export async function getBot(kv: Deno.Kv, userId: string, id: string): Promise<StoredBot | null> {
+  return (await lookup<StoredBot>(kv, keys.bot(userId, id))).value;
+}
+
+/**
+ * Applies a change (a PATCH, a new slug) with optimistic concurrency; the slug copy moves with
+ * a new slug in the same commit. Null when the bot does not exist.
+ */
+async function changeBot(
+  kv: Deno.Kv,
+  userId: string,
+  id: string,
+  change: (bot: StoredBot) => StoredBot,
+): Promise<StoredBot | null> {
+  const key = keys.bot(userId, id);
+  return await withRetry(async () => {
+    const entry = await lookup<StoredBot>(kv, key);
+    if (!entry.value) return { commit: null, value: null };
+    const next = change(entry.value);
+    const op = kv.atomic().check(entry);
+    if (next.slug !== entry.value.slug) {
+      op.delete(keys.botBySlug(userId, await sha256Hex(entry.value.slug)));
+    }
+    await writeBot(op, next);
+    return { commit: await op.commit(), value: next };
+  });
+}
+
+export function updateBot(
+  kv: Deno.Kv,
+  userId: string,
+  id: string,
+  changes: BotChanges,
+  now: number,
+) {
+  return changeBot(kv, userId, id, (bot) => applyBotChanges(bot, changes, now));
+}
+
+/** A new slug: the old URL answers 401 from this commit on. */
+export function rotateBotSlug(kv: Deno.Kv, userId: string, id: string, now: number) {
+  return changeBot(kv, userId, id, (bot) => ({
+    ...bot,
+    slug: newSlug(),
+    updatedAt: new Date(now).toISOString(),
+  }));
+}
+
+/** Deletes a bot, its slug copy and its tallies (its log entries stay with the orders). */
+export async function deleteBot(kv: Deno.Kv, userId: string, id: string): Promise<boolean> {
+  const key = keys.bot(userId, id);
+  return await withRetry(async () => {
+    const entry = await lookup<StoredBot>(kv, key);
+    if (!entry.value) return { commit: null, value: false };
+    const op = kv.atomic().check(entry).delete(key)
+      .delete(keys.botBySlug(userId, await sha256Hex(entry.value.slug)));
+    for (const name of [...TALLIED, "last"]) op.delete(keys.botTally(userId, id, name));
+    addToCounter(op, keys.botCount(userId), -1);
+    return { commit: await op.commit(), value: true };
+  });
+}
+
+/**
+ * The active bot an intake URL names (`<handle>/<slug>`), or null whatever is wrong. The slug
+ * is found by its hash (the lookup's timing tells nothing about it) and then compared in
+ * constant time, as is the handle.
+ */
+export async function findBotByUrl(
+  kv: Deno.Kv,
+  handle: string,
+  slug: string,
+): Promise<StoredBot | null> {
+  const userId = (await lookup<string>(kv, keys.userByHandle(handle))).value;
+  if (!userId) return null;
+  const bot = (await kv.get<StoredBot>(keys.botBySlug(userId, await sha256Hex(slug)))).value;
+  if (!bot || !bot.active) return null;
+  // Both compared, always: the answer takes as long whichever half is wrong.
+  const same = [timingSafeEqual(bot.slug, slug), timingSafeEqual(bot.handle, handle)];
+  return same.every(Boolean) ? bot : null;
+}
+
+/** A post's tallies, in the commit of its log entry. */
+export function tallyPost(op: Deno.AtomicOperation, userId: string, entry: IntakeLogEntry) {
+  const botId = entry.sourceId;
+  if (!botId) return;
+  if (TALLIED.has(entry.outcome)) addToCounter(op, keys.botTally(userId, botId, entry.outcome), 1);
+  op.max(keys.botTally(userId, botId, "last"), BigInt(Date.parse(entry.receivedAt)));
+}
+
+export async function botStats(kv: Deno.Kv, userId: string, botId: string): Promise<BotStats> {
+  const [created, merged, rejected, last] = await lookupMany<Deno.KvU64[]>(
+    kv,
+    ["created", "merged", "rejected", "last"].map((n) => keys.botTally(userId, botId, n)),
+  );
+  const lastMs = counterValue(last.value);
+  return {
+    orders: counterValue(created.value),
+    merged: counterValue(merged.value),
+    rejected: counterValue(rejected.value),
+    ...(lastMs ? { lastPostAt: new Date(lastMs).toISOString() } : {}),
+  };
+}
+
+/** How many of a bot's newest posts are read to find its recent orders. */
+const RECENT_SCAN = 50;
+
+/** The snapshot's `bots`: each as its endpoint shows it, with `stats` and `recentOrders`. */
+export async function botsSection(ctx: WorkspaceContext) {
+  const bots = await allBots(ctx.kv, ctx.user.id);
+  return await Promise.all(bots.map(async (bot) => {
+    const [stats, latest] = await Promise.all([
+      botStats(ctx.kv, ctx.user.id, bot.id),
+      latestIntakeEntries(ctx.kv, ctx.user.id, { sourceId: bot.id }, RECENT_SCAN),
+    ]);
+    return { ...botView(bot, ctx.baseUrl), stats, recentOrders: recentOrdersOf(latest) };
+  }));
+}
+
+/** The export's `bots`: no slug, URLs cut to their host. */
+export async function botsExport(ctx: WorkspaceContext) {
+  return (await allBots(ctx.kv, ctx.user.id)).map((bot) => exportedBot(bot, ctx.baseUrl));
+}
