@@ -126,8 +126,8 @@ export function digestPost(summary: DigestSummary, now: number) {
       fields: [
         ...fields([
           ["Received", summary.received],
-          ["Shipped since", summary.shipped],
-          ["Delivered since", summary.delivered],
+          ["Now shipped", summary.shipped],
+          ["Now delivered", summary.delivered],
         ], true),
         ...fields([["Latest", lines.length ? lines.join("\n") : undefined]], false),
       ],

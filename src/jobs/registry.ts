@@ -5,8 +5,10 @@
  * (relays, digests, the carrier tracker, mailbox polling).
  */
 import type { AppDeps } from "../deps.ts";
-import type { QueueHandlers } from "../events/queue.ts";
+import { combineHandlers, type QueueHandlers } from "../events/queue.ts";
 import { webhookHandlers } from "../webhooks/delivery.ts";
+import { DIGEST_SCHEDULE, runDigests } from "../chat/digest.ts";
+import { relayHandlers } from "../chat/relay.ts";
 import { drainOutbox, OUTBOX_DRAIN_SCHEDULE } from "./outbox_drain.ts";
 
 export interface CronJob {
@@ -25,9 +27,11 @@ export interface Jobs {
 
 /** The service's jobs for one set of dependencies. */
 export function serviceJobs(deps: AppDeps): Jobs {
-  const queue: QueueHandlers = {
-    ...webhookHandlers(deps),
-  };
+  // Every consumer of committed events: webhook delivery, chat update relays.
+  const queue: QueueHandlers = combineHandlers(
+    webhookHandlers(deps),
+    relayHandlers(deps),
+  );
   const cron: CronJob[] = [
     {
       name: "outbox drain",
@@ -37,6 +41,11 @@ export function serviceJobs(deps: AppDeps): Jobs {
         deps.events.transport.name === "outbox"
           ? drainOutbox(deps, queue, { signal })
           : Promise.resolve(),
+    },
+    {
+      name: "chat digest",
+      schedule: DIGEST_SCHEDULE,
+      run: (signal) => runDigests(deps, { signal }),
     },
   ];
   return { queue, cron };
