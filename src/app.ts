@@ -17,6 +17,10 @@ import { webhookLogRoutes } from "./routes/webhook_logs.ts";
 import { webhookSubscriptionRoutes } from "./routes/webhook_subscriptions.ts";
 import { orderRoutes } from "./routes/orders.ts";
 import { billingRoutes } from "./routes/billing.ts";
+import { botRoutes } from "./routes/bots.ts";
+import { chatIntakeRoutes } from "./routes/chat_intake.ts";
+import { chatRoutes } from "./routes/chat.ts";
+import { embedCopierRoutes } from "./routes/embed_copier.ts";
 
 /**
  * The whole HTTP API for one set of dependencies. No I/O happens here: main.ts and the tests
@@ -41,7 +45,11 @@ export function createApp(deps: AppDeps) {
     .route("/", webhookLogRoutes)
     .route("/", settingsRoutes)
     .route("/", orderRoutes)
-    .route("/", billingRoutes);
+    .route("/", billingRoutes)
+    .route("/", botRoutes)
+    .route("/", chatIntakeRoutes)
+    .route("/", chatRoutes)
+    .route("/", embedCopierRoutes);
   app.route("/api", api);
   mountDocs(app);
 

@@ -1,6 +1,8 @@
 import type { UserRecord } from "../domain/user.ts";
 import { apiKeyLookupKeysOf } from "./api_keys.ts";
+import { digestKeysOf } from "./chat_digest.ts";
 import { sessionKeysOf } from "./credentials.ts";
+import { copierKeysOf } from "./embed_copier.ts";
 import { keys } from "./keys.ts";
 import { addToCounter, counterValue, deleteKeys, deletePrefix, withRetry } from "./kv.ts";
 import { resetKeysOf } from "./password_resets.ts";
@@ -15,6 +17,8 @@ const OWNED_GLOBAL_KEYS: ((kv: Deno.Kv, userId: string) => Promise<Deno.KvKey[]>
   sessionKeysOf,
   apiKeyLookupKeysOf,
   resetKeysOf,
+  copierKeysOf,
+  digestKeysOf,
 ];
 
 /**
