@@ -6,8 +6,7 @@
  * (a chat webhook URL's path is its credential).
  */
 import { z } from "@hono/zod-openapi";
-import { hostOf } from "../domain/bot.ts";
-import { updatePost } from "../domain/chat.ts";
+import { hostOf, updatePost } from "../domain/chat.ts";
 import type { Order } from "../domain/order.ts";
 import type { AppDeps } from "../deps.ts";
 import type { QueueHandlers } from "../events/queue.ts";

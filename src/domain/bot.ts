@@ -3,6 +3,7 @@
  * `<BASE_URL>/api/webhooks/chat/<webhookHandle>/<slug>`, whose path is the credential. Pure
  * rules: the stored record, the views the API, the snapshot and the export show, and changes.
  */
+import { hostOf } from "./chat.ts";
 import type { IntakeLogEntry } from "./intake.ts";
 
 export const BOT_NAME_MAX = 80;
@@ -52,19 +53,6 @@ export function botView(bot: StoredBot, baseUrl: string): BotView {
     ...(bot.outputWebhook ? { outputWebhook: bot.outputWebhook } : {}),
     createdAt: bot.createdAt,
   };
-}
-
-/**
- * A URL cut down to its host (`discord.com`): how the export shows chat webhook URLs, whose
- * path is a credential. Not a URL at all: nothing.
- */
-export function hostOf(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    return new URL(url).host || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The export's bot: no slug, and its URLs cut to their host. */

@@ -15,6 +15,19 @@ function cut(text: string, max: number): string {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 2 : max - 1) + "…";
 }
 
+/**
+ * A URL cut down to its host (`discord.com`): how the export shows chat webhook URLs, whose
+ * path is a credential. Not a URL at all: nothing.
+ */
+export function hostOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).host || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface EmbedField {
   name: string;
   value: string;

@@ -1,7 +1,9 @@
 import type { ApiKeyRecord } from "../domain/api_key.ts";
 import { type PublicUser, toPublicUser } from "../domain/user.ts";
 import { listApiKeys } from "./api_keys.ts";
-import { settingsSection } from "./settings.ts";
+import { botsExport } from "./bots.ts";
+import { intakeMessagesSection } from "./intake_log.ts";
+import { settingsExport } from "./settings.ts";
 import { webhookSubscriptionsSection } from "./webhook_subscriptions.ts";
 import { ordersSection } from "./order_list.ts";
 import { type Item, loadSections, noItems, type WorkspaceContext } from "./sections.ts";
@@ -32,16 +34,16 @@ export interface AccountExport {
 
 /** One loader per export section; each capability puts its reader here. */
 const SECTIONS = {
-  settings: settingsSection,
+  settings: settingsExport,
   orders: ordersSection,
   emailSources: noItems,
-  bots: noItems,
+  bots: botsExport,
   customTemplates: noItems,
   subscriptions: noItems,
   webhookSubscriptions: webhookSubscriptionsSection,
   shares: noItems,
   apiKeys: (ctx: WorkspaceContext) => listApiKeys(ctx.kv, ctx.user.id, ctx.apiKeyUse),
-  intakeMessages: noItems,
+  intakeMessages: intakeMessagesSection,
 };
 
 export async function buildExport(ctx: WorkspaceContext): Promise<AccountExport> {

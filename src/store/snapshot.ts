@@ -7,6 +7,7 @@ import {
   noItems,
   type WorkspaceContext,
 } from "./sections.ts";
+import { botsSection } from "./bots.ts";
 import { settingsSection } from "./settings.ts";
 import { webhookSubscriptionsSection } from "./webhook_subscriptions.ts";
 
@@ -35,7 +36,7 @@ export interface WorkspaceSnapshot {
 const SECTIONS: { [K in Exclude<keyof WorkspaceSnapshot, "user">]: Loader<WorkspaceSnapshot[K]> } =
   {
     settings: settingsSection,
-    bots: noItems,
+    bots: botsSection,
     emailSources: noItems,
     orders: ordersSection,
     analytics: orderAnalytics,

@@ -8,7 +8,7 @@ Deno.test("the registry names every job once; queue kinds route to their handler
   const jobs = serviceJobs(ctx.deps);
   eq(Object.keys(jobs.queue).sort(), ["delivery", "event"]);
   const names = jobs.cron.map((job) => job.name);
-  eq(names, ["outbox drain"]);
+  eq(names, ["outbox drain", "chat digest"]);
   equal(new Set(names).size, names.length);
   for (const job of jobs.cron) equal(job.schedule.split(" ").length, 5);
 });
