@@ -1,4 +1,5 @@
-import { deepStrictEqual as eq, equal } from "node:assert/strict";
+import { deepStrictEqual as eq, equal, rejects } from "node:assert/strict";
+import { combineHandlers } from "../../src/events/queue.ts";
 import { serviceJobs } from "../../src/jobs/registry.ts";
 import { keys } from "../../src/store/keys.ts";
 import { testApp } from "../helpers.ts";
@@ -26,4 +27,22 @@ Deno.test("with the outbox, the drain job runs under its lease", async () => {
   await using ctx = await testApp({}, { deps: { events: "outbox" } });
   const drain = serviceJobs(ctx.deps).cron.find((job) => job.name === "outbox drain")!;
   equal(await drain.run(new AbortController().signal), 0);
+});
+
+Deno.test("combineHandlers: every consumer of a kind runs; one failing fails the message", async () => {
+  const ran: string[] = [];
+  const handlers = combineHandlers(
+    { event: (m) => Promise.resolve(void ran.push(`a:${m.n}`)), delivery: () => Promise.resolve() },
+    {
+      event: (m) =>
+        m.n === 2
+          ? Promise.reject(new Error("storage"))
+          : Promise.resolve(void ran.push(`b:${m.n}`)),
+    },
+  );
+  eq(Object.keys(handlers).sort(), ["delivery", "event"]);
+  await handlers.event({ kind: "event", n: 1 });
+  eq(ran.sort(), ["a:1", "b:1"]);
+  await rejects(handlers.event({ kind: "event", n: 2 }), /storage/);
+  eq(ran.sort(), ["a:1", "a:2", "b:1"], "the other consumer still ran");
 });
