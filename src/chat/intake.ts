@@ -13,7 +13,7 @@ import { readChatPost } from "../intake/chat/read.ts";
 import { receiveMessage } from "../intake/receive.ts";
 import { tallyPost } from "../store/bots.ts";
 import { sampleWrites } from "../store/embed_samples.ts";
-import { getSettings } from "../store/settings.ts";
+import { settingsRead, type WorkspaceSettings } from "../store/settings.ts";
 import { getUser } from "../store/users.ts";
 import { postToCommunityFeed } from "../vendors/community_feed.ts";
 import type { FeedItem } from "../domain/chat.ts";
@@ -51,6 +51,8 @@ function chatReading(reading: Reading, bot: StoredBot | undefined): Reading {
 export async function receiveChatPost(deps: AppDeps, post: ChatPost): Promise<ChatAnswer> {
   const { userId, bot } = post;
   const read = readChatPost(post.body);
+  // Forwarding needs the settings: read with the order's own read, not in a trip of their own.
+  let settings: WorkspaceSettings | undefined;
   const received = await receiveMessage(deps.kv, {
     userId,
     channel: "chat",
@@ -59,6 +61,7 @@ export async function receiveChatPost(deps: AppDeps, post: ChatPost): Promise<Ch
     raw: new TextEncoder().encode(post.json),
     facts: read.facts,
     reading: chatReading(read.reading, bot),
+    alsoRead: settingsRead(userId, (read) => settings = read),
     alsoWrite: (op, entry) => {
       tallyPost(op, userId, entry);
       if (entry.outcome === "ignored" && read.embed) sampleWrites(op, userId, entry, read.embed);
@@ -67,7 +70,7 @@ export async function receiveChatPost(deps: AppDeps, post: ChatPost): Promise<Ch
   switch (received.outcome) {
     case "created":
     case "merged":
-      afterOrder(deps, post, received.outcome === "created" ? read.feed : undefined);
+      afterOrder(deps, post, settings!, received.outcome === "created" ? read.feed : undefined);
       return { ok: true, orderId: received.orderId, merged: received.outcome === "merged" };
     case "rejected":
       return { ok: true, rejected: true, ...received.limit };
@@ -81,16 +84,21 @@ export async function receiveChatPost(deps: AppDeps, post: ChatPost): Promise<Ch
 }
 
 /** The relays of a post that made or merged an order; `feed` only for a new order. */
-function afterOrder(deps: AppDeps, post: ChatPost, feed: FeedItem | undefined) {
-  deps.background.run("chat forward", async () => {
-    const settings = await getSettings(deps.kv, post.userId);
-    const target = post.bot?.outputWebhook ?? settings.outputWebhook;
-    if (!settings.forwardOn || !target) return;
-    await relay(deps, "forward", target, post.json, {
-      userId: post.userId,
-      ...(post.bot ? { botId: post.bot.id } : {}),
+function afterOrder(
+  deps: AppDeps,
+  post: ChatPost,
+  settings: WorkspaceSettings,
+  feed: FeedItem | undefined,
+) {
+  const target = post.bot?.outputWebhook ?? settings.outputWebhook;
+  if (settings.forwardOn && target) {
+    deps.background.run("chat forward", async () => {
+      await relay(deps, "forward", target, post.json, {
+        userId: post.userId,
+        ...(post.bot ? { botId: post.bot.id } : {}),
+      });
     });
-  });
+  }
   const feedConfig = deps.config.communityFeed;
   if (!feed || !feedConfig.url) return;
   deps.background.run("community feed", async () => {

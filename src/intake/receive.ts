@@ -36,6 +36,8 @@ export interface IncomingMessage {
   reading: Reading;
   /** Writes of the channel's own that commit with the log entry (never with a duplicate's). */
   alsoWrite?: Keeping["alsoWrite"];
+  /** Keys read with the order's own read, for a message that reads as an order. */
+  alsoRead?: Keeping["alsoRead"];
 }
 
 /** The seam's options: the clock, the plan settings, the event bus, and `quiet` for rebuilds. */
@@ -75,6 +77,7 @@ export async function receiveMessage(
     identity: message.identity,
     staged,
     alsoWrite: message.alsoWrite,
+    alsoRead: message.alsoRead,
   };
   let kept = false;
   try {

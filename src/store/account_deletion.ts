@@ -1,5 +1,6 @@
 import type { UserRecord } from "../domain/user.ts";
 import { apiKeyLookupKeysOf } from "./api_keys.ts";
+import { botUrlKeysOf } from "./bots.ts";
 import { digestKeysOf } from "./chat_digest.ts";
 import { sessionKeysOf } from "./credentials.ts";
 import { copierKeysOf } from "./embed_copier.ts";
@@ -17,6 +18,7 @@ const OWNED_GLOBAL_KEYS: ((kv: Deno.Kv, userId: string) => Promise<Deno.KvKey[]>
   sessionKeysOf,
   apiKeyLookupKeysOf,
   resetKeysOf,
+  botUrlKeysOf,
   copierKeysOf,
   digestKeysOf,
 ];

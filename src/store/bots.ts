@@ -1,7 +1,8 @@
 /**
- * Bots in KV: the record, a copy under the SHA-256 of its slug (what an intake URL finds in one
- * read), the workspace's count, and per-bot tallies written with each post's log entry. The
- * record and its copy change in one commit, so a rotated or deleted URL stops at once.
+ * Bots in KV: the record, a global copy under its URL (the account's handle and the SHA-256 of
+ * its slug: what an intake URL finds in one read), the workspace's count, and per-bot tallies
+ * written with each post's log entry. The record and its copy change in one commit, so a
+ * rotated or deleted URL stops at once.
  */
 import {
   applyBotChanges,
@@ -35,10 +36,13 @@ const newSlug = () => randomToken(18);
 /** The tallies a post's outcome raises; `last` keeps the newest post time (KV `max`). */
 const TALLIED = new Set(["created", "merged", "rejected"]);
 
-/** The record and its slug copy, in `op`. */
+/** The global copy's key. */
+const urlKey = async (bot: Pick<StoredBot, "handle" | "slug">) =>
+  keys.botByUrl(bot.handle, await sha256Hex(bot.slug));
+
+/** The record and its URL copy, in `op`. */
 async function writeBot(op: Deno.AtomicOperation, bot: StoredBot) {
-  op.set(keys.bot(bot.userId, bot.id), bot)
-    .set(keys.botBySlug(bot.userId, await sha256Hex(bot.slug)), bot);
+  op.set(keys.bot(bot.userId, bot.id), bot).set(await urlKey(bot), bot);
 }
 
 export interface NewBot {
@@ -132,7 +136,7 @@ async function changeBot(
     const next = change(entry.value);
     const op = kv.atomic().check(entry);
     if (next.slug !== entry.value.slug) {
-      op.delete(keys.botBySlug(userId, await sha256Hex(entry.value.slug)));
+      op.delete(await urlKey(entry.value));
     }
     await writeBot(op, next);
     return { commit: await op.commit(), value: next };
@@ -165,7 +169,7 @@ export async function deleteBot(kv: Deno.Kv, userId: string, id: string): Promis
     const entry = await lookup<StoredBot>(kv, key);
     if (!entry.value) return { commit: null, value: false };
     const op = kv.atomic().check(entry).delete(key)
-      .delete(keys.botBySlug(userId, await sha256Hex(entry.value.slug)));
+      .delete(await urlKey(entry.value));
     for (const name of [...TALLIED, "last"]) op.delete(keys.botTally(userId, id, name));
     addToCounter(op, keys.botCount(userId), -1);
     return { commit: await op.commit(), value: true };
@@ -173,22 +177,23 @@ export async function deleteBot(kv: Deno.Kv, userId: string, id: string): Promis
 }
 
 /**
- * The active bot an intake URL names (`<handle>/<slug>`), or null whatever is wrong. The slug
- * is found by its hash (the lookup's timing tells nothing about it) and then compared in
- * constant time, as is the handle.
+ * The active bot an intake URL names (`<handle>/<slug>`), or null whatever is wrong: one read
+ * of the URL's copy, found by the slug's hash (the lookup's timing tells nothing about the
+ * slug), then the slug compared in constant time.
  */
 export async function findBotByUrl(
   kv: Deno.Kv,
   handle: string,
   slug: string,
 ): Promise<StoredBot | null> {
-  const userId = (await lookup<string>(kv, keys.userByHandle(handle))).value;
-  if (!userId) return null;
-  const bot = (await kv.get<StoredBot>(keys.botBySlug(userId, await sha256Hex(slug)))).value;
-  if (!bot || !bot.active) return null;
-  // Both compared, always: the answer takes as long whichever half is wrong.
-  const same = [timingSafeEqual(bot.slug, slug), timingSafeEqual(bot.handle, handle)];
-  return same.every(Boolean) ? bot : null;
+  const bot = (await lookup<StoredBot>(kv, await urlKey({ handle, slug }))).value;
+  if (!bot || !timingSafeEqual(bot.slug, slug) || !bot.active) return null;
+  return bot;
+}
+
+/** The URL copies an account owns (for account deletion). */
+export async function botUrlKeysOf(kv: Deno.Kv, userId: string): Promise<Deno.KvKey[]> {
+  return await Promise.all((await allBots(kv, userId)).map(urlKey));
 }
 
 /** A post's tallies, in the commit of its log entry. */

@@ -26,6 +26,16 @@ export interface Keeping {
   staged?: StagedBlob | null;
   /** The channel's own writes that go with the entry (a bot's tallies, an ignored post's sample). */
   alsoWrite?: (op: Deno.AtomicOperation, entry: IntakeLogEntry) => void;
+  /**
+   * Keys the channel reads with the order's own read (no round trip of their own), checked in
+   * its commit; `seen` gets their entries on every attempt.
+   */
+  alsoRead?: AlsoRead;
+}
+
+export interface AlsoRead {
+  keys: Deno.KvKey[];
+  seen(entries: Deno.KvEntryMaybe<unknown>[]): void;
 }
 
 /** A repeat of a message already logged: the entry of its first copy. */
@@ -57,9 +67,13 @@ export function messageInCommit(
   entryOf: (outcome: StoredOutcome) => IntakeLogEntry,
 ): InCommit<Repeat> {
   const dedupe = dedupeKeyOf(keeping);
+  const own = dedupe ? [dedupe] : [];
   return {
-    keys: dedupe ? [dedupe] : [],
-    stop: ([first]) => repeatOf(first),
+    keys: [...own, ...keeping.alsoRead?.keys ?? []],
+    stop: (entries) => {
+      keeping.alsoRead?.seen(entries.slice(own.length));
+      return dedupe ? repeatOf(entries[0]) : undefined;
+    },
     write: (op, outcome) => keepWrites(op, keeping, entryOf(outcome)),
   };
 }

@@ -117,8 +117,11 @@ export const keys = {
   /** Bot id -> the bot; ids sort by creation time. */
   bots: (userId: string) => ["ws", userId, "bot"] as const,
   bot: (userId: string, botId: string) => ["ws", userId, "bot", botId] as const,
-  /** SHA-256 of a bot's URL slug -> a copy of the bot: what its intake URL finds. */
-  botBySlug: (userId: string, slugHash: string) => ["ws", userId, "bot_by_slug", slugHash] as const,
+  /**
+   * Global: (account's webhook handle, SHA-256 of the bot's slug) -> a copy of the bot, what
+   * its intake URL finds in one read.
+   */
+  botByUrl: (handle: string, slugHash: string) => ["bot_by_url", handle, slugHash] as const,
   botCount: (userId: string) => ["ws", userId, "count", "bots"] as const,
   /** KvU64 per bot and outcome (`created`, `merged`, `rejected`), and `last`: newest post (ms). */
   botTallies: (userId: string, botId: string) => ["ws", userId, "bot_tally", botId] as const,

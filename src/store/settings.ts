@@ -27,6 +27,15 @@ export async function getSettings(kv: Deno.Kv, userId: string): Promise<Workspac
   return (await kv.get<WorkspaceSettings>(keys.settings(userId))).value ?? DEFAULTS;
 }
 
+/** The settings read along with another read (see `AlsoRead` in intake_log.ts). */
+export function settingsRead(userId: string, seen: (settings: WorkspaceSettings) => void) {
+  return {
+    keys: [keys.settings(userId)],
+    seen: ([entry]: Deno.KvEntryMaybe<unknown>[]) =>
+      seen((entry?.value as WorkspaceSettings | null) ?? DEFAULTS),
+  };
+}
+
 /** The snapshot's `settings`. */
 export function settingsSection(ctx: WorkspaceContext) {
   return getSettings(ctx.kv, ctx.user.id);

@@ -61,10 +61,13 @@ Deno.test("forwarding: a failing or refused receiver never fails intake; the fai
   }
   await ctx.deps.background.drain();
   const failures = ctx.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === "chat relay failed");
-  eq(failures.map((f) => [f.kind, f.host, f.error]).sort(), [
-    ["forward", `127.0.0.1:${failing.port}`, "HTTP 500"],
-    ["forward", `127.0.0.1:${port}`, "connection refused"],
-  ]);
+  eq(
+    failures.map((f) => [f.kind, f.host, f.error]).sort(),
+    [
+      ["forward", `127.0.0.1:${failing.port}`, "HTTP 500"],
+      ["forward", `127.0.0.1:${port}`, "connection refused"],
+    ].sort(),
+  );
   ok(!ctx.logs.some((l) => l.includes("SECRET")), "no webhook path in the logs");
   eq((await call(ctx, "GET", "/api/orders", { token })).body.total, 2);
 });
