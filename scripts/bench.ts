@@ -19,12 +19,14 @@ import { foundation } from "./bench/scenarios/foundation.ts";
 import { accounts } from "./bench/scenarios/accounts.ts";
 import { orders } from "./bench/scenarios/orders.ts";
 import { webhooks } from "./bench/scenarios/webhooks.ts";
+import { chat } from "./bench/scenarios/chat.ts";
 
 const SCENARIOS: Scenario[] = [
   foundation,
   accounts,
   orders,
   webhooks,
+  chat,
 ];
 
 const REPORT = new URL("../docs/benchmarks.md", import.meta.url);

@@ -4,14 +4,14 @@ import { createApiKey } from "../../../src/store/api_keys.ts";
 import { importOrders } from "../../../src/store/orders.ts";
 import { createUser } from "../../../src/store/users.ts";
 import {
-  type BenchContext,
-  type BenchServer,
   type Measurement,
-  MEASUREMENT_COLUMNS,
-  measurementRow,
-  type MeasureOptions,
+  pair,
+  pct,
+  type Row,
+  rowsTable,
   type Scenario,
   table,
+  verdict,
 } from "../context.ts";
 
 /** Creating orders: the service's share of the bare ceiling (issue 4). */
@@ -79,44 +79,6 @@ async function seedOrders(kv: Deno.Kv, userId: string) {
     await importOrders(kv, userId, batch);
   }
 }
-
-interface Row {
-  label: string;
-  server: BenchServer;
-  connections: number;
-  m: Measurement;
-}
-
-function rowsTable(rows: Row[]): string {
-  return table(
-    ["Request", "Connections", ...MEASUREMENT_COLUMNS],
-    rows.map(({ label, server, connections, m }) => {
-      const [, ...cells] = measurementRow(label, server, m);
-      return [label, connections, ...cells];
-    }),
-  );
-}
-
-/** Each load runs against the bare ceiling first, then the service, in the same run. */
-async function pair(
-  ctx: BenchContext,
-  servers: [BenchServer, BenchServer],
-  label: string,
-  options: MeasureOptions,
-  headersFor: (server: BenchServer) => Record<string, string> = () => ({}),
-): Promise<[Row, Row]> {
-  const out: Row[] = [];
-  const connections = options.connections ?? ctx.connections;
-  for (const server of servers) {
-    const headers = { ...options.headers, ...headersFor(server) };
-    const m = await ctx.measure(server, { ...options, headers });
-    out.push({ label, server, connections, m });
-  }
-  return out as [Row, Row];
-}
-
-const pct = (n: number) => `${Math.round(n * 100)}%`;
-const verdict = (ok: boolean) => ok ? "met" : "**not met**";
 
 export const orders: Scenario = {
   name: "orders",
