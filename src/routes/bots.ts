@@ -5,7 +5,7 @@ import { AccountGoneError } from "../errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import {
   envelope,
-  lenientQueryParam,
+  logLimitQuery,
   type PageBounds,
   pageSchema,
   PagingQuery,
@@ -123,16 +123,7 @@ const logs = createRoute({
   path: "/bots/{id}/logs",
   tags: TAGS,
   summary: "A bot's posts, newest first",
-  request: {
-    params: IdParam,
-    query: z.object({
-      limit: lenientQueryParam().openapi({
-        description: "Entries, 1 to 500 (default 200). Above 500 becomes 500; non-numeric or " +
-          "0 becomes 200; negative becomes 1.",
-        example: "200",
-      }),
-    }),
-  },
+  request: { params: IdParam, query: logLimitQuery(LOG_BOUNDS) },
   responses: {
     200: jsonResponse(z.object({ logs: z.array(BotLogSchema) }), "The newest posts"),
     ...errors(401, 404),

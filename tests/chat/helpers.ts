@@ -1,44 +1,21 @@
-import { type QueueListener, startQueueListener } from "../../src/events/queue.ts";
+import type { BotView } from "../../src/domain/bot.ts";
 import { serviceJobs } from "../../src/jobs/registry.ts";
-import { call, type CallResult, testApp, type TestContext } from "../helpers.ts";
-import { testResolver } from "../webhooks/helpers.ts";
-
-export interface ChatContext extends TestContext {
-  queue?: QueueListener;
-}
+import { call, type CallResult, type TestContext } from "../helpers.ts";
+import { webhookApp, type WebhookContext } from "../webhooks/helpers.ts";
 
 /**
  * An app whose outbound requests may reach 127.0.0.1 (`ALLOWED_PRIVATE_ADDRESSES`), with the
  * job registry's queue handlers (webhook delivery and chat relays) listening unless
- * `listen: false`. Closing drains the handlers and background relays, then closes KV.
+ * `listen: false`.
  */
-export async function chatApp(
+export function chatApp(
   options: { env?: Record<string, string>; listen?: boolean; now?: () => number } = {},
-): Promise<ChatContext> {
-  const ctx = await testApp({ ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1", ...options.env }, {
-    now: options.now,
-    deps: { outbound: { resolver: testResolver() } },
-  });
-  const queue = options.listen === false
-    ? undefined
-    : startQueueListener(ctx.deps, serviceJobs(ctx.deps).queue);
-  const close = async () => {
-    await queue?.drain();
-    await ctx.close();
-    await queue?.close();
-  };
-  return { ...ctx, queue, close, [Symbol.asyncDispose]: close };
+): Promise<WebhookContext> {
+  return webhookApp({ ...options, handlers: (deps) => serviceJobs(deps).queue });
 }
 
-export interface Bot {
-  id: string;
-  name: string;
-  slug: string;
-  url: string;
-  active: boolean;
-  outputWebhook?: string;
-  createdAt: string;
-}
+/** A bot as the API shows it. */
+export type Bot = BotView;
 
 export async function makeBot(
   ctx: TestContext,
