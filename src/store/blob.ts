@@ -9,6 +9,8 @@ interface BlobMeta {
   version: string;
   size: number;
   chunks: number;
+  /** A blob that fits one value is kept here, with no chunks. */
+  bytes?: Uint8Array;
 }
 
 const metaKey = (key: Deno.KvKey) => [...key, "meta"];
@@ -49,13 +51,11 @@ export async function stageBlob(
   bytes: Uint8Array,
 ): Promise<StagedBlob> {
   const version = crypto.randomUUID();
-  // One chunk rides in the caller's commit: no commit of its own, nothing to clean up.
+  // What fits one value rides in the meta entry of the caller's commit: no commit of its own,
+  // nothing to clean up.
   if (bytes.byteLength <= CHUNK_SIZE) {
-    const meta: BlobMeta = { version, size: bytes.byteLength, chunks: 1 };
-    return {
-      commit: (op) => void op.set(chunkKey(key, version, 0), bytes).set(metaKey(key), meta),
-      discard: () => Promise.resolve(),
-    };
+    const meta: BlobMeta = { version, size: bytes.byteLength, chunks: 0, bytes };
+    return { commit: (op) => void op.set(metaKey(key), meta), discard: () => Promise.resolve() };
   }
   const chunks = await writeChunks(kv, key, version, bytes);
   const meta: BlobMeta = { version, size: bytes.byteLength, chunks };
@@ -68,6 +68,7 @@ export async function stageBlob(
 export async function getBlob(kv: Deno.Kv, key: Deno.KvKey): Promise<Uint8Array | null> {
   const meta = (await kv.get<BlobMeta>(metaKey(key))).value;
   if (!meta) return null;
+  if (meta.bytes) return meta.bytes;
   const out = new Uint8Array(meta.size);
   let at = 0;
   let expected = 0;

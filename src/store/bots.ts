@@ -33,7 +33,7 @@ import type { WorkspaceContext } from "./sections.ts";
 /** 144 random bits, URL-safe. */
 const newSlug = () => randomToken(18);
 
-/** The tallies a post's outcome raises; `last` keeps the newest post time (KV `max`). */
+/** The outcomes a bot keeps a count of, in `BotStats` order. */
 const TALLIED = new Set(["created", "merged", "rejected"]);
 
 /** The global copy's key. */
@@ -170,7 +170,7 @@ export async function deleteBot(kv: Deno.Kv, userId: string, id: string): Promis
     if (!entry.value) return { commit: null, value: false };
     const op = kv.atomic().check(entry).delete(key)
       .delete(await urlKey(entry.value));
-    for (const name of [...TALLIED, "last"]) op.delete(keys.botTally(userId, id, name));
+    for (const name of TALLIED) op.delete(keys.botTally(userId, id, name));
     addToCounter(op, keys.botCount(userId), -1);
     return { commit: await op.commit(), value: true };
   });
@@ -196,25 +196,25 @@ export async function botUrlKeysOf(kv: Deno.Kv, userId: string): Promise<Deno.Kv
   return await Promise.all((await allBots(kv, userId)).map(urlKey));
 }
 
-/** A post's tallies, in the commit of its log entry. */
+/** A post's tally, in the commit of its log entry (ignored posts are counted by the log). */
 export function tallyPost(op: Deno.AtomicOperation, userId: string, entry: IntakeLogEntry) {
   const botId = entry.sourceId;
-  if (!botId) return;
-  if (TALLIED.has(entry.outcome)) addToCounter(op, keys.botTally(userId, botId, entry.outcome), 1);
-  op.max(keys.botTally(userId, botId, "last"), BigInt(Date.parse(entry.receivedAt)));
+  if (botId && TALLIED.has(entry.outcome)) {
+    addToCounter(op, keys.botTally(userId, botId, entry.outcome), 1);
+  }
 }
 
+/** The tallies, and the newest post of the bot's log (`lastPostAt`). */
 export async function botStats(kv: Deno.Kv, userId: string, botId: string): Promise<BotStats> {
-  const [created, merged, rejected, last] = await lookupMany<Deno.KvU64[]>(
-    kv,
-    ["created", "merged", "rejected", "last"].map((n) => keys.botTally(userId, botId, n)),
-  );
-  const lastMs = counterValue(last.value);
+  const [[created, merged, rejected], [newest]] = await Promise.all([
+    lookupMany<Deno.KvU64[]>(kv, [...TALLIED].map((n) => keys.botTally(userId, botId, n))),
+    latestIntakeEntries(kv, userId, { sourceId: botId }, 1),
+  ]);
   return {
     orders: counterValue(created.value),
     merged: counterValue(merged.value),
     rejected: counterValue(rejected.value),
-    ...(lastMs ? { lastPostAt: new Date(lastMs).toISOString() } : {}),
+    ...(newest ? { lastPostAt: newest.receivedAt } : {}),
   };
 }
 

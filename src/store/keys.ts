@@ -123,7 +123,7 @@ export const keys = {
    */
   botByUrl: (handle: string, slugHash: string) => ["bot_by_url", handle, slugHash] as const,
   botCount: (userId: string) => ["ws", userId, "count", "bots"] as const,
-  /** KvU64 per bot and outcome (`created`, `merged`, `rejected`), and `last`: newest post (ms). */
+  /** KvU64 per bot and outcome (`created`, `merged`, `rejected`): its posts that had it. */
   botTallies: (userId: string, botId: string) => ["ws", userId, "bot_tally", botId] as const,
   botTally: (userId: string, botId: string, name: string) =>
     ["ws", userId, "bot_tally", botId, name] as const,
