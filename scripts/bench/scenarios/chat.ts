@@ -135,7 +135,9 @@ export const chat: Scenario = {
       "commit per request through `ingestOrder` (token lookup, no router, middleware or " +
       "validation); the service's own `POST /api/orders` is measured beside it. The chat " +
       "post's commit also holds its log entry, raw copy and the bot's tallies; forwarding and " +
-      `the community feed are off. ${ROUNDS} rounds, each measuring the three in turn.`,
+      `the community feed are off. ${ROUNDS} rounds, each measuring the three in turn, so ` +
+      "drift in the load of a shared machine (see the load average above) hits each alike; " +
+      "the ratio per server core compares them with the CPU each server actually got.",
       "",
       rowsTable(rows),
       "",
