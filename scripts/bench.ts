@@ -19,6 +19,8 @@ import { foundation } from "./bench/scenarios/foundation.ts";
 import { accounts } from "./bench/scenarios/accounts.ts";
 import { orders } from "./bench/scenarios/orders.ts";
 import { webhooks } from "./bench/scenarios/webhooks.ts";
+import { email } from "./bench/scenarios/email.ts";
+import { carriers } from "./bench/scenarios/carriers.ts";
 import { chat } from "./bench/scenarios/chat.ts";
 
 const SCENARIOS: Scenario[] = [
@@ -26,6 +28,8 @@ const SCENARIOS: Scenario[] = [
   accounts,
   orders,
   webhooks,
+  email,
+  carriers,
   chat,
 ];
 

@@ -17,6 +17,11 @@ import { webhookLogRoutes } from "./routes/webhook_logs.ts";
 import { webhookSubscriptionRoutes } from "./routes/webhook_subscriptions.ts";
 import { orderRoutes } from "./routes/orders.ts";
 import { billingRoutes } from "./routes/billing.ts";
+import { emailSourceRoutes } from "./routes/email_sources.ts";
+import { emailIntakeRoutes } from "./routes/email_intake.ts";
+import { templateRoutes } from "./routes/templates.ts";
+import { orderIntakeRoutes } from "./routes/order_intake.ts";
+import { carrierRoutes } from "./routes/carriers.ts";
 import { botRoutes } from "./routes/bots.ts";
 import { chatIntakeRoutes } from "./routes/chat_intake.ts";
 import { chatRoutes } from "./routes/chat.ts";
@@ -44,8 +49,13 @@ export function createApp(deps: AppDeps) {
     .route("/", webhookSubscriptionRoutes)
     .route("/", webhookLogRoutes)
     .route("/", settingsRoutes)
+    .route("/", orderIntakeRoutes)
     .route("/", orderRoutes)
     .route("/", billingRoutes)
+    .route("/", emailSourceRoutes)
+    .route("/", emailIntakeRoutes)
+    .route("/", templateRoutes)
+    .route("/", carrierRoutes)
     .route("/", botRoutes)
     .route("/", chatIntakeRoutes)
     .route("/", chatRoutes)

@@ -152,7 +152,10 @@ export function statusAfterSignals(current: OrderStatus, signals: StatusSignals)
 }
 
 /** Status events of a real status change: repeats and other moves fire nothing. */
-export function statusEvents(before: OrderStatus, after: OrderStatus): EventType[] {
+export function statusEvents(
+  before: OrderStatus,
+  after: OrderStatus,
+): ("order.shipped" | "order.delivered")[] {
   if (before === after) return [];
   if (after === "shipped" && before !== "delivered") return ["order.shipped"];
   if (after === "delivered") return ["order.delivered"];
@@ -220,6 +223,35 @@ export function mergeMessage(
   }
   if (changed) next.updatedAt = new Date(now).toISOString();
   return { order: next, changed };
+}
+
+/** What a re-read message may correct: its descriptive and travelling facts, not when or where from. */
+const REVISED_FIELDS = [...FILL_ONLY_FIELDS, ...REFRESHED_FIELDS].filter((f) =>
+  f !== "receivedAt" && f !== "sourceId"
+);
+
+/**
+ * Re-reading a stored message with today's rules (reparse): every field it gives that the
+ * user did not edit takes the new value, since a re-read corrects rather than only fills.
+ * Status, receipt time and source stay. `changed` is false when nothing differs.
+ */
+export function reviseFromMessage(
+  existing: Order,
+  fields: MessageFields,
+  now: number,
+): { order: Order; changed: boolean } {
+  const protectedFields = new Set<string>(existing.userEdited);
+  const next = { ...existing } as unknown as Record<string, unknown>;
+  const given = fields as Record<string, unknown>;
+  let changed = false;
+  for (const field of REVISED_FIELDS) {
+    const value = given[field];
+    if (value === undefined || protectedFields.has(field) || next[field] === value) continue;
+    next[field] = value;
+    changed = true;
+  }
+  if (changed) next.updatedAt = new Date(now).toISOString();
+  return { order: next as unknown as Order, changed };
 }
 
 /** A PATCH body: editable fields; `salePriceCents: null` clears the sale price. */

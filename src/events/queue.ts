@@ -1,5 +1,6 @@
 import type { AppDeps } from "../deps.ts";
 import type { EventMessage } from "./emit.ts";
+import { commit } from "../store/kv.ts";
 
 /** A queue message: its `kind` picks the handler, which validates the rest. */
 export interface QueueMessage {
@@ -110,7 +111,7 @@ export async function enqueueAll(kv: Deno.Kv, messages: Outgoing[]): Promise<voi
   for (let i = 0; i < messages.length; i += 500) {
     const op = kv.atomic();
     for (const { message, delay } of messages.slice(i, i + 500)) op.enqueue(message, { delay });
-    const res = await op.commit();
+    const res = await commit(op);
     if (!res.ok) throw new Error("enqueue failed");
   }
 }

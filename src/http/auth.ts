@@ -3,6 +3,7 @@ import type { UserRecord } from "../domain/user.ts";
 import { resolveToken } from "../store/credentials.ts";
 import { getUser } from "../store/users.ts";
 import type { WorkspaceContext } from "../store/sections.ts";
+import { builtInTemplates } from "../intake/email/templates.ts";
 import type { AppEnv } from "./env.ts";
 import type { Principal } from "../store/credentials.ts";
 import { unauthorized } from "./errors.ts";
@@ -57,5 +58,13 @@ export async function currentUser(c: Context<AppEnv>): Promise<UserRecord> {
 /** What the snapshot and export sections read, for the caller's account. */
 export function workspaceOf(c: Context<AppEnv>, user: UserRecord): WorkspaceContext {
   const { kv, now, apiKeyUse, config } = c.var.deps;
-  return { kv, user, now: now(), apiKeyUse, baseUrl: config.baseUrl };
+  return {
+    kv,
+    user,
+    now: now(),
+    apiKeyUse,
+    mailDomain: config.mailDomain,
+    builtInTemplates: builtInTemplates(),
+    baseUrl: config.baseUrl,
+  };
 }

@@ -18,7 +18,7 @@ export function jsonResponse<T extends z.ZodType>(schema: T, description: string
   return { content: json(schema), description };
 }
 
-const ERROR_TEXT: Record<number, string> = {
+export const ERROR_TEXT: Record<number, string> = {
   400: "Missing or invalid input; `error` names the field",
   401: "Missing, invalid, revoked or expired credentials",
   402: "Plan limit reached",

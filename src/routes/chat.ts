@@ -15,6 +15,7 @@ const install = createRoute({
   ...authed,
   method: "get",
   path: "/chat/install",
+  operationId: "getChatInstallUrl",
   tags: TAGS,
   summary: "Where to add the service's chat bot to a server",
   description: "503 when the deployment has no chat-platform application (`DISCORD_CLIENT_ID`).",
@@ -35,6 +36,7 @@ const settings = createRoute({
   ...authed,
   method: "patch",
   path: "/chat/settings",
+  operationId: "updateChatSettings",
   tags: TAGS,
   summary: "Choose the digest",
   description: "`daily` or `weekly` posts a summary of the period's orders to the workspace's " +
@@ -53,6 +55,7 @@ const digest = createRoute({
   ...authed,
   method: "post",
   path: "/chat/digest",
+  operationId: "sendChatDigest",
   tags: TAGS,
   summary: "Post a digest now",
   description: "Posts a summary of the last day's orders (the last week's with a weekly " +

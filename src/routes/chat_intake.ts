@@ -40,6 +40,7 @@ const Params = z.object({
 const intake = createRoute({
   method: "post",
   path: "/webhooks/chat/{handle}/{slug}",
+  operationId: "postChatIntake",
   tags: ["Bots"],
   summary: "Chat intake: a checkout bot's post",
   description: "The chat platform's execute-webhook body, as JSON or as `multipart/form-data` " +

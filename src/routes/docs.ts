@@ -1,10 +1,17 @@
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "text" };
 import swaggerJs from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "text" };
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Config } from "../config.ts";
 import { notFound } from "../http/errors.ts";
 import { errors, jsonResponse } from "../http/openapi.ts";
+import {
+  finishOperations,
+  type OpenApiDocument,
+  registerSharedResponses,
+} from "../http/openapi_document.ts";
 import type { AppEnv } from "../http/env.ts";
-import { VERSION } from "../version.ts";
+import { eventWebhooks } from "../schemas/events.ts";
+import { LICENSE, VERSION } from "../version.ts";
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -39,23 +46,6 @@ const ASSETS: Record<string, [string, string]> = {
   "swagger-ui-bundle.js": [swaggerJs, "text/javascript; charset=utf-8"],
   "init.js": [INIT, "text/javascript; charset=utf-8"],
 };
-
-type Document = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
-
-/**
- * The 2 MiB body limit holds for every POST, PATCH and DELETE (src/http/body.ts), so its 413 is
- * added to each such operation here rather than declared route by route.
- */
-function withBodyLimit(document: Document): Document {
-  const tooLarge = errors(413)[413];
-  for (const operations of Object.values(document.paths ?? {})) {
-    for (const method of ["post", "patch", "delete"] as const) {
-      const responses = operations?.[method]?.responses;
-      if (responses && !responses["413"]) responses["413"] = tooLarge;
-    }
-  }
-  return document;
-}
 
 const documentRoute = createRoute({
   method: "get",
@@ -101,24 +91,35 @@ const assetRoute = createRoute({
   },
 });
 
+/** The document's own fields; `servers` is the deployment's `BASE_URL`. */
+function documentInfo(config: Config) {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Order-Tracking Service",
+      version: VERSION,
+      description: "Tracks online purchases from checkout to doorstep. Every path has the " +
+        "`/api` prefix. Errors are `{error}` with the extra fields listed per endpoint. " +
+        "Fields with no value are omitted, never null. `webhooks` describes the signed " +
+        "events sent to webhook subscriptions.",
+      contact: { name: "Operator of this deployment", url: config.baseUrl },
+      license: LICENSE,
+    },
+    servers: [{ url: config.baseUrl, description: "This deployment (`BASE_URL`)" }],
+  };
+}
+
 /**
  * `GET /api/openapi.json` (generated from the route schemas) and the reference page at
  * `GET /api` with its scripts and styles served locally. Mounted last, on the whole app, so
  * the document covers every route, these three included.
  */
 export function mountDocs(app: OpenAPIHono<AppEnv>) {
-  let document: unknown;
+  registerSharedResponses(app as never);
+  for (const webhook of eventWebhooks()) app.openAPIRegistry.registerWebhook(webhook);
+  let document: OpenApiDocument | undefined;
   app.openapi(documentRoute, (c) => {
-    document ??= withBodyLimit(app.getOpenAPI31Document({
-      openapi: "3.1.0",
-      info: {
-        title: "Order-Tracking Service",
-        version: VERSION,
-        description: "Tracks online purchases from checkout to doorstep. Every path has the " +
-          "`/api` prefix. Errors are `{error}` with the extra fields listed per endpoint. " +
-          "Fields with no value are omitted, never null.",
-      },
-    }));
+    document ??= finishOperations(app.getOpenAPI31Document(documentInfo(c.var.deps.config)));
     return c.json(document as { openapi: "3.1.0" }, 200);
   });
   app.openapi(pageRoute, (c) => {

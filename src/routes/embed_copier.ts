@@ -30,6 +30,7 @@ const config = createRoute({
   ...authed,
   method: "get",
   path: "/embed-copier/config",
+  operationId: "getEmbedCopierConfig",
   tags: TAGS,
   summary: "The embed copier's submission URL",
   description: "For bots that post only inside the chat platform: the user script " +
@@ -45,6 +46,7 @@ const rotate = createRoute({
   ...authed,
   method: "post",
   path: "/embed-copier/rotate",
+  operationId: "rotateEmbedCopierUrl",
   tags: TAGS,
   summary: "Issue a new submission URL",
   description: "The first call issues the URL; later calls replace it, and the old one " +
@@ -58,6 +60,7 @@ const rotate = createRoute({
 const submit = createRoute({
   method: "post",
   path: "/embed-copier/submit/{token}",
+  operationId: "submitEmbeds",
   tags: TAGS,
   summary: "Embed copier submission",
   description: "The embeds of one chat message, as the user script read them: the same " +
@@ -108,6 +111,7 @@ const removeSample = createRoute({
 const script = createRoute({
   method: "get",
   path: "/embed-copier/userscript.js",
+  operationId: "getEmbedCopierUserScript",
   tags: TAGS,
   summary: "The embed copier's user script",
   description: "Install it in a user-script manager (Tampermonkey, Violentmonkey); it asks for " +

@@ -21,6 +21,7 @@ import { latestIntakeEntries } from "./intake_log.ts";
 import { keys } from "./keys.ts";
 import {
   addToCounter,
+  commit,
   counterValue,
   lookup,
   lookupMany,
@@ -77,7 +78,7 @@ export async function createBot(
     });
     await writeBot(op, bot);
     addToCounter(op, keys.botCount(user.id), 1);
-    return { commit: await op.commit(), value: bot };
+    return { commit: await commit(op), value: bot };
   });
 }
 
@@ -139,7 +140,7 @@ async function changeBot(
       op.delete(await urlKey(entry.value));
     }
     await writeBot(op, next);
-    return { commit: await op.commit(), value: next };
+    return { commit: await commit(op), value: next };
   });
 }
 
@@ -172,7 +173,7 @@ export async function deleteBot(kv: Deno.Kv, userId: string, id: string): Promis
       .delete(await urlKey(entry.value));
     for (const name of TALLIED) op.delete(keys.botTally(userId, id, name));
     addToCounter(op, keys.botCount(userId), -1);
-    return { commit: await op.commit(), value: true };
+    return { commit: await commit(op), value: true };
   });
 }
 

@@ -6,7 +6,7 @@
  */
 import { DIGEST_PERIOD_MS, type DigestCadence, nextDue } from "../domain/chat.ts";
 import { keys } from "./keys.ts";
-import { withRetry } from "./kv.ts";
+import { commit, withRetry } from "./kv.ts";
 
 export interface DigestRecord {
   digest: DigestCadence;
@@ -58,7 +58,7 @@ export async function setDigest(
       op.delete(keys.chatDigestDue(current.nextAt, userId));
     }
     if (nextAt !== undefined) op.set(keys.chatDigestDue(nextAt, userId), null);
-    return { commit: await op.commit(), value: next };
+    return { commit: await commit(op), value: next };
   });
 }
 
@@ -89,13 +89,13 @@ export async function claimDigest(
     if (!record || record.digest === "off" || record.nextAt !== dueAt) {
       // Not this record's slot: an index entry nothing points at any more.
       const op = kv.atomic().check(entry).delete(dueKey);
-      return { commit: await op.commit(), value: null };
+      return { commit: await commit(op), value: null };
     }
     const nextAt = nextDue(dueAt, DIGEST_PERIOD_MS[record.digest], now);
     const next: DigestRecord = { ...record, nextAt, lastSentAt: new Date(now).toISOString() };
     const op = kv.atomic().check(entry).set(entry.key, next).delete(dueKey)
       .set(keys.chatDigestDue(nextAt, userId), null);
-    return { commit: await op.commit(), value: record.digest };
+    return { commit: await commit(op), value: record.digest };
   });
 }
 

@@ -4,6 +4,7 @@
  * drain) announce it at most once.
  */
 import { keys } from "./keys.ts";
+import { commit } from "./kv.ts";
 
 /** Longer than any event is delivered for (six days), so a late copy still finds the claim. */
 const RELAY_MARKER_TTL_MS = 7 * 86_400_000;
@@ -16,7 +17,9 @@ export async function claimRelay(
   now: number,
 ): Promise<boolean> {
   const key = keys.chatRelay(userId, eventId);
-  const claimed = await kv.atomic().check({ key, versionstamp: null })
-    .set(key, { at: now }, { expireIn: RELAY_MARKER_TTL_MS }).commit();
+  const claimed = await commit(
+    kv.atomic().check({ key, versionstamp: null })
+      .set(key, { at: now }, { expireIn: RELAY_MARKER_TTL_MS }),
+  );
   return claimed.ok;
 }

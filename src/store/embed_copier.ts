@@ -6,7 +6,7 @@
 import { sha256Hex } from "../lib/crypto.ts";
 import { randomToken } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
-import { withRetry } from "./kv.ts";
+import { commit, withRetry } from "./kv.ts";
 
 export interface CopierRecord {
   token: string;
@@ -34,7 +34,7 @@ export async function rotateCopier(
     const op = kv.atomic().check(user, current).check({ key: lookupKey, versionstamp: null })
       .set(current.key, next).set(lookupKey, userId);
     if (current.value) op.delete(keys.embedCopierByHash(await sha256Hex(current.value.token)));
-    return { commit: await op.commit(), value: next };
+    return { commit: await commit(op), value: next };
   });
 }
 

@@ -6,7 +6,7 @@
 import type { IntakeLogEntry } from "../domain/intake.ts";
 import type { ChatEmbed } from "../intake/chat/body.ts";
 import { keys } from "./keys.ts";
-import { lookup } from "./kv.ts";
+import { commit, lookup } from "./kv.ts";
 
 export const SAMPLE_TTL_MS = 30 * 86_400_000;
 /** The newest this many are listed. */
@@ -56,5 +56,5 @@ export async function listSamples(kv: Deno.Kv, userId: string, now: number) {
 export async function deleteSample(kv: Deno.Kv, userId: string, id: string): Promise<boolean> {
   const entry = await lookup(kv, keys.embedSample(userId, id));
   if (!entry.versionstamp) return false;
-  return (await kv.atomic().check(entry).delete(entry.key).commit()).ok;
+  return (await commit(kv.atomic().check(entry).delete(entry.key))).ok;
 }

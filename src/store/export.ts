@@ -2,8 +2,10 @@ import type { ApiKeyRecord } from "../domain/api_key.ts";
 import { type PublicUser, toPublicUser } from "../domain/user.ts";
 import { listApiKeys } from "./api_keys.ts";
 import { botsExport } from "./bots.ts";
+import { emailSourcesSection } from "./email_sources.ts";
 import { intakeMessagesSection } from "./intake_log.ts";
 import { settingsExport } from "./settings.ts";
+import { customTemplatesSection } from "./templates.ts";
 import { webhookSubscriptionsSection } from "./webhook_subscriptions.ts";
 import { ordersSection } from "./order_list.ts";
 import { type Item, loadSections, noItems, type WorkspaceContext } from "./sections.ts";
@@ -36,9 +38,9 @@ export interface AccountExport {
 const SECTIONS = {
   settings: settingsExport,
   orders: ordersSection,
-  emailSources: noItems,
+  emailSources: emailSourcesSection,
   bots: botsExport,
-  customTemplates: noItems,
+  customTemplates: customTemplatesSection,
   subscriptions: noItems,
   webhookSubscriptions: webhookSubscriptionsSection,
   shares: noItems,

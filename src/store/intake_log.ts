@@ -6,7 +6,7 @@
 import type { IntakeChannel, IntakeLogEntry } from "../domain/intake.ts";
 import { getBlob, type StagedBlob } from "./blob.ts";
 import { keys } from "./keys.ts";
-import { getManyChunked, withRetry } from "./kv.ts";
+import { commit, getManyChunked, keyFits, withRetry } from "./kv.ts";
 import type { InCommit, StoredOutcome } from "./orders.ts";
 import type { Item, WorkspaceContext } from "./sections.ts";
 
@@ -98,7 +98,7 @@ export function logAlone(
     if (repeat) return { commit: null, value: repeat };
     const op = kv.atomic().check(user, ...(first ? [first] : []));
     keepWrites(op, keeping, entry);
-    return { commit: await op.commit(), value: "stored" };
+    return { commit: await commit(op), value: "stored" };
   });
 }
 
@@ -121,6 +121,8 @@ export async function listIntakeLog(
     ? keys.intakeBySource(userId, query.sourceId)
     : keys.intakeByChannel(userId, query.channel ?? "email");
   const ids: string[] = [];
+  // An id longer than any real one names nothing (and could not be a key part).
+  if (!keyFits([...prefix, ""])) return { items: [], total: 0 };
   for await (const e of kv.list({ prefix }, { reverse: true, batchSize: 500 })) {
     ids.push(String(e.key.at(-1)));
   }
@@ -157,6 +159,14 @@ async function entriesOf(kv: Deno.Kv, userId: string, ids: string[]) {
   return entries.flatMap((e) => e.value ? [e.value] : []);
 }
 
+/** The ids of the workspace's orders that have at least one logged message. */
+export async function ordersWithMessages(kv: Deno.Kv, userId: string): Promise<string[]> {
+  const ids = new Set<string>();
+  const prefix = keys.orderMessagesAll(userId);
+  for await (const e of kv.list({ prefix }, { batchSize: 1000 })) ids.add(String(e.key.at(-2)));
+  return [...ids];
+}
+
 export async function getIntakeEntry(
   kv: Deno.Kv,
   userId: string,
@@ -171,21 +181,15 @@ export function getRawMessage(kv: Deno.Kv, userId: string, logId: string) {
 }
 
 /**
- * The export's `intakeMessages`: every logged message, oldest first, with its stored raw copy
- * as text (the source email, the webhook post) where one is kept.
+ * The export's `intakeMessages`: every logged email and chat post, oldest first, with the
+ * stored message as text (`raw`) where one is kept.
  */
 export async function intakeMessagesSection(ctx: WorkspaceContext): Promise<Item[]> {
+  const { kv, user } = ctx;
   const out: Item[] = [];
-  const text = new TextDecoder();
-  for await (
-    const e of ctx.kv.list<IntakeLogEntry>({ prefix: keys.intakeLogs(ctx.user.id) }, {
-      batchSize: 500,
-    })
-  ) {
-    const raw = e.value.rawSize === undefined
-      ? null
-      : await getRawMessage(ctx.kv, ctx.user.id, e.value.id);
-    out.push(raw ? { ...e.value, raw: text.decode(raw) } : { ...e.value });
+  for await (const e of kv.list<IntakeLogEntry>({ prefix: keys.intakeLogs(user.id) })) {
+    const raw = e.value.rawSize ? await getRawMessage(kv, user.id, e.value.id) : null;
+    out.push(raw ? { ...e.value, raw: new TextDecoder().decode(raw) } : { ...e.value });
   }
   return out;
 }

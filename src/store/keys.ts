@@ -6,6 +6,8 @@
 export const keys = {
   // Accounts (global)
   user: (userId: string) => ["user", userId] as const,
+  /** Every account record (the carrier tracker walks them). */
+  users: () => ["user"] as const,
   userByEmail: (emailLower: string) => ["user_by_email", emailLower] as const,
   userByUsername: (usernameLower: string) => ["user_by_username", usernameLower] as const,
   userByHandle: (handle: string) => ["user_by_handle", handle] as const,
@@ -103,6 +105,7 @@ export const keys = {
   intakeBySourceEntry: (userId: string, sourceId: string, logId: string) =>
     ["ws", userId, "intake_by_source", sourceId, logId] as const,
   /** (order id, log id) -> null: the messages merged into an order (its provenance). */
+  orderMessagesAll: (userId: string) => ["ws", userId, "order_message"] as const,
   orderMessages: (userId: string, orderId: string) =>
     ["ws", userId, "order_message", orderId] as const,
   orderMessage: (userId: string, orderId: string, logId: string) =>
@@ -112,6 +115,32 @@ export const keys = {
     ["ws", userId, "intake_dedupe", channel, identity] as const,
   /** Log id -> the raw message (a chunked blob). */
   intakeRaw: (userId: string, logId: string) => ["ws", userId, "intake_raw", logId] as const,
+
+  // Email sources and custom templates
+  /** Source id -> the email source (password sealed). */
+  emailSources: (userId: string) => ["ws", userId, "email_source"] as const,
+  emailSource: (userId: string, sourceId: string) =>
+    ["ws", userId, "email_source", sourceId] as const,
+  /** Forwarding slug -> {userId, sourceId}: where mail to `<slug>@MAIL_DOMAIN` goes. */
+  forwardingAddress: (slug: string) => ["email_forward", slug] as const,
+  /** Template id -> the custom template; ids sort by creation. */
+  customTemplates: (userId: string) => ["ws", userId, "template"] as const,
+  customTemplate: (userId: string, templateId: string) =>
+    ["ws", userId, "template", templateId] as const,
+
+  // Carriers: orders by tracking number, live answers with the tracker's schedule, budgets
+  /** (tracking key, order id) -> order id: the orders a carrier answer applies to. */
+  ordersByTracking: (userId: string, trackingKey: string) =>
+    ["ws", userId, "order_by_tracking", trackingKey] as const,
+  orderByTracking: (userId: string, trackingKey: string, orderId: string) =>
+    ["ws", userId, "order_by_tracking", trackingKey, orderId] as const,
+  /** Tracking key -> the last live answer and the tracker's schedule (`store/tracking.ts`). */
+  trackingRecords: (userId: string) => ["ws", userId, "tracking"] as const,
+  trackingRecord: (userId: string, trackingKey: string) =>
+    ["ws", userId, "tracking", trackingKey] as const,
+  /** KvU64: calls made to a carrier API on a UTC day, by purpose (`tracker`, `lookup`). */
+  carrierCalls: (api: string, day: string, purpose: string) =>
+    ["carrier_calls", api, day, purpose] as const,
 
   // Chat: bots, their tallies, embed samples, the embed copier, digests and update relays
   /** Bot id -> the bot; ids sort by creation time. */

@@ -10,7 +10,6 @@
  */
 import type { UserRecord } from "../domain/user.ts";
 import {
-  type AppliedPatch,
   applyPatch,
   mergeEvents,
   mergeMessage,
@@ -24,13 +23,21 @@ import {
   type StatusSignals,
 } from "../domain/order.ts";
 import { type BillingSettings, monthlyCap, type PlanLimit, usageMonth } from "../domain/plan.ts";
+import { trackingKey } from "../domain/tracking_number.ts";
 import { ConflictError } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
-import type { EventType } from "../domain/event_types.ts";
-import { buildEvent, type EventEnvelope } from "../events/types.ts";
+import { buildEvent, buildEventOf, type EventEnvelope, type EventSpec } from "../events/types.ts";
 import { newId } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
-import { addToCounter, counterValue, lookup, lookupMany, MAX_CHECKS, withRetry } from "./kv.ts";
+import {
+  addToCounter,
+  commit,
+  counterValue,
+  lookup,
+  lookupMany,
+  MAX_CHECKS,
+  withRetry,
+} from "./kv.ts";
 import { writeChange, writeChanges } from "./order_footprint.ts";
 
 /** Many writers can race for one order (a burst of messages with one number): retry long. */
@@ -89,16 +96,11 @@ export type IngestResult =
   | { ok: true; order: Order; merged: boolean; events: EventEnvelope[] }
   | NotStored;
 
-type OrderEventData = { order: Order; source: OrderSource; patch?: AppliedPatch };
-
 /** The events of a merge, as type and data, in firing order. */
-export type MergeEventsOf = (
-  before: Order,
-  after: Order,
-) => { type: EventType; data: Record<string, unknown> }[];
+export type MergeEventsOf = (before: Order, after: Order) => EventSpec[];
 
 const mergeEventsFor = (source: OrderSource): MergeEventsOf => (before, after) =>
-  mergeEvents(before, after).map((type) => ({ type, data: { order: after, source } }));
+  mergeEvents(before, after).map((type) => ({ type, data: { order: after, source } }) as EventSpec);
 
 interface ReadState {
   user: Deno.KvEntryMaybe<UserRecord>;
@@ -141,14 +143,32 @@ async function commitMerge(
   const before = existing.value;
   const userId = state.user.value!.id;
   const { order, changed } = mergeMessage(before, message.fields, message.signals, now);
-  const events = (eventsOf?.(before, order) ?? []).map(({ type, data }) =>
-    buildEvent(type, userId, data, now)
-  );
+  const events = (eventsOf?.(before, order) ?? []).map((spec) => buildEventOf(spec, userId, now));
   const op = kv.atomic().check(existing, state.user, ...state.extra);
   if (changed) writeChange(op, userId, before, order);
   message.extension?.write(op, { order, merged: true, before });
   const value: IngestResult = { ok: true, order, merged: true, events };
   return { commit: await bus.commit(op, events), value };
+}
+
+/**
+ * A received message without an order number merges into the order that already has its
+ * tracking number (CONTRACT "Order fields added by intake"): the oldest such order, or none.
+ * Manual creates never do: the spec makes each of them a new order.
+ */
+async function orderWithTracking(
+  kv: Deno.Kv,
+  userId: string,
+  fields: MessageFields,
+): Promise<string | null> {
+  const key = fields.trackingNumber ? trackingKey(fields.trackingNumber) : null;
+  if (!key) return null;
+  for await (
+    const e of kv.list<string>({ prefix: keys.ordersByTracking(userId, key) }, { limit: 1 })
+  ) {
+    return e.value;
+  }
+  return null;
 }
 
 /**
@@ -178,9 +198,9 @@ export function ingestOrder(
     if (stopped) return { commit: null, value: stopped };
     const byNumber = more[0] as Deno.KvEntryMaybe<string> | undefined;
 
-    const existing = byNumber?.value
-      ? await kv.get<Order>(keys.order(userId, byNumber.value))
-      : null;
+    const existingId = byNumber?.value ??
+      (number || source === "manual" ? null : await orderWithTracking(kv, userId, fields));
+    const existing = existingId ? await kv.get<Order>(keys.order(userId, existingId)) : null;
     if (existing?.value) {
       const message = { fields, signals, extension };
       const eventsOf = options.quiet ? null : mergeEventsFor(source);
@@ -200,7 +220,7 @@ export function ingestOrder(
     const order = newOrder(newId("ord", now), fields, signals, source, now);
     const events = options.quiet
       ? []
-      : [buildEvent<OrderEventData>("order.created", userId, { order, source }, now)];
+      : [buildEvent("order.created", userId, { order, source }, now)];
     const op = kv.atomic().check(state.user, ...state.extra);
     // A number read as free (or pointing at an order just deleted) must still be so.
     if (byNumber) op.check(byNumber);
@@ -271,7 +291,7 @@ export async function importOrders(kv: Deno.Kv, userId: string, orders: Order[])
       }
     }
     writeChanges(op, userId, batch.map((after) => ({ before: null, after })));
-    if (!(await op.commit()).ok) throw new ConflictError("An imported order number is taken");
+    if (!(await commit(op)).ok) throw new ConflictError("An imported order number is taken");
   }
 }
 
@@ -320,16 +340,36 @@ export function updateOrder(
     }
     writeChange(op, userId, before, order);
     const events = patchEvents(before, order).map((type) =>
-      buildEvent<OrderEventData>(
-        type,
-        userId,
+      buildEventOf(
         type === "order.updated"
-          ? { order, source: "manual", patch: applied }
-          : { order, source: "manual" },
+          ? { type, data: { order, source: "manual", patch: applied } }
+          : { type, data: { order, source: "manual" } } as EventSpec,
+        userId,
         now,
       )
     );
     return { commit: await bus.commit(op, events), value: { ok: true, order, events } };
+  }, ATTEMPTS);
+}
+
+/**
+ * Rewrites an order to what `revise` makes of it (null: leave it), with its footprint and
+ * no events (reparse). `not_found` when there is no such order.
+ */
+export function rewriteOrder(
+  kv: Deno.Kv,
+  userId: string,
+  id: string,
+  revise: (order: Order) => Order | null,
+): Promise<"changed" | "unchanged" | "not_found"> {
+  return withRetry<"changed" | "unchanged" | "not_found">(async () => {
+    const [entry, user] = await readWithAccount(kv, userId, id);
+    if (!entry.value || !user.value) return { commit: null, value: "not_found" };
+    const next = revise(entry.value);
+    if (!next) return { commit: null, value: "unchanged" };
+    const op = kv.atomic().check(entry, user);
+    writeChange(op, userId, entry.value, next);
+    return { commit: await commit(op), value: "changed" };
   }, ATTEMPTS);
 }
 
@@ -340,6 +380,6 @@ export function deleteOrder(kv: Deno.Kv, userId: string, id: string): Promise<bo
     if (!entry.value || !user.value) return { commit: null, value: false };
     const op = kv.atomic().check(entry, user);
     writeChange(op, userId, entry.value, null);
-    return { commit: await op.commit(), value: true };
+    return { commit: await commit(op), value: true };
   });
 }

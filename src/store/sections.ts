@@ -11,6 +11,10 @@ export interface WorkspaceContext {
   user: UserRecord;
   now: number;
   apiKeyUse: ApiKeyUseRecorder;
+  /** Deployment facts some sections show: the forwarding addresses' domain. */
+  mailDomain: string;
+  /** The built-in email templates (`{id, name, stores}`), listed with the custom ones. */
+  builtInTemplates: Item[];
   /** `BASE_URL`: what chat intake URLs start with. */
   baseUrl: string;
 }

@@ -2,7 +2,7 @@ import { hostOf } from "../domain/chat.ts";
 import { compact } from "../lib/compact.ts";
 import { keys } from "./keys.ts";
 import type { WorkspaceContext } from "./sections.ts";
-import { withRetry } from "./kv.ts";
+import { commit, withRetry } from "./kv.ts";
 
 /** Workspace settings (`POST /api/settings`; the snapshot's and export's `settings`). */
 export type WorkspaceSettings = {
@@ -67,6 +67,6 @@ export async function updateSettings(
     }
     merged.updatedAt = new Date(now).toISOString();
     const next = compact(merged) as unknown as WorkspaceSettings;
-    return { commit: await kv.atomic().check(entry).set(key, next).commit(), value: next };
+    return { commit: await commit(kv.atomic().check(entry).set(key, next)), value: next };
   });
 }

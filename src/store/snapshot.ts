@@ -8,7 +8,9 @@ import {
   type WorkspaceContext,
 } from "./sections.ts";
 import { botsSection } from "./bots.ts";
+import { emailSourcesSection } from "./email_sources.ts";
 import { settingsSection } from "./settings.ts";
+import { templatesSection } from "./templates.ts";
 import { webhookSubscriptionsSection } from "./webhook_subscriptions.ts";
 
 /** `GET /api/state` and the `state` of `GET /api/auth/me`: every key the spec lists. */
@@ -37,10 +39,10 @@ const SECTIONS: { [K in Exclude<keyof WorkspaceSnapshot, "user">]: Loader<Worksp
   {
     settings: settingsSection,
     bots: botsSection,
-    emailSources: noItems,
+    emailSources: emailSourcesSection,
     orders: ordersSection,
     analytics: orderAnalytics,
-    templates: noItems,
+    templates: templatesSection,
     subscriptions: noItems,
     webhookSubscriptions: webhookSubscriptionsSection,
   };

@@ -23,8 +23,7 @@ import {
   type QueueMessage,
 } from "../events/queue.ts";
 import { logEntry, outcomeOf, sendEvent, signingKeyOf } from "./send.ts";
-import { EVENT_TYPES } from "../domain/event_types.ts";
-import type { EventEnvelope } from "../events/types.ts";
+import { type EventEnvelope, EventEnvelopeSchema } from "../events/types.ts";
 
 /**
  * Up to this many matching subscriptions are sent from the event's own queue message, which
@@ -49,21 +48,14 @@ export interface DeliveryMessage extends QueueMessage {
 }
 
 // Queue payloads are validated: a malformed message is logged and acknowledged.
-const Envelope = z.object({
-  id: z.string(),
-  type: z.enum(EVENT_TYPES),
-  createdAt: z.string(),
-  userId: z.string(),
-  data: z.record(z.string(), z.unknown()),
-});
 const EventMessage = z.object({
   kind: z.literal("event"),
-  event: Envelope,
+  event: EventEnvelopeSchema,
   atCommit: z.literal(true).optional(),
 });
 const DeliveryMessage = z.object({
   kind: z.literal("delivery"),
-  event: Envelope,
+  event: EventEnvelopeSchema,
   subscriptionId: z.string(),
 });
 

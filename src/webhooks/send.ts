@@ -14,12 +14,11 @@ import { newId } from "../lib/ids.ts";
 import type { Exchange } from "../net/http.ts";
 import type { OutboundResult } from "../net/outbound.ts";
 import { addWebhookLog, type WebhookLogEntry } from "../store/webhook_logs.ts";
-import { VERSION } from "../version.ts";
 import { signatureHeader, signingKey } from "./signature.ts";
 import type { EventType } from "../domain/event_types.ts";
-import type { EventEnvelope } from "../events/types.ts";
-
-export const USER_AGENT = `order-tracker-webhooks/${VERSION}`;
+import { buildTestEvent, type EventEnvelope } from "../events/types.ts";
+import { commit } from "../store/kv.ts";
+import { type Attempt, deliveryHeaders } from "./headers.ts";
 
 const signingKeys = new WeakMap<SecretBox, Map<string, Promise<CryptoKey | null>>>();
 const SIGNING_KEY_CACHE_MAX = 10_000;
@@ -45,9 +44,6 @@ export function signingKeyOf(deps: AppDeps, sub: StoredSubscription): Promise<Cr
   return key;
 }
 
-/** A real attempt carries a delivery id; a test carries the test marker instead. */
-export type Attempt = { deliveryId: string } | { test: true };
-
 /** POSTs the envelope, signed, with the headers of CONTRACT.md. Never throws. */
 export async function sendEvent(
   deps: AppDeps,
@@ -57,15 +53,7 @@ export async function sendEvent(
   kind: Attempt,
 ): Promise<OutboundResult> {
   const body = new TextEncoder().encode(JSON.stringify(event));
-  const headers: Record<string, string> = {
-    "Content-Type": "application/json",
-    "User-Agent": USER_AGENT,
-    "X-Service-Event": event.type,
-    "X-Service-Event-Id": event.id,
-    "X-Service-Signature": await signatureHeader(key, body),
-  };
-  if ("test" in kind) headers["X-Service-Test"] = "true";
-  else headers["X-Service-Delivery"] = kind.deliveryId;
+  const headers = deliveryHeaders(event, await signatureHeader(key, body), kind);
   return await deps.outbound.request(url, { body, headers });
 }
 
@@ -114,19 +102,12 @@ export async function sendTestEvent(
 ): Promise<TestResult> {
   const key = await signingKeyOf(deps, sub);
   if (key === null) return { ok: false, error: ROTATE_SECRET_ERROR };
-  const now = deps.now();
-  const event: EventEnvelope = {
-    id: newId("evt_test", now),
-    type,
-    createdAt: new Date(now).toISOString(),
-    userId: sub.userId,
-    data: { test: true },
-  };
+  const event = buildTestEvent(type, sub.userId, deps.now());
   const result = await sendEvent(deps, sub.url, event, key, { test: true });
   const entry = logEntry(deps, sub.id, event, result, { test: true });
   const op = deps.kv.atomic();
   addWebhookLog(op, sub.userId, entry);
-  await op.commit();
+  await commit(op);
   if (entry.ok) return { ok: true, status: entry.status! };
   return entry.status === undefined
     ? { ok: false, error: entry.error! }

@@ -1,6 +1,6 @@
 import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
 import { runDigests } from "../../src/chat/digest.ts";
-import { serviceJobs } from "../../src/jobs/registry.ts";
+import { CRON_JOBS, jobContext } from "../../src/jobs/registry.ts";
 import { keys } from "../../src/store/keys.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 import { closedPort, startReceiver } from "../net/receiver.ts";
@@ -117,7 +117,9 @@ Deno.test("the digest job: sends each due digest once, under a lease, and moves 
   await using receiver = startReceiver();
   let now = Date.parse("2025-06-01T10:00:00.000Z");
   await using ctx = await chatApp({ listen: false, now: () => now });
-  const job = serviceJobs(ctx.deps).cron.find((j) => j.name === "chat digest")!;
+  const digestJob = CRON_JOBS.find((j) => j.name === "chat digest")!;
+  const context = jobContext(ctx.deps);
+  const job = { schedule: digestJob.schedule, run: (s: AbortSignal) => digestJob.run(context, s) };
   equal(job.schedule, "7 * * * *");
   const daily = await signUp(ctx);
   const weekly = await signUp(ctx);

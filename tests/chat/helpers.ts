@@ -1,5 +1,5 @@
 import type { BotView } from "../../src/domain/bot.ts";
-import { serviceJobs } from "../../src/jobs/registry.ts";
+import { jobContext } from "../../src/jobs/registry.ts";
 import { call, type CallResult, type TestContext } from "../helpers.ts";
 import { webhookApp, type WebhookContext } from "../webhooks/helpers.ts";
 
@@ -11,7 +11,7 @@ import { webhookApp, type WebhookContext } from "../webhooks/helpers.ts";
 export function chatApp(
   options: { env?: Record<string, string>; listen?: boolean; now?: () => number } = {},
 ): Promise<WebhookContext> {
-  return webhookApp({ ...options, handlers: (deps) => serviceJobs(deps).queue });
+  return webhookApp({ ...options, handlers: (deps) => jobContext(deps).queue });
 }
 
 /** A bot as the API shows it. */

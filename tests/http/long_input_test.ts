@@ -158,7 +158,8 @@ function operations(doc: Document) {
     for (const [method, op] of Object.entries(ops)) {
       // A public URL whose path is the credential (chat intake, the embed copier) answers an
       // unknown value 401, as it documents; every other path parameter names a resource: 404.
-      const credentialPath = !op.security && op.responses?.["401"] && !op.responses?.["404"];
+      const credentialPath = !op.security?.length && op.responses?.["401"] &&
+        !op.responses?.["404"];
       out.push({
         template,
         method: method.toUpperCase(),

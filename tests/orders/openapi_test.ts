@@ -11,8 +11,8 @@ Deno.test("every orders route is in the OpenAPI document with its parameters and
   const codes = (path: string, method: string) => Object.keys(op(path, method).responses).sort();
   const params = (path: string, method: string) =>
     (op(path, method).parameters ?? []).map((p: Doc) => `${p.in}:${p.name}`);
-  eq(codes("/api/orders", "post"), ["200", "201", "400", "401", "413", "429"]);
-  eq(codes("/api/orders", "get"), ["200", "400", "401"]);
+  eq(codes("/api/orders", "post"), ["200", "201", "400", "401", "413", "429", "500"]);
+  eq(codes("/api/orders", "get"), ["200", "400", "401", "500"]);
   eq(params("/api/orders", "get"), [
     "query:limit",
     "query:offset",
@@ -21,11 +21,11 @@ Deno.test("every orders route is in the OpenAPI document with its parameters and
     "query:from",
     "query:to",
   ]);
-  eq(codes("/api/orders/{id}", "get"), ["200", "401", "404"]);
-  eq(codes("/api/orders/{id}", "patch"), ["200", "400", "401", "404", "409", "413"]);
-  eq(codes("/api/orders/{id}", "delete"), ["200", "401", "404", "413"]);
+  eq(codes("/api/orders/{id}", "get"), ["200", "401", "404", "500"]);
+  eq(codes("/api/orders/{id}", "patch"), ["200", "400", "401", "404", "409", "413", "500"]);
+  eq(codes("/api/orders/{id}", "delete"), ["200", "401", "404", "413", "500"]);
   eq(params("/api/orders/{id}", "patch"), ["path:id"]);
-  eq(codes("/api/billing/usage", "get"), ["200", "401"]);
+  eq(codes("/api/billing/usage", "get"), ["200", "401", "500"]);
   for (const [path, method] of [["/api/orders", "post"], ["/api/billing/usage", "get"]]) {
     eq(op(path, method).security, [{ Bearer: [] }]);
   }

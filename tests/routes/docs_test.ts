@@ -18,7 +18,7 @@ Deno.test("GET /api/openapi.json is an OpenAPI 3.1.0 document listing /api/healt
   assert.equal(res.body.info.version, VERSION);
   const health = res.body.paths["/api/healthz"]?.get;
   assert.ok(health, "GET /api/healthz is documented");
-  assert.deepEqual(Object.keys(health.responses).sort(), ["200", "503"]);
+  assert.deepEqual(Object.keys(health.responses).sort(), ["200", "500", "503"]);
   assert.ok(res.body.components.securitySchemes.Bearer, "the Bearer scheme is declared");
   for (const path of ["/api/openapi.json", "/api", "/api/reference/{file}"]) {
     assert.ok(res.body.paths[path]?.get, `GET ${path} is documented`);
@@ -26,6 +26,7 @@ Deno.test("GET /api/openapi.json is an OpenAPI 3.1.0 document listing /api/healt
   assert.deepEqual(Object.keys(res.body.paths["/api/reference/{file}"].get.responses), [
     "200",
     "404",
+    "500",
   ]);
   // The body limit holds for every body-carrying operation, so each one documents the 413.
   for (const [path, operations] of Object.entries(res.body.paths)) {

@@ -144,7 +144,10 @@ Deno.test("mergeIntoOrder takes its own events and reports a missing order or ac
     orderId: created.order.id,
     source: "manual",
     fields: { trackingNumber: "1Z999AA10123456784", carrier: "ups" },
-    events: (_before, after) => [{ type: "order.tracking_updated", data: { order: after } }],
+    events: (_before, after) => [{
+      type: "order.tracking_updated",
+      data: { order: after, carrier: "ups", delivered: false, eventCount: 3 },
+    }],
   }, { now: now + 1, events });
   ok(merged.ok);
   eq(merged.events.map((e) => e.type), ["order.tracking_updated"]);

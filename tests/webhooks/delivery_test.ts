@@ -14,6 +14,7 @@ import {
   commitEvent,
   eventually,
   expectedSignature,
+  orderEventData,
   subscribe,
   webhookApp,
   type WebhookContext,
@@ -118,7 +119,7 @@ Deno.test("redelivery: the same message handled twice (even at once) sends once 
   const few = [];
   for (let i = 0; i < 2; i++) few.push(await subscribe(ctx, token, { url: receiver.url(`/${i}`) }));
   const handlers = webhookHandlers(ctx.deps);
-  const event = buildEvent("order.created", user.id, { order: { id: "ord_1" } });
+  const event = buildEvent("order.created", user.id, orderEventData());
   const message = { kind: "event", event };
   await Promise.all([handlers.event(message), handlers.event(message)]);
   await handlers.event(message);
@@ -137,7 +138,7 @@ Deno.test("redelivery: the same message handled twice (even at once) sends once 
   assert.equal((await stored(ctx, user.id, few[0].id)).failureCount, 0);
 
   // Handed over at commit, then the queue's copy: one send per subscription.
-  const third = buildEvent("order.created", user.id, {});
+  const third = buildEvent("order.created", user.id, orderEventData());
   await handlers.event({ kind: "event", event: third, atCommit: true });
   await handlers.event({ kind: "event", event: third });
   await handlers.event({ kind: "event", event: third });
@@ -177,7 +178,7 @@ Deno.test("a malformed or unknown queue message is acknowledged without a send",
   await handlers.event(
     {
       kind: "event",
-      event: { ...buildEvent("order.created", user.id, {}), type: "nope" },
+      event: { ...buildEvent("order.created", user.id, orderEventData()), type: "nope" },
     } as never,
   );
   assert.equal(receiver.requests.length, 0);
@@ -189,7 +190,12 @@ Deno.test("an event older than the attempt markers' lifetime is not sent", async
   await using ctx = await webhookApp({ listen: false });
   const { user, token } = await signUp(ctx);
   await subscribe(ctx, token, { url: receiver.url() });
-  const event = buildEvent("order.created", user.id, {}, Date.now() - 6.5 * 86_400_000);
+  const event = buildEvent(
+    "order.created",
+    user.id,
+    orderEventData(),
+    Date.now() - 6.5 * 86_400_000,
+  );
   await webhookHandlers(ctx.deps).event({ kind: "event", event });
   assert.equal(receiver.requests.length, 0);
 });

@@ -6,8 +6,8 @@ import {
   type QueueListener,
   startQueueListener,
 } from "../../src/events/queue.ts";
-import type { EventType } from "../../src/domain/event_types.ts";
-import { buildEvent, type EventEnvelope } from "../../src/events/types.ts";
+import { newOrder } from "../../src/domain/order.ts";
+import { buildEvent, type EventEnvelope, type OrderEventData } from "../../src/events/types.ts";
 import type { Resolver } from "../../src/net/resolver.ts";
 import { call, testApp, type TestContext } from "../helpers.ts";
 
@@ -76,14 +76,19 @@ export async function subscribe(
   return res.body;
 }
 
+/** The `data` of an order event, about a new manual order. */
+export function orderEventData(now = Date.now()): OrderEventData {
+  const order = newOrder("ord_test", { itemSummary: "Lamp" }, {}, "manual", now);
+  return { order, source: "manual" };
+}
+
 /** Commits an event the way the orders capability does: log entry and hand-off at once. */
 export async function commitEvent(
   ctx: TestContext,
   userId: string,
-  type: EventType = "order.created",
-  data: Record<string, unknown> = { order: { id: "ord_test", itemSummary: "Lamp" } },
+  type: "order.created" | "order.shipped" = "order.created",
 ): Promise<EventEnvelope> {
-  const event = buildEvent(type, userId, data);
+  const event = buildEvent(type, userId, orderEventData());
   const res = await ctx.deps.events.bus.commit(ctx.kv.atomic(), [event]);
   if (!res.ok) throw new Error("event commit failed");
   return event;

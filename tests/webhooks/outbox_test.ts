@@ -8,7 +8,14 @@ import { keys } from "../../src/store/keys.ts";
 import { withLease } from "../../src/store/lease.ts";
 import { call, signUp } from "../helpers.ts";
 import { sleep, startReceiver } from "../net/receiver.ts";
-import { commitEvent, eventually, subscribe, webhookApp, type WebhookContext } from "./helpers.ts";
+import {
+  commitEvent,
+  eventually,
+  orderEventData,
+  subscribe,
+  webhookApp,
+  type WebhookContext,
+} from "./helpers.ts";
 
 /** Records whatever reaches the KV's queue: in outbox mode, nothing may. */
 function queueSpy(kv: Deno.Kv) {
@@ -27,12 +34,20 @@ async function outboxIds(ctx: WebhookContext): Promise<string[]> {
 const pairs = (requests: { path: string; headers: Headers }[]) =>
   requests.map((r) => `${r.headers.get("x-service-event-id")} ${r.path}`).sort();
 
-Deno.test("the transport is chosen once from persistence: the outbox on a remote KV only", async () => {
-  for (const [persistence, expected] of [["remote", "outbox"], ["sqlite", "queue"]] as const) {
+Deno.test("the transport is chosen once: EVENTS_TRANSPORT, else the outbox where KV has no queues", async () => {
+  const cases = [
+    ["remote", {}, "outbox"],
+    ["deploy", {}, "outbox"],
+    ["sqlite", {}, "queue"],
+    ["memory", {}, "queue"],
+    ["sqlite", { EVENTS_TRANSPORT: "outbox" }, "outbox"],
+    ["memory", { EVENTS_TRANSPORT: "queue" }, "queue"],
+  ] as const;
+  for (const [persistence, env, expected] of cases) {
     using kv = await Deno.openKv(":memory:");
-    const deps = createDeps({ kv, config: testConfig(), persistence });
+    const deps = createDeps({ kv, config: testConfig(env), persistence });
     assert.equal(deps.events.transport.name, expected);
-    const event = buildEvent("order.created", "usr_1", {});
+    const event = buildEvent("order.created", "usr_1", orderEventData());
     assert.ok((await deps.events.bus.commit(kv.atomic(), [event])).ok);
     const entry = await kv.get(keys.outboxEntry(event.id));
     assert.equal(entry.versionstamp !== null, expected === "outbox");

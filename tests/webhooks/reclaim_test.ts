@@ -13,7 +13,14 @@ import { claimAttempts, endAttempt } from "../../src/store/webhook_attempts.ts";
 import type { WebhookLogEntry } from "../../src/store/webhook_logs.ts";
 import { signUp } from "../helpers.ts";
 import { sleep, startReceiver } from "../net/receiver.ts";
-import { commitEvent, eventually, subscribe, webhookApp, type WebhookContext } from "./helpers.ts";
+import {
+  commitEvent,
+  eventually,
+  orderEventData,
+  subscribe,
+  webhookApp,
+  type WebhookContext,
+} from "./helpers.ts";
 
 /** Age past which a claim without an outcome is taken to have died with its process. */
 const STALE_MS = OUTBOUND_TIMEOUT_MS + CLAIM_MARGIN_MS;
@@ -63,7 +70,7 @@ Deno.test("after a crash: a stale claim is sent once more with the same id; fres
   for (const name of ["open", "done", "fresh", "stale"]) {
     sub[name] = await subscribe(ctx, token, { url: receiver.url(`/${name}`) }) as never;
   }
-  const event = buildEvent("order.created", user.id, { order: { id: "ord_1" } }, clock);
+  const event = buildEvent("order.created", user.id, orderEventData(clock), clock);
   // What a crashed process left: one outcome recorded, one claim just made, one long ago.
   const at = (name: string) => keys.webhookAttempt(user.id, event.id, sub[name].id);
   await ctx.kv.set(at("done"), { state: "done", at: clock - 1000 } satisfies AttemptMarker);
@@ -110,7 +117,7 @@ Deno.test("a claim under way is looked at again when it would go stale: sent onl
   const { user, token } = await signUp(ctx);
   const finishes = await subscribe(ctx, token, { url: receiver.url("/finishes") });
   const dies = await subscribe(ctx, token, { url: receiver.url("/dies") });
-  const event = buildEvent("order.created", user.id, {});
+  const event = buildEvent("order.created", user.id, orderEventData());
   // Claimed by another process 300 ms before they go stale.
   const claimedAt = Date.now() - STALE_MS + 300;
   for (const sub of [finishes, dies]) {
@@ -160,7 +167,7 @@ Deno.test("a pair this process is still attempting is never stale to it, however
   await using ctx = await webhookApp({ listen: false, now: () => clock });
   const { user, token } = await signUp(ctx);
   const sub = await subscribe(ctx, token, { url: receiver.url() });
-  const event = buildEvent("order.created", user.id, {}, clock);
+  const event = buildEvent("order.created", user.id, orderEventData(clock), clock);
   const won = await claimAttempts(ctx.deps.events.claims, event, [{
     subId: sub.id,
     versionstamp: null,

@@ -380,17 +380,24 @@ Deno.test("the OpenAPI document lists every webhook route with its statuses", as
   const statuses = (path: string, method: string) =>
     Object.keys(doc.body.paths[path][method].responses).sort();
   const expected: [string, string, string[]][] = [
-    ["/api/webhook-subscriptions", "get", ["200", "401"]],
-    ["/api/webhook-subscriptions", "post", ["201", "400", "401", "413", "429", "503"]],
-    ["/api/webhook-subscriptions/{id}", "get", ["200", "401", "404"]],
-    ["/api/webhook-subscriptions/{id}", "patch", ["200", "400", "401", "404", "413"]],
-    ["/api/webhook-subscriptions/{id}", "delete", ["200", "401", "404", "413"]],
-    ["/api/webhook-subscriptions/{id}/test", "post", ["200", "400", "401", "404", "413"]],
-    ["/api/webhook-subscriptions/{id}/rotate-secret", "post", ["200", "401", "404", "413", "503"]],
+    ["/api/webhook-subscriptions", "get", ["200", "401", "500"]],
+    ["/api/webhook-subscriptions", "post", ["201", "400", "401", "413", "429", "500", "503"]],
+    ["/api/webhook-subscriptions/{id}", "get", ["200", "401", "404", "500"]],
+    ["/api/webhook-subscriptions/{id}", "patch", ["200", "400", "401", "404", "413", "500"]],
+    ["/api/webhook-subscriptions/{id}", "delete", ["200", "401", "404", "413", "500"]],
+    ["/api/webhook-subscriptions/{id}/test", "post", ["200", "400", "401", "404", "413", "500"]],
+    ["/api/webhook-subscriptions/{id}/rotate-secret", "post", [
+      "200",
+      "401",
+      "404",
+      "413",
+      "500",
+      "503",
+    ]],
   ];
   for (const [path, method, codes] of expected) {
     assert.deepEqual(statuses(path, method), codes, `${method} ${path}`);
   }
-  assert.deepEqual(statuses("/api/webhook-logs", "get"), ["200", "401"]);
-  assert.deepEqual(statuses("/api/settings", "post"), ["200", "400", "401", "413"]);
+  assert.deepEqual(statuses("/api/webhook-logs", "get"), ["200", "401", "500"]);
+  assert.deepEqual(statuses("/api/settings", "post"), ["200", "400", "401", "413", "500"]);
 });

@@ -1,0 +1,271 @@
+/**
+ * Calendar dates as mails and mail clients write them, in English, German, French, Spanish
+ * (and the Italian and Dutch month names of forward headers): full dates, dates without a year
+ * and weekday-only dates resolved against an anchor (the original mail's own date), numeric
+ * dates, and ranges (which give no single day). Pure.
+ */
+import { foldForMatch } from "../text.ts";
+
+/** A calendar day; `weekday` 0 = Sunday. */
+export interface Day {
+  year: number;
+  month: number;
+  day: number;
+}
+
+const MONTHS: Record<string, number> = {};
+const MONTH_NAMES: string[][] = [
+  [
+    "january",
+    "jan",
+    "januar",
+    "janvier",
+    "janv",
+    "enero",
+    "ene",
+    "gennaio",
+    "gen",
+    "januari",
+    "jänner",
+    "janner",
+  ],
+  ["february", "feb", "februar", "fevrier", "fevr", "fev", "febrero", "febbraio", "februari"],
+  ["march", "mar", "marz", "maerz", "mars", "marzo", "maart", "mrz"],
+  ["april", "apr", "avril", "avr", "abril", "abr", "aprile"],
+  ["may", "mai", "mayo", "maggio", "mag", "mei"],
+  ["june", "jun", "juni", "juin", "junio", "giugno", "giu"],
+  ["july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug"],
+  ["august", "aug", "aout", "agosto", "ago", "augustus"],
+  ["september", "sep", "sept", "septembre", "septiembre", "settembre", "set"],
+  ["october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "ott"],
+  ["november", "nov", "novembre", "noviembre"],
+  ["december", "dec", "dezember", "dez", "decembre", "diciembre", "dic", "dicembre"],
+];
+MONTH_NAMES.forEach((names, i) => names.forEach((n) => MONTHS[n] = i + 1));
+
+const WEEKDAYS: Record<string, number> = {};
+const WEEKDAY_NAMES: string[][] = [
+  [
+    "sunday",
+    "sun",
+    "sonntag",
+    "so",
+    "dimanche",
+    "dim",
+    "domingo",
+    "dom",
+    "domenica",
+    "zondag",
+    "zo",
+  ],
+  ["monday", "mon", "montag", "mo", "lundi", "lun", "lunes", "lunedi", "maandag", "ma"],
+  ["tuesday", "tue", "tues", "dienstag", "di", "mardi", "mar", "martes", "martedi", "dinsdag"],
+  [
+    "wednesday",
+    "wed",
+    "mittwoch",
+    "mi",
+    "mercredi",
+    "mer",
+    "miercoles",
+    "mie",
+    "mercoledi",
+    "woensdag",
+    "wo",
+  ],
+  [
+    "thursday",
+    "thu",
+    "thur",
+    "thurs",
+    "donnerstag",
+    "do",
+    "jeudi",
+    "jeu",
+    "jueves",
+    "jue",
+    "giovedi",
+    "donderdag",
+  ],
+  [
+    "friday",
+    "fri",
+    "freitag",
+    "fr",
+    "vendredi",
+    "ven",
+    "viernes",
+    "vie",
+    "venerdi",
+    "vrijdag",
+    "vr",
+  ],
+  [
+    "saturday",
+    "sat",
+    "samstag",
+    "sa",
+    "samedi",
+    "sam",
+    "sabado",
+    "sab",
+    "sabato",
+    "zaterdag",
+    "za",
+  ],
+];
+WEEKDAY_NAMES.forEach((names, i) => names.forEach((n) => WEEKDAYS[n] = i));
+
+const RELATIVE: Record<string, number> = {
+  today: 0,
+  tomorrow: 1,
+  heute: 0,
+  morgen: 1,
+  "aujourd'hui": 0,
+  demain: 1,
+  hoy: 0,
+  manana: 1,
+};
+
+export function dayString(d: Day): string {
+  return `${String(d.year).padStart(4, "0")}-${String(d.month).padStart(2, "0")}-${
+    String(d.day).padStart(2, "0")
+  }`;
+}
+
+function valid(year: number, month: number, day: number): Day | null {
+  if (month < 1 || month > 12 || day < 1 || year < 1970 || year > 2200) return null;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCDate() === day ? { year, month, day } : null;
+}
+
+function addDays(d: Day, n: number): Day {
+  const date = new Date(Date.UTC(d.year, d.month - 1, d.day + n));
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
+function weekdayOf(d: Day): number {
+  return new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay();
+}
+
+/** A year-less day: the anchor's year, or the next one when that day is well before the anchor. */
+function withYear(month: number, day: number, anchor?: Day): Day | null {
+  if (!anchor) return null;
+  const same = valid(anchor.year, month, day);
+  if (same && (month > anchor.month - 2 || anchor.month <= 2 && month >= 11)) {
+    // December anchor, January day: rolls forward across New Year.
+    if (anchor.month === 12 && month <= 2) return valid(anchor.year + 1, month, day);
+    if (anchor.month <= 2 && month >= 11) return valid(anchor.year - 1, month, day);
+    return same;
+  }
+  return valid(anchor.year + 1, month, day);
+}
+
+type Token = { kind: "word"; text: string } | {
+  kind: "num";
+  value: number;
+  text: string;
+  sep: string;
+  /** Part of a time of day (`9:31`, `18:31:05`). */
+  time: boolean;
+};
+
+function tokens(text: string): Token[] {
+  const out: Token[] = [];
+  const folded = foldForMatch(text);
+  for (const m of folded.matchAll(/(\d+)([./-]?)|([a-z']+)/g)) {
+    if (m[1] !== undefined) {
+      const end = m.index! + m[1].length;
+      const time = folded[end] === ":" || folded[m.index! - 1] === ":";
+      out.push({ kind: "num", value: Number(m[1]), text: m[1], sep: m[2] ?? "", time });
+    } else out.push({ kind: "word", text: m[3] });
+    if (out.length > 40) break;
+  }
+  return out;
+}
+
+const RANGE = /\s(?:-|–|—|to|bis|au|al)\s|\bentre\b|\bbetween\b|\bzwischen\b/i;
+
+export interface DateOptions {
+  /** The day the mail was written: year-less and weekday-only dates are resolved against it. */
+  anchor?: Day;
+  /** Read `1/2/2026` as 2 January (default) or, for English, as January 2. */
+  monthFirst?: boolean;
+}
+
+/**
+ * The one calendar day a short text names, or null (no date, several days, a range). Numeric
+ * `dd.mm.yyyy`, `yyyy-mm-dd`, `mm/dd/yyyy` (with `monthFirst`), month names with or without a
+ * year, weekday names and today/tomorrow (against the anchor).
+ */
+export function parseDay(text: string, options: DateOptions = {}): Day | null {
+  if (text.length > 120) return null;
+  const iso = /\b(\d{4})-(\d{2})-(\d{2})(?!\d)/.exec(text);
+  if (iso) return valid(Number(iso[1]), Number(iso[2]), Number(iso[3]));
+  if (RANGE.test(` ${text} `)) return null;
+  const toks = tokens(text);
+  const { anchor } = options;
+  let weekday: number | undefined;
+  const months: { month: number; alsoWeekday: boolean }[] = [];
+  const dayNumbers: Extract<Token, { kind: "num" }>[] = [];
+  for (const t of toks) {
+    if (t.kind === "word") {
+      const isWeekday = WEEKDAYS[t.text] !== undefined;
+      if (MONTHS[t.text] !== undefined) {
+        months.push({ month: MONTHS[t.text], alsoWeekday: isWeekday });
+      } else if (isWeekday && weekday === undefined) weekday = WEEKDAYS[t.text];
+      else if (RELATIVE[t.text] !== undefined && anchor) return addDays(anchor, RELATIVE[t.text]);
+    } else if (!t.time) dayNumbers.push(t);
+  }
+  // `mar.` is Tuesday in French and March in English: a plain month name wins.
+  const named = months.find((m) => !m.alsoWeekday) ?? months[0];
+  if (named && months.length > 1 && named !== months[0] && weekday === undefined) {
+    weekday = WEEKDAYS[
+      MONTH_NAMES[months[0].month - 1].find((n) => WEEKDAYS[n] !== undefined) ?? ""
+    ];
+  }
+  const month = named?.month;
+  let found: Day | null = null;
+  if (month !== undefined) {
+    const day = dayNumbers.find((n) => n.value >= 1 && n.value <= 31 && n.text.length <= 2);
+    const year = dayNumbers.find((n) => n.text.length === 4);
+    if (!day) return null;
+    found = year ? valid(year.value, month, day.value) : withYear(month, day.value, anchor);
+  } else if (dayNumbers.length >= 2 && dayNumbers[0].sep !== "") {
+    const [a, b, c] = dayNumbers;
+    if (a.text.length > 2 || b.text.length > 2) return null;
+    const year = c && c.text.length === 4
+      ? c.value
+      : c && c.text.length === 2
+      ? 2000 + c.value
+      : undefined;
+    const dotted = a.sep === ".";
+    const monthFirst = !dotted && (options.monthFirst ?? false);
+    let [m, d] = monthFirst ? [a.value, b.value] : [b.value, a.value];
+    if (m > 12 && d <= 12) [m, d] = [d, m];
+    found = year ? valid(year, m, d) : withYear(m, d, anchor);
+  } else if (weekday !== undefined && dayNumbers.length === 0 && anchor) {
+    // A weekday alone: the next such day after the anchor (the same day counts as today).
+    const delta = (weekday - weekdayOf(anchor) + 7) % 7;
+    return addDays(anchor, delta);
+  }
+  if (found && weekday !== undefined && weekdayOf(found) !== weekday) {
+    // A weekday that contradicts the date: trust neither.
+    return null;
+  }
+  return found;
+}
+
+/** The calendar day of an RFC 5322 `Date` header in the writer's own time zone. */
+export function headerDay(value: string | undefined): Day | null {
+  if (!value) return null;
+  const m = /(\d{1,2})\s+([A-Za-z]{3})[a-z]*\s+(\d{4})/.exec(value);
+  if (m) {
+    const month = MONTHS[m[2].toLowerCase()];
+    if (month) return valid(Number(m[3]), month, Number(m[1]));
+  }
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) return null;
+  const d = new Date(t);
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}

@@ -1,0 +1,137 @@
+/**
+ * Generic extraction: the order fields of a letter from labelled values, line items, money
+ * figures, dates and tracking evidence, with no knowledge of the store.
+ */
+import { type Money, moneyValue } from "../money.ts";
+import { foldKeepingOffsets } from "../text.ts";
+import { dayString, headerDay, parseDay } from "./dates.ts";
+import type { Block } from "./html.ts";
+import { findItems, type Item, itemSummary } from "./items.ts";
+import { labelledValues } from "./labels.ts";
+import type { Letter } from "./letter.ts";
+import { findTracking, type Tracking } from "./tracking.ts";
+
+export interface Extracted extends Tracking {
+  orderNumber?: string;
+  /** How the order number was found: a label in the body, the subject, or a sentence. */
+  orderNumberFrom?: "label" | "subject" | "sentence";
+  items: Item[];
+  itemSummary?: string;
+  total?: Money;
+  price?: Money;
+  quantity?: number;
+  size?: string;
+  imageUrl?: string;
+  estimatedDelivery?: string;
+}
+
+const ORDER_TOKEN =
+  /^[\s:#.\-–]*(?:(?:n°|nº|nr\.?|no\.?|#)\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9-]{2,40}[A-Za-z0-9])(?![A-Za-z0-9/.,]*\d)/;
+const SUBTOTAL =
+  /^(?:item |items )?sub-?total|^zwischensumme|^sous-total|^shipment total|^subtotal|total (?:savings|discount|tax)|^gesamtkosten netto/;
+
+/** An order number as printed: letters, digits and dashes with at least three digits. */
+export function acceptOrderNumber(raw: string): string | null {
+  const m = ORDER_TOKEN.exec(raw);
+  if (!m) return null;
+  const token = m[1];
+  const digits = token.replace(/\D/g, "").length;
+  if (digits < 3 || token.length > 40) return null;
+  if (/^\d{1,2}-\d{1,2}-\d{2,4}$/.test(token)) return null;
+  return token;
+}
+
+/** `order #1001`, `Bestellung 1001`, `commande n° FR…`, `(Receipt #…)` inside a sentence or subject. */
+const ORDER_IN_SENTENCE =
+  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling)(?:\s+(?:number|no\.?|nr\.?|n°|nº|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9])/g;
+
+export function orderNumberInSentence(text: string): string | null {
+  const folded = foldKeepingOffsets(text);
+  for (const m of folded.matchAll(ORDER_IN_SENTENCE)) {
+    const start = m.index! + m[0].length - m[1].length;
+    const value = acceptOrderNumber(text.slice(start, start + m[1].length + 1));
+    if (value) return value;
+  }
+  return null;
+}
+
+function findOrderNumber(letter: Letter): Pick<Extracted, "orderNumber" | "orderNumberFrom"> {
+  const labelled = labelledValues(letter.blocks, "orderNumber", acceptOrderNumber, { max: 5 });
+  const strong = labelled.find((l) => l.shape !== "sentence");
+  if (strong) return { orderNumber: strong.value, orderNumberFrom: "label" };
+  const subject = orderNumberInSentence(letter.subject);
+  if (subject) return { orderNumber: subject, orderNumberFrom: "subject" };
+  if (labelled[0]) return { orderNumber: labelled[0].value, orderNumberFrom: "sentence" };
+  for (const b of letter.blocks.slice(0, 200)) {
+    const value = orderNumberInSentence(b.text);
+    if (value) return { orderNumber: value, orderNumberFrom: "sentence" };
+  }
+  return {};
+}
+
+function findTotal(blocks: Block[]): Money | undefined {
+  const found = labelledValues(blocks, "total", (raw) => moneyValue(raw) ? raw : null, { max: 20 })
+    .filter((l) =>
+      l.shape !== "column" &&
+      !SUBTOTAL.test(foldKeepingOffsets(blocks[labelBlock(blocks, l.block, l.shape)].text))
+    );
+  if (found.length === 0) return undefined;
+  const best = found.filter((l) => l.shape === found[0].shape);
+  // Several totals of one shape (a total row and a payment line): the last is the order's.
+  return moneyValue(best[best.length - 1].value) ?? undefined;
+}
+
+/** The block that holds a value's label (the value's own block, or the one before it). */
+function labelBlock(blocks: Block[], block: number, shape: string): number {
+  if (shape !== "next") return block;
+  for (let i = block - 1; i >= 0; i--) if (blocks[i].text) return i;
+  return block;
+}
+
+function englishMonthFirst(letter: Letter): boolean {
+  const text = foldKeepingOffsets(
+    `${letter.subject} ${letter.blocks.slice(0, 30).map((b) => b.text).join(" ")}`,
+  );
+  const english = (text.match(/\b(?:the|your|order|has|thank|you|and)\b/g) ?? []).length;
+  const other =
+    (text.match(/\b(?:der|die|und|ihre|deine|votre|les|des|tu|el|los|su)\b/g) ?? []).length;
+  return english > other && !/£|€/.test(text);
+}
+
+/** Every generic field of a letter. */
+export function extractFields(letter: Letter, storeNames: string[], now?: number): Extracted {
+  const { blocks } = letter;
+  const order = findOrderNumber(letter);
+  const items = findItems(blocks, storeNames);
+  const tracking = findTracking(blocks, order.orderNumber);
+  const single = items.length === 1 ? items[0] : undefined;
+  const total = findTotal(blocks);
+  let price = single?.price;
+  if (single && !price) {
+    const labelled = labelledValues(blocks, "price", (raw) =>
+      moneyValue(raw) ? raw : null, { max: 1, sentences: false })[0];
+    if (labelled) {
+      price = moneyValue(labelled.value) ?? undefined;
+    }
+  }
+  // The mail's own day; a mail without a readable date is taken as written when it is read.
+  const anchor = headerDay(letter.date) ?? parseDay(letter.date ?? "") ??
+    headerDay(now === undefined ? undefined : new Date(now).toUTCString()) ?? undefined;
+  const monthFirst = englishMonthFirst(letter);
+  const delivery = labelledValues(blocks, "estimatedDelivery", (raw) => {
+    const day = parseDay(raw.replace(/^[:\s]+/, ""), { anchor, monthFirst });
+    return day ? dayString(day) : null;
+  }, { max: 1, sentences: false })[0];
+  return {
+    ...order,
+    ...tracking,
+    items,
+    ...(items.length > 0 ? { itemSummary: itemSummary(items) } : {}),
+    ...(total ? { total } : {}),
+    ...(price ? { price } : {}),
+    ...(single?.quantity ? { quantity: single.quantity } : {}),
+    ...(single?.size ? { size: single.size } : {}),
+    ...(items[0]?.image ? { imageUrl: items[0].image } : {}),
+    ...(delivery ? { estimatedDelivery: delivery.value } : {}),
+  };
+}

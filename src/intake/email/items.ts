@@ -1,0 +1,303 @@
+/**
+ * Line items (research/intake.md §1.9): product rows anchored on a product image, rows of a
+ * table under a `Product | Qty | Price` header, and lines followed by `Size:`/`Qty:` attribute
+ * lines or under an `Items shipped:` label (plain-text mails). Each item keeps its name as
+ * printed (without the `× 1` suffix), quantity, size, price and image.
+ */
+import { type Money, moneyValue } from "../money.ts";
+import { foldKeepingOffsets } from "../text.ts";
+import type { Block, Image } from "./html.ts";
+import { isLabel, labelledValues } from "./labels.ts";
+
+export interface Item {
+  name: string;
+  quantity?: number;
+  size?: string;
+  price?: Money;
+  image?: string;
+  /** Index of the block holding the name. */
+  block: number;
+}
+
+const MAX_ITEMS = 50;
+const RECOMMENDATIONS =
+  /^(?:keep shopping|top picks|you (?:may|might) also (?:like|love)|recommended for you|customers (?:who bought|also)|related products|more to explore|inspired by your|shop (?:more|similar)|empfehlungen|das konnte (?:dir|ihnen) auch gefallen|vous aimerez aussi|vous aimerez peut-etre|te puede interesar|tambien te puede gustar)/;
+/** Item-table header cells tried (a mail of thousands of "Item" cells stays cheap). */
+const MAX_HEADER_TRIES = 10;
+/**
+ * Words of logo and decoration file names and alt texts. `logo` followed by a garment is a
+ * product ("Box Logo Hoodie", "logo-tee"); `icon` counts only as a whole file name or folder.
+ */
+const NOT_PRODUCT_IMAGE =
+  /logo(?![-_ ]?(?:tee|t-?shirt|shirt|hood|cap|hat|crew|sweat|tote|beanie|jacket|pant|short|sock|bag|mug))|wordmark|spacer|(?:^|\/)icons?(?:[/_.-]|$)|[-_]icon\.(?:png|gif|svg)|badge|banner|social|facebook|instagram|twitter|tiktok|youtube|pinterest|app-?store|google-?play|pixel|beacon|open\.gif|divider|arrow|rating|stars?[-_.]|header|footer|signature|avatar|qr-?code|bullseye/i;
+/** Keys of attribute lines under a product name (`Size: 10`, `SKU: 123`): such a line is not a name. */
+const ATTRIBUTE_KEY =
+  /^(?:size|qty|quantity|colou?r|price|unit price|sku|style(?: id| no\.?)?|condition|seller|sold by|status|item(?: #| no\.?)?|art(?:ikel)?-?nr\.?|farbe|grosse|gr\.|menge|anzahl|taille|pointure|coloris|couleur|quantite|prix|talla|cantidad|precio|order\b.*|tracking\b.*|shipping\b.*|delivery\b.*|carrier|total|subtotal|tax|entry\b.*|rate this item|your bid|lowest ask|highest bid|ship to|vendu par|variant|model|width|fit|material|lieferung|versand|livraison|envio|entrega|arrives?\b.*|delivers?\b.*|estimated\b.*|expected\b.*|date|placed\b.*|payment|zahlung|paiement|pago)$/;
+const QTY =
+  /^(?:qty|quantity|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck)\s*[:.]?\s*(\d{1,3})\b/;
+const TIMES_SUFFIX = /(?:\s*×|\s+x)\s?(\d{1,3})(\s+(?:of|von|sur|de)\s+\d+)?\s*$/i;
+const COUNT_LINE =
+  /^(?:x\s?(\d{1,3})|(\d{1,3})\s?x|(\d{1,3}) (?:unidad(?:es)?|unit[ée]s?|stuck|pcs|pieces|items?|articles?))$/i;
+const SIZE_ALONE =
+  /^(?:(?:US|UK|EU|FR|IT|JP|CM|W|M)\s?(?:M\s?|W\s?)?\d{1,2}(?:[.,]5|\.0)?(?:\s?\/\s?(?:W|M)\s?\d{1,2}(?:[.,]5)?)?|\d{1,2}(?:[.,]5|\.0)?|X{0,3}[SML]|X{1,4}L|\dXL|XXS|OS|O\/S|One Size)$/i;
+const ITEM_HEADERS =
+  /^(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung)$/;
+const TOTAL_ROW =
+  /^(?:sub-?total|total|zwischensumme|gesamt|versand|shipping|delivery|livraison|envio|tax|sales tax|mwst|tva|iva|discount|rabatt|remise|descuento|payment|zahlung|sous-total|frais|gastos)/;
+const ITEMS_LABEL =
+  /^(?:items? (?:shipped|ordered|in (?:this|your) (?:shipment|order|package))|your items?|items?|artikel|deine artikel|ihre artikel|articles?|vos articles|tus articulos|articulos|productos|products?)\s*:?$/;
+
+export function isProductImage(image: Image, storeNames: string[]): boolean {
+  if (!/^https?:\/\//i.test(image.src) || NOT_PRODUCT_IMAGE.test(image.src)) return false;
+  if (image.width !== undefined && image.width < 30) return false;
+  if (image.height !== undefined && image.height < 30) return false;
+  const alt = image.alt.toLowerCase();
+  if (
+    alt && (NOT_PRODUCT_IMAGE.test(alt) || storeNames.some((s) => s && alt === s.toLowerCase()))
+  ) return false;
+  return true;
+}
+
+/** Whether a block reads as a product name (not a label, money, date or a sentence). */
+function nameLike(text: string): boolean {
+  if (text.length < 2 || text.length > 250) return false;
+  if (moneyValue(text) || /^[\d\s.,:/-]+$/.test(text)) return false;
+  const key = /^([^:]{1,30}):/.exec(text)?.[1];
+  if (key && ATTRIBUTE_KEY.test(foldKeepingOffsets(key).trim())) return false;
+  if (/:$/.test(text)) return false;
+  if (/[.!?]$/.test(text) && text.split(" ").length > 8) return false;
+  return true;
+}
+
+/** The text of the first row's cell in a block's column (the header of a column table). */
+function columnHeader(blocks: Block[], i: number): string | undefined {
+  const cell = blocks[i].cell;
+  if (!cell) return undefined;
+  for (let j = i - 1; j >= 0 && j > i - 60; j--) {
+    const c = blocks[j].cell;
+    if (
+      c && c.table === cell.table && c.col === cell.col && c.row < cell.row &&
+      blocks[j].tag === "th"
+    ) return blocks[j].text;
+    if (c && c.table === cell.table && c.row === 0 && c.col === cell.col) return blocks[j].text;
+  }
+  return undefined;
+}
+
+function sameRow(a: Block, b: Block): boolean {
+  return !!a.cell && !!b.cell && a.cell.table === b.cell.table && a.cell.row === b.cell.row;
+}
+
+/** Reads quantity, size and price from an item's name block and its attribute blocks. */
+function describe(item: Item, blocks: Block[], from: number, to: number): Item {
+  const suffix = TIMES_SUFFIX.exec(item.name);
+  if (suffix) {
+    item.name = item.name.slice(0, suffix.index).trim();
+    if (!suffix[2]) item.quantity = Number(suffix[1]);
+  }
+  item.name = item.name.replace(/^\d{1,3}\s?[x×]\s+/i, "").trim();
+  const prices: Money[] = [];
+  for (let i = from; i < to; i++) {
+    const text = blocks[i].text;
+    const folded = foldKeepingOffsets(text);
+    const qty = QTY.exec(folded) ?? (COUNT_LINE.test(text) ? COUNT_LINE.exec(text) : null) ??
+      (/^\d{1,3}$/.test(text) && isLabel(columnHeader(blocks, i) ?? "", "quantity")
+        ? [text, text]
+        : null);
+    if (qty && item.quantity === undefined) {
+      const n = Number(qty[1] ?? qty[2] ?? qty[3]);
+      if (n >= 1) item.quantity = n;
+    }
+    if (
+      i > item.block && item.size === undefined && i === item.block + 1 && SIZE_ALONE.test(text) &&
+      (blocks[i].cell === undefined || sameRow(blocks[i], blocks[item.block]))
+    ) {
+      if (!(blocks[i].cell && blocks[i].cell!.col !== blocks[item.block].cell?.col)) {
+        item.size = text;
+      }
+    }
+    const money = moneyValue(text.replace(/^(?:price|preis|prix|precio|total|summe)\s*:?\s*/i, ""));
+    if (money && i !== item.block) prices.push(money);
+  }
+  if (item.size === undefined) {
+    const size = labelledValues(blocks, "size", (raw) => {
+      const v = raw.trim();
+      return v.length >= 1 && v.length <= 24 && !/[.!?]$/.test(v) ? v : null;
+    }, { from, to, max: 1, sentences: false })[0];
+    if (size) item.size = size.value;
+  }
+  if (prices.length > 0) item.price = prices[prices.length - 1];
+  return item;
+}
+
+/** Items anchored on product images. */
+function imageItems(blocks: Block[], storeNames: string[]): Item[] {
+  const anchors: { block: number; image: Image }[] = [];
+  blocks.forEach((b, i) => {
+    const image = b.images.find((img) => isProductImage(img, storeNames));
+    if (image && anchors.length < MAX_ITEMS) anchors.push({ block: i, image });
+  });
+  const items: Item[] = [];
+  anchors.forEach((anchor, k) => {
+    const end = k + 1 < anchors.length ? anchors[k + 1].block : blocks.length;
+    let nameAt = -1;
+    for (let i = anchor.block; i < Math.min(end, anchor.block + 4); i++) {
+      if (blocks[i].text && nameLike(blocks[i].text)) {
+        nameAt = i;
+        break;
+      }
+      if (blocks[i].text && i > anchor.block) break;
+    }
+    if (nameAt < 0) return;
+    // The item's details: the rest of its table row, or the next few blocks of a stacked layout.
+    const row = blocks[anchor.block];
+    let to = nameAt + 1;
+    while (to < end && to < nameAt + 8) {
+      const b = blocks[to];
+      if (
+        row.cell && b.cell && !sameRow(row, b) &&
+        !(b.cell.table > row.cell.table && to <= nameAt + 6)
+      ) break;
+      if (!row.cell && b.cell) break;
+      if (!sameRow(row, b) && TOTAL_ROW.test(foldKeepingOffsets(b.text))) break;
+      to++;
+    }
+    items.push(
+      describe(
+        { name: blocks[nameAt].text, image: anchor.image.src, block: nameAt },
+        blocks,
+        nameAt,
+        to,
+      ),
+    );
+    if (k === anchors.length - 1 || anchors[k + 1].block > to) {
+      items.push(...siblingRows(blocks, nameAt, to, end));
+    }
+  });
+  return items;
+}
+
+/**
+ * Rows after an image-anchored item that repeat its layout without an image (only the first
+ * item of a list has a picture): a name in the same column, then a quantity or a price.
+ */
+function siblingRows(blocks: Block[], nameAt: number, from: number, end: number): Item[] {
+  const first = blocks[nameAt].cell;
+  if (!first) return [];
+  const out: Item[] = [];
+  let i = from;
+  while (i < end && out.length < MAX_ITEMS) {
+    const b = blocks[i];
+    if (
+      !b.cell || b.cell.table !== first.table || b.cell.col !== first.col || b.cell.row <= first.row
+    ) break;
+    if (!nameLike(b.text) || TOTAL_ROW.test(foldKeepingOffsets(b.text))) break;
+    let to = i + 1;
+    while (to < end && blocks[to].cell && sameRow(blocks[to], b)) to++;
+    const item = describe({ name: b.text, block: i }, blocks, i, to);
+    if (item.quantity === undefined && item.price === undefined) break;
+    out.push(item);
+    i = to;
+  }
+  return out;
+}
+
+/** Items in the rows of a table whose header row names an item column. */
+function tableItems(blocks: Block[]): Item[] {
+  const items: Item[] = [];
+  let tries = 0;
+  for (let h = 0; h < blocks.length && items.length === 0 && tries < MAX_HEADER_TRIES; h++) {
+    const head = blocks[h];
+    if (!head.cell || !ITEM_HEADERS.test(foldKeepingOffsets(head.text).replace(/[:.]$/, ""))) {
+      continue;
+    }
+    tries++;
+    const headers = blocks.filter((b) => b.cell && sameRow(b, head));
+    if (headers.length < 2) continue;
+    const qtyCol = headers.find((b) => isLabel(b.text, "quantity"))?.cell?.col;
+    const table = head.cell.table;
+    let row = head.cell.row + 1;
+    for (let guard = 0; guard < MAX_ITEMS; guard++, row++) {
+      const cells = blocks.map((b, i) => ({ b, i })).filter(({ b }) =>
+        b.cell?.table === table && b.cell.row === row
+      );
+      if (cells.length === 0) break;
+      const nameCell = cells.filter(({ b }) => b.cell!.col === head.cell!.col);
+      if (
+        nameCell.length === 0 || !nameLike(nameCell[0].b.text) ||
+        TOTAL_ROW.test(foldKeepingOffsets(nameCell[0].b.text))
+      ) break;
+      const first = nameCell[0];
+      const item = describe(
+        {
+          name: first.b.text,
+          block: first.i,
+          image: cells.flatMap(({ b }) => b.images)[0]?.src,
+        },
+        blocks,
+        first.i,
+        cells.at(-1)!.i + 1,
+      );
+      const qty = qtyCol === undefined
+        ? undefined
+        : cells.find(({ b }) => b.cell!.col === qtyCol)?.b.text;
+      if (qty && /^\d{1,3}$/.test(qty)) item.quantity = Number(qty);
+      items.push(item);
+    }
+  }
+  return items;
+}
+
+/** Items of plain lists: a line followed by attribute lines, or lines under an items label. */
+function listItems(blocks: Block[]): Item[] {
+  const items: Item[] = [];
+  for (let i = 0; i < blocks.length && items.length < MAX_ITEMS; i++) {
+    const folded = foldKeepingOffsets(blocks[i].text);
+    if (ITEMS_LABEL.test(folded) && i + 1 < blocks.length && nameLike(blocks[i + 1].text)) {
+      const end = Math.min(blocks.length, i + 8);
+      items.push(describe({ name: blocks[i + 1].text, block: i + 1 }, blocks, i + 1, end));
+      i++;
+      continue;
+    }
+    if (!nameLike(blocks[i].text) || isLabel(blocks[i].text, "quantity")) continue;
+    let attributes = 0;
+    let j = i + 1;
+    for (; j < Math.min(blocks.length, i + 6); j++) {
+      const f = foldKeepingOffsets(blocks[j].text);
+      if (
+        QTY.test(f) || /^(?:size|grosse|taille|pointure|talla|colou?r|farbe|couleur)\s*:/.test(f)
+      ) attributes++;
+      else if (!/^(?:price|preis|prix|precio|sku|style|art\.?-?nr)/.test(f) && attributes > 0) {
+        break;
+      } else if (attributes === 0 && j > i + 1) break;
+    }
+    if (attributes > 0) {
+      items.push(describe({ name: blocks[i].text, block: i }, blocks, i, j + 1));
+      i = j - 1;
+    }
+  }
+  return items;
+}
+
+/**
+ * The line items of a message, first method that finds any: image-anchored product rows, an
+ * item table, then plain lists. `storeNames` keeps logos (alt text = the store) out.
+ */
+export function findItems(all: Block[], storeNames: string[]): Item[] {
+  // Recommendations after the order ("Keep shopping for", "You may also like") are not items.
+  const cut = all.findIndex((b) => RECOMMENDATIONS.test(foldKeepingOffsets(b.text)));
+  const blocks = cut > 0 ? all.slice(0, cut) : all;
+  for (const method of [imageItems(blocks, storeNames), tableItems(blocks), listItems(blocks)]) {
+    const unique = method.filter((item, i) =>
+      item.name && method.findIndex((o) => o.name === item.name) === i
+    );
+    if (unique.length > 0) return unique.slice(0, MAX_ITEMS);
+  }
+  return [];
+}
+
+/** `Name (+N more)` as the fixtures and the inbox show a multi-item order. */
+export function itemSummary(items: Item[]): string | undefined {
+  if (items.length === 0) return undefined;
+  return items.length === 1 ? items[0].name : `${items[0].name} (+${items.length - 1} more)`;
+}

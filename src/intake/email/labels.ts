@@ -1,0 +1,177 @@
+/**
+ * Labelled values (research/intake.md §1.4, §3): the label vocabulary per field in English,
+ * German, French and Spanish, and the four shapes a label and its value take in a block list:
+ * the same block (`Order number: 1001`), the next block (`Order #` / `113-…`), a column header
+ * row over a value row (`Shipped By | Tracking Number`), and inside a sentence
+ * (`Your order number is UK2741893.`). Matching runs on offset-keeping folded text, so values are
+ * sliced from the original.
+ */
+import type { Block } from "./html.ts";
+import { foldKeepingOffsets } from "../text.ts";
+
+export type LabelField =
+  | "orderNumber"
+  | "trackingNumber"
+  | "carrier"
+  | "total"
+  | "subtotal"
+  | "quantity"
+  | "size"
+  | "price"
+  | "estimatedDelivery";
+
+/** Folded label patterns (lower case, no accents, `№` read as `#`). */
+export const LABELS: Record<LabelField, string> = {
+  orderNumber: String
+    .raw`(?:your |sales |web |online )?order(?: number| no\.?| nr\.?| #| id| ref(?:erence)?| num)?` +
+    String.raw`|bestell(?:nummer|nr\.?|ung(?:snummer)?)|auftrags?nummer` +
+    String
+      .raw`|(?:numero|n°|no|n\.o|nº|n\.º|#) ?(?:de )?(?:commande|pedido)|(?:votre |ta )?commande|(?:tu |su )?pedido` +
+    String.raw`|receipt(?: number| no\.?| #)?|confirmation (?:number|no\.?|#)`,
+  trackingNumber: String
+    .raw`(?:[a-z]+ )?(?:tracking|track|tracing)(?: number| no\.?| #| id| code| reference| ref)` +
+    String
+      .raw`|tracking|(?:air )?waybill(?: number)?|awb|sendungs(?:verfolgungs)?nummer|sendungsnr\.?|trackingnummer|paketnummer` +
+    String
+      .raw`|(?:numero|n°|no|nº|n\.º|n\.o) (?:de )?(?:suivi|colis|seguimiento|envio)|codigo de seguimiento|localizador`,
+  carrier: String
+    .raw`carrier|shipped (?:by|via|with)|shipping carrier|courier|shipment provider|provider` +
+    String
+      .raw`|versanddienstleister|versandpartner|spediteur|zusteller|transporteur|empresa de transporte|transportista`,
+  total: String
+    .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| \(incl\.? (?:vat|tax)\))?` +
+    String
+      .raw`|amount paid|total a pagar|importe total|total del pedido|gesamt(?:summe|betrag|preis|kosten brutto)(?: \(inkl\. mwst\.?\))?` +
+    String
+      .raw`|summe|endbetrag|rechnungsbetrag|montant total(?: ttc)?|total ttc|total de la commande`,
+  subtotal: String.raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total`,
+  quantity: String.raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.`,
+  size: String
+    .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size`,
+  price: String
+    .raw`price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe`,
+  estimatedDelivery: String
+    .raw`(?:estimated|expected|scheduled|guaranteed|projected) (?:delivery|arrival)(?: date)?(?: is)?` +
+    String
+      .raw`|your estimated delivery date is|delivery estimate|arriving(?: on| by)?|arrives(?: on| by)?|delivers(?: on| by)?|will arrive(?: on| by)?|delivery date|get it by` +
+    String
+      .raw`|voraussichtliche (?:lieferung|zustellung)|voraussichtlicher liefertermin|lieferdatum|zustellung(?: am)?|lieferung(?: am)?|liefertermin` +
+    String
+      .raw`|livraison (?:prevue|estimee)(?: le)?|date de livraison(?: prevue)?|arrivee(?: prevue)?` +
+    String
+      .raw`|entrega (?:prevista|estimada)(?: el)?|fecha (?:de entrega|estimada de entrega)|llegada(?: prevista)?`,
+};
+
+/** A note in brackets after a label: `Total (IVA incluido)`, `Gesamtsumme (inkl. MwSt.)`. */
+const NOTE = String.raw`(?:\([^)]{0,40}\)\s*)?`;
+
+const compiled = new Map<string, { same: RegExp; alone: RegExp; inside: RegExp }>();
+
+function patterns(field: LabelField) {
+  let p = compiled.get(field);
+  if (!p) {
+    const label = `(?:${LABELS[field]})`;
+    p = {
+      // Label at the start of the block, then a separator and the value.
+      same: new RegExp(`^[\\[(]?${label}\\s*${NOTE}(?:[:#.\\-–]\\s*|\\s)(.+)$`),
+      // The block is only the label.
+      alone: new RegExp(`^${label}\\s*${NOTE}[:#.]?\\s*$`),
+      // Somewhere inside a sentence, with a colon or an `is` before the value.
+      inside: new RegExp(`(?:^|[\\s(,;])${label}\\s*(?:is|ist|est|es|:|#|-)\\s*[:#]?\\s*(.+)$`),
+    };
+    compiled.set(field, p);
+  }
+  return p;
+}
+
+export type Shape = "same" | "next" | "column" | "sentence";
+
+export interface Labelled {
+  value: string;
+  block: number;
+  shape: Shape;
+}
+
+/** Blocks at a table position, for the column shape. */
+function cellIndex(blocks: Block[]): Map<string, number> {
+  const index = new Map<string, number>();
+  blocks.forEach((b, i) => {
+    if (!b.cell) return;
+    const key = `${b.cell.table}:${b.cell.row}:${b.cell.col}`;
+    if (!index.has(key)) index.set(key, i);
+  });
+  return index;
+}
+
+const cellIndexes = new WeakMap<Block[], Map<string, number>>();
+
+/**
+ * The values after a field's labels, in the order the shapes are tried and scored (same line,
+ * next block, column, sentence) and then in reading order. `accept` turns a raw candidate into a
+ * value or rejects it (null).
+ */
+export function labelledValues(
+  blocks: Block[],
+  field: LabelField,
+  accept: (raw: string) => string | null,
+  options: { max?: number; from?: number; to?: number; sentences?: boolean } = {},
+): Labelled[] {
+  const { same, alone, inside } = patterns(field);
+  const found: Labelled[] = [];
+  const from = options.from ?? 0;
+  const to = Math.min(options.to ?? blocks.length, blocks.length);
+  const max = options.max ?? 10;
+  let cells = cellIndexes.get(blocks);
+  for (let i = from; i < to && found.length < max; i++) {
+    const text = blocks[i].text;
+    if (!text || text.length > 600) continue;
+    const folded = foldKeepingOffsets(text);
+    if (alone.test(folded)) {
+      const next = nextValueBlock(blocks, i);
+      if (next !== null) {
+        const value = accept(blocks[next].text);
+        if (value !== null) found.push({ value, block: next, shape: "next" });
+      }
+      const cell = blocks[i].cell;
+      if (cell) {
+        if (!cells) cellIndexes.set(blocks, cells = cellIndex(blocks));
+        const below = cells.get(`${cell.table}:${cell.row + 1}:${cell.col}`);
+        if (below !== undefined && below !== next) {
+          const value = accept(blocks[below].text);
+          if (value !== null) found.push({ value, block: below, shape: "column" });
+        }
+      }
+      continue;
+    }
+    const m = same.exec(folded);
+    if (m) {
+      const value = accept(text.slice(text.length - m[1].length));
+      if (value !== null) {
+        found.push({ value, block: i, shape: "same" });
+        continue;
+      }
+    }
+    if (options.sentences !== false) {
+      const s = inside.exec(folded);
+      if (s) {
+        const value = accept(text.slice(text.length - s[1].length));
+        if (value !== null) found.push({ value, block: i, shape: "sentence" });
+      }
+    }
+  }
+  const rank: Record<Shape, number> = { same: 0, next: 1, column: 2, sentence: 3 };
+  return found.sort((a, b) => rank[a.shape] - rank[b.shape] || a.block - b.block);
+}
+
+/** The block holding a lone label's value: the next non-empty block, unless it is a label too. */
+function nextValueBlock(blocks: Block[], i: number): number | null {
+  for (let j = i + 1; j < Math.min(blocks.length, i + 3); j++) {
+    if (blocks[j].text) return /:\s*$/.test(blocks[j].text) ? null : j;
+  }
+  return null;
+}
+
+/** Whether a block's whole text is one of the field's labels (a header cell, a lone label). */
+export function isLabel(text: string, field: LabelField): boolean {
+  return patterns(field).alone.test(foldKeepingOffsets(text));
+}

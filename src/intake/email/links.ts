@@ -1,0 +1,157 @@
+/**
+ * Links: click trackers unwrapped to the URL they lead to (research/intake.md §1.6, fixtures
+ * README "trackingUrl"), opaque trackers recognised, and tracking numbers read out of carrier
+ * URLs (query keys such as `tracknum`, `trknbr`, `tracking-id`, `piececode`, `tLabels`, and
+ * path or fragment segments).
+ */
+import { detectCarrier } from "../../domain/tracking_number.ts";
+import type { CarrierKey } from "../../domain/carriers.ts";
+
+const REDIRECT_KEYS = [
+  "u",
+  "url",
+  "redirectto",
+  "redirect",
+  "redirect_url",
+  "target",
+  "dest",
+  "destination",
+  "link",
+  "href",
+  "goto",
+  "to",
+  "r",
+];
+const MAX_URL = 4096;
+const REDIRECT_PATH =
+  /\/(?:gp\/[rf]\.html|ls\/click|track\/click(?:\/.*)?|click|redirect|clicktracker)\/?$/i;
+
+function parse(href: string): URL | null {
+  if (href.length > MAX_URL || !/^https?:\/\//i.test(href)) return null;
+  try {
+    return new URL(href);
+  } catch {
+    return null;
+  }
+}
+
+function decodeOnce(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** The target of one click tracker, or null when `href` is not one that carries its target. */
+function unwrapOnce(href: string): string | null {
+  const url = parse(href);
+  if (!url) return null;
+  // AWS SES (awstrack.me): /L0/<encoded url>/1/<id>
+  const l0 = /\/L0\/([^/]+)/.exec(url.pathname);
+  if (l0) {
+    const target = decodeOnce(l0[1]);
+    if (/^https?:\/\//i.test(target)) return target;
+  }
+  for (const [key, value] of url.searchParams) {
+    if (!REDIRECT_KEYS.includes(key.toLowerCase())) continue;
+    const target = /^https?%3a/i.test(value) ? decodeOnce(value) : value;
+    if (/^https?:\/\//i.test(target)) return target;
+  }
+  // Mandrill: ?p=<base64 JSON whose "p" is JSON with the "url">
+  const p = url.searchParams.get("p");
+  if (p && /mandrillapp\.com$/i.test(url.hostname)) {
+    const target = mandrillTarget(p);
+    if (target) return target;
+  }
+  return null;
+}
+
+function mandrillTarget(p: string): string | null {
+  try {
+    const outer = JSON.parse(atob(p.replace(/-/g, "+").replace(/_/g, "/")));
+    const inner = typeof outer.p === "string" ? JSON.parse(outer.p) : outer;
+    const target = inner.url ?? inner.u;
+    return typeof target === "string" && /^https?:\/\//i.test(target) ? target : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A link's final target after unwrapping up to three nested click trackers. */
+export function unwrapLink(href: string): string {
+  let current = href.trim();
+  for (let i = 0; i < 3; i++) {
+    const next = unwrapOnce(current);
+    if (!next || next === current) break;
+    current = next;
+  }
+  return current;
+}
+
+/** Trackers whose target cannot be read from the link (Salesforce `qs=`, SendGrid/Klaviyo `upn=`). */
+export function isOpaqueTracker(href: string): boolean {
+  const url = parse(href);
+  if (!url) return true;
+  // A redirect endpoint whose target could not be read out of it.
+  if (REDIRECT_PATH.test(url.pathname)) return true;
+  return url.searchParams.has("qs") || url.searchParams.has("upn") ||
+    /(?:^|\.)(?:click|links|trk|email|e|clicks|link|t)\.[^.]+\.[a-z]+$/i.test(url.hostname) &&
+      url.pathname.length <= 1;
+}
+
+const CARRIER_HOSTS: [RegExp, CarrierKey | null][] = [
+  [/(?:^|\.)ups\.com$/i, "ups"],
+  [/(?:^|\.)fedex\.com$/i, "fedex"],
+  [/(?:^|\.)usps\.com$/i, "usps"],
+  [/(?:^|\.)dhl\.(?:de|com|co\.uk|fr|es)$|(?:^|\.)express\.dhl$/i, null],
+];
+
+/** Whether a URL is on a carrier's own site. */
+export function isCarrierUrl(href: string): boolean {
+  const url = parse(href);
+  return !!url && CARRIER_HOSTS.some(([re]) => re.test(url.hostname));
+}
+
+export interface UrlTracking {
+  trackingNumber: string;
+  carrier: CarrierKey;
+  checked: boolean;
+}
+
+/** Query keys that carry a tracking number on carrier and store pages. */
+const TRACKING_KEYS =
+  /^(?:tracknum|trknbr|tracking-?id|tracking_?numbers?|trackingnumbers?|tracknumbers?|piececode|t?labels|qtc_tlabels\d*|selectedtrcknum|idc|awb|shipmentnumber|inquirynumber\d*|tracking|trackingcode|sendungsnummer|id)$/i;
+
+/**
+ * The tracking numbers a URL names: on a carrier's site in any query value, path segment or the
+ * fragment; elsewhere only in query keys made for tracking numbers (store order pages carry
+ * order numbers that can pass a carrier's check digit by chance).
+ */
+export function trackingNumbersInUrl(href: string): UrlTracking[] {
+  const url = parse(href);
+  if (!url) return [];
+  const carrierSite = CARRIER_HOSTS.some(([re]) => re.test(url.hostname));
+  const parts: string[] = [];
+  for (const [key, value] of url.searchParams) {
+    if (carrierSite || (TRACKING_KEYS.test(key) && key.toLowerCase() !== "id")) {
+      parts.push(...value.split(/[,;|\s]+/));
+    }
+  }
+  if (carrierSite) {
+    parts.push(...url.pathname.split("/"));
+    parts.push(...url.hash.split(/[/?&=#]+/));
+  }
+  const out: UrlTracking[] = [];
+  for (const part of parts.slice(0, 60)) {
+    const detection = detectCarrier(decodeOnce(part));
+    if (detection.valid && !out.some((t) => t.trackingNumber === detection.trackingNumber)) {
+      out.push({
+        trackingNumber: detection.trackingNumber,
+        carrier: detection.carrier,
+        checked: detection.form !== "dhl-piece-id" && !detection.form.startsWith("dhl-ecommerce"),
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,164 @@
+/**
+ * The trust order of intake's sources, field by field: schema.org markup > a matching custom
+ * template > a built-in template (the store's name) > generic extraction. Money keeps the
+ * printed display string: a markup price is shown as the figure the mail prints for it.
+ */
+import type { CarrierKey } from "../../domain/carriers.ts";
+import type { MessageFields } from "../../domain/order.ts";
+import { detectCarrier } from "../../domain/tracking_number.ts";
+import { findMoney, type Money } from "../money.ts";
+import { normaliseLine } from "../text.ts";
+import type { CustomValues } from "./custom_fields.ts";
+import type { Extracted } from "./extract.ts";
+import { type Item, itemSummary } from "./items.ts";
+import type { Block } from "./html.ts";
+import type { Letter } from "./letter.ts";
+import type { MarkupItem, MarkupOrder } from "./markup.ts";
+import type { BuiltInTemplate } from "./templates.ts";
+
+export interface Sources {
+  letter: Letter;
+  generic: Extracted;
+  markup: MarkupOrder | null;
+  builtIn?: BuiltInTemplate;
+  custom?: CustomValues;
+  customId?: string;
+}
+
+/** Words senders add to a store's name in their display name. */
+const SENDER_NOISE =
+  /\s*(?:[-|–]\s*)?\b(?:transactions?|orders?|order updates?|notifications?|team|customer (?:service|care)|support|service|no-?reply|mailer|shipping|versand|kundenservice|service client)\s*$/i;
+/** `Thanks for shopping at X.`, `Vielen Dank für Ihren Einkauf bei X!`, `Merci d'avoir commandé chez X`. */
+const SHOPPING_AT =
+  /\b(?:thanks? (?:you )?for (?:shopping|your (?:order|purchase)) (?:at|with|from)|vielen dank f(?:ü|u)r (?:ihren|deinen) einkauf bei|merci d'avoir (?:commande|commandé|acheté|achete) (?:chez|sur)|gracias por (?:comprar|tu compra) en)\s+([A-Z0-9][\w&'’. -]{0,40}?)\s*[.!,]?$/i;
+const TLD = /\.(?:com|de|co\.uk|fr|es|it|nl|net|org|shop|store|eu|ch|at|ca|us|co)$/i;
+
+/** The store's name as the sender presents it (`Amazon.com` -> `Amazon`, `Etsy Transactions` -> `Etsy`). */
+export function storeFromSender(
+  name: string | undefined,
+  address: string | undefined,
+  blocks: Block[] = [],
+): string | undefined {
+  let store = normaliseLine(name ?? "").replace(/^["']|["']$/g, "").trim();
+  if (/@/.test(store)) store = "";
+  store = store.replace(TLD, "").replace(SENDER_NOISE, "").trim();
+  if (store) return store;
+  for (const b of blocks.slice(0, 80)) {
+    const named = SHOPPING_AT.exec(b.text)?.[1]?.replace(TLD, "").trim();
+    if (named) return named;
+  }
+  const domain = address?.split("@")[1]?.split(".").slice(-2, -1)[0];
+  return domain ? domain.charAt(0).toUpperCase() + domain.slice(1) : undefined;
+}
+
+/** The printed figure for an amount (cents), if the mail prints one. */
+function printed(letter: Letter, cents: number | undefined, prefer?: Money): string | undefined {
+  if (cents === undefined) return undefined;
+  if (prefer?.cents === cents) return prefer.display;
+  for (const b of letter.blocks) {
+    const money = findMoney(b.text).find((m) => m.cents === cents);
+    if (money) return money.display;
+  }
+  return undefined;
+}
+
+const CARRIER_NAMES: [RegExp, CarrierKey][] = [
+  [/dhl express/i, "dhl-express"],
+  [/\bdhl\b/i, "dhl"],
+  [/\bups\b/i, "ups"],
+  [/fedex|federal express/i, "fedex"],
+  [/usps|postal service/i, "usps"],
+];
+
+function markupItems(m: MarkupOrder): MarkupItem[] {
+  return m.items.length > 0 ? m.items : m.deliveries.flatMap((d) => d.items);
+}
+
+function fromMarkup(m: MarkupOrder, s: Sources): Partial<MessageFields> {
+  const out: Partial<MessageFields> = {};
+  const { generic, letter } = s;
+  if (m.orderNumber) out.orderNumber = m.orderNumber;
+  const items = markupItems(m);
+  if (items.length > 0) {
+    out.itemSummary = itemSummary(items.map((i) => ({ name: i.name, block: 0 }) as Item));
+    if (items[0].image) out.imageUrl = items[0].image;
+    if (items.length === 1) {
+      const price = printed(letter, items[0].priceCents, generic.price);
+      if (price) out.price = price;
+      if (items[0].quantity) out.quantity = items[0].quantity;
+    }
+  }
+  const total = printed(letter, m.priceCents, generic.total);
+  if (total) out.total = total;
+  const delivery = m.deliveries.find((d) => d.trackingNumber) ?? m.deliveries[0];
+  if (delivery?.trackingNumber) {
+    const detection = detectCarrier(delivery.trackingNumber);
+    out.trackingNumber = detection.valid
+      ? detection.trackingNumber
+      : delivery.trackingNumber.replace(/\s/g, "");
+    const named = CARRIER_NAMES.find(([re]) => re.test(delivery.carrierName ?? ""))?.[1];
+    const carrier = detection.valid ? detection.carrier : named;
+    if (carrier) out.carrier = carrier;
+  }
+  if (delivery?.trackingUrl && /^https?:\/\//i.test(delivery.trackingUrl)) {
+    out.trackingUrl = delivery.trackingUrl;
+  }
+  const arrival = /^(\d{4}-\d{2}-\d{2})/.exec(delivery?.expectedArrival ?? "")?.[1];
+  if (arrival) out.estimatedDelivery = arrival;
+  if (m.merchant) out.store = m.merchant;
+  return out;
+}
+
+function fromGeneric(g: Extracted): Partial<MessageFields> {
+  return {
+    ...(g.orderNumber ? { orderNumber: g.orderNumber } : {}),
+    ...(g.itemSummary ? { itemSummary: g.itemSummary } : {}),
+    ...(g.trackingNumber ? { trackingNumber: g.trackingNumber } : {}),
+    ...(g.trackingNumber && g.carrier ? { carrier: g.carrier } : {}),
+    ...(g.trackingUrl ? { trackingUrl: g.trackingUrl } : {}),
+    ...(g.total ? { total: g.total.display } : {}),
+    ...(g.items.length === 1 && g.price ? { price: g.price.display } : {}),
+    ...(g.items.length === 1 && g.quantity ? { quantity: g.quantity } : {}),
+    ...(g.items.length === 1 && g.size ? { size: g.size } : {}),
+    ...(g.imageUrl ? { imageUrl: g.imageUrl } : {}),
+    ...(g.estimatedDelivery ? { estimatedDelivery: g.estimatedDelivery } : {}),
+  };
+}
+
+/** Later sources fill only what earlier (more trusted) ones left empty. */
+function layer(...sources: Partial<MessageFields>[]): Partial<MessageFields> {
+  const out: Record<string, unknown> = {};
+  for (const source of sources) {
+    for (const [k, v] of Object.entries(source)) {
+      if (v !== undefined && out[k] === undefined) out[k] = v;
+    }
+  }
+  return out as Partial<MessageFields>;
+}
+
+export function merge(
+  s: Sources,
+): { fields: Partial<MessageFields>; template: string; hasMarkup: boolean } {
+  const markup = s.markup ? fromMarkup(s.markup, s) : {};
+  const hasMarkup = !!(markup.orderNumber || markup.trackingNumber);
+  const store = storeFromSender(s.letter.from?.name, s.letter.from?.address, s.letter.blocks);
+  const generic = fromGeneric(s.generic);
+  if (hasMarkup && s.markup && markupItems(s.markup).length > 1) {
+    // The markup lists several items: one item's price, size or quantity is not the order's.
+    delete generic.price;
+    delete generic.quantity;
+    delete generic.size;
+  }
+  const fields = layer(
+    hasMarkup ? markup : {},
+    s.custom ?? {},
+    s.builtIn?.storeName ? { store: s.builtIn.storeName } : {},
+    generic,
+    store ? { store } : {},
+  );
+  // A tracking number's carrier is the one detection names; a template's own word is kept
+  // only when detection knows no carrier for it.
+  if (!fields.trackingNumber) delete fields.carrier;
+  const template = hasMarkup ? "markup" : s.customId ?? s.builtIn?.id ?? "generic";
+  return { fields, template, hasMarkup };
+}

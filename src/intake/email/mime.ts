@@ -1,0 +1,152 @@
+/**
+ * MIME: raw bytes to the headers and text parts of one message, with `postal-mime` doing the
+ * parsing. Attached messages (`message/rfc822`, inline or not) are returned as bytes for the
+ * caller to parse again, so a forward-as-attachment and an inline rfc822 part take one path.
+ * Every size is bounded: the input, the parts looked at, the text decoded.
+ */
+import PostalMime from "postal-mime";
+import { clip } from "../text.ts";
+
+export const MIME_LIMITS = {
+  /** Bigger messages are refused unread (the service takes 2 MiB; headroom for encodings). */
+  maxBytes: 4 * 1024 * 1024,
+  /** Leaf parts looked at, in document order; the rest are ignored. */
+  maxParts: 200,
+  /** Characters kept per text part and for all text parts together. */
+  maxPartChars: 1024 * 1024,
+  maxTotalChars: 2 * 1024 * 1024,
+  /** Attached messages kept per message. */
+  maxAttached: 5,
+  /** MIME nesting that postal-mime accepts before it gives up on the message. */
+  maxNestingDepth: 40,
+  maxHeadersSize: 256 * 1024,
+} as const;
+
+export interface Mailbox {
+  name: string;
+  address: string;
+}
+
+export interface MimeMessage {
+  from?: Mailbox;
+  subject?: string;
+  /** The `Date` header as written. */
+  date?: string;
+  messageId?: string;
+  /** Decoded `text/html` and `text/plain` bodies, in document order. */
+  html: string[];
+  text: string[];
+  /** The bytes of attached messages (`message/rfc822`). */
+  attached: Uint8Array[];
+  /** The last value of a header (lower-case name), as postal-mime decoded it. */
+  header(name: string): string | undefined;
+}
+
+export type MimeResult = { ok: true; message: MimeMessage } | { ok: false; why: string };
+
+/** The internal part tree postal-mime keeps after parsing (not in its typings). */
+interface MimeNode {
+  childNodes: MimeNode[];
+  content?: Uint8Array | null;
+  contentType: {
+    multipart?: string | false;
+    parsed?: { value?: string; params?: Record<string, string> };
+  };
+  contentDisposition?: { parsed?: { value?: string } };
+  getTextContent(): string;
+}
+
+const WINDOWS_1252 = new TextDecoder("windows-1252");
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+const UTF8_LABELS = new Set(["", "utf-8", "utf8", "us-ascii", "ascii", "unicode-1-1-utf-8"]);
+
+/**
+ * A part's text by its declared charset; a part declared UTF-8 (or ASCII) whose bytes are not
+ * UTF-8 is read as windows-1252, the usual truth behind that mistake (research §7.4).
+ */
+function partText(node: MimeNode): string {
+  let text: string;
+  try {
+    text = node.getTextContent();
+  } catch {
+    text = WINDOWS_1252.decode(node.content ?? new Uint8Array());
+  }
+  const label = (node.contentType.parsed?.params?.charset ?? "").trim().toLowerCase();
+  if (text.includes("\uFFFD") && UTF8_LABELS.has(label) && node.content) {
+    try {
+      STRICT_UTF8.decode(node.content);
+    } catch {
+      text = WINDOWS_1252.decode(node.content);
+    }
+  }
+  return text;
+}
+
+/** Parses one message. Never throws: a message postal-mime rejects is `{ok: false}`. */
+export async function parseMime(raw: Uint8Array): Promise<MimeResult> {
+  if (raw.byteLength > MIME_LIMITS.maxBytes) return { ok: false, why: "message too large" };
+  const parser = new PostalMime({
+    rfc822Attachments: true,
+    attachmentEncoding: "arraybuffer",
+    maxNestingDepth: MIME_LIMITS.maxNestingDepth,
+    maxHeadersSize: MIME_LIMITS.maxHeadersSize,
+    // Every attached message comes back as bytes: one path for inline and attached ones.
+    maxRfc822NestingDepth: 0,
+  });
+  let email;
+  try {
+    email = await parser.parse(raw);
+  } catch (error) {
+    return { ok: false, why: `malformed MIME: ${clip(String((error as Error)?.message), 120)}` };
+  }
+  const root = (parser as unknown as { root?: MimeNode }).root;
+  const message: MimeMessage = {
+    ...(email.from?.address
+      ? { from: { name: email.from.name ?? "", address: email.from.address } }
+      : {}),
+    subject: email.subject,
+    date: email.date,
+    messageId: email.messageId,
+    html: [],
+    text: [],
+    attached: [],
+    header(name: string) {
+      const key = name.toLowerCase();
+      return email.headers.findLast((h) => h.key === key)?.value;
+    },
+  };
+  if (root) collectParts(root, message);
+  return { ok: true, message };
+}
+
+/** Walks the part tree depth-first without recursion, within the part and size bounds. */
+function collectParts(root: MimeNode, message: MimeMessage): void {
+  const stack: MimeNode[] = [root];
+  let leaves = 0;
+  let chars = 0;
+  while (stack.length > 0 && leaves < MIME_LIMITS.maxParts) {
+    const node = stack.pop()!;
+    if (node.contentType.multipart) {
+      const children = node.childNodes.slice(0, MIME_LIMITS.maxParts);
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+      continue;
+    }
+    leaves++;
+    const type = (node.contentType.parsed?.value ?? "text/plain").toLowerCase();
+    const disposition = node.contentDisposition?.parsed?.value?.toLowerCase();
+    if (type === "message/rfc822" || type === "message/global") {
+      if (node.content && message.attached.length < MIME_LIMITS.maxAttached) {
+        message.attached.push(node.content);
+      }
+      continue;
+    }
+    if (disposition === "attachment" || (type !== "text/html" && type !== "text/plain")) continue;
+    if (chars >= MIME_LIMITS.maxTotalChars) continue;
+    const text = clip(
+      partText(node),
+      Math.min(MIME_LIMITS.maxPartChars, MIME_LIMITS.maxTotalChars - chars),
+    );
+    chars += text.length;
+    (type === "text/html" ? message.html : message.text).push(text);
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * `readEmail`: raw message bytes in, an intake `Reading` out (docs/intake.md). The pipeline:
+ * MIME -> the message a forward wraps (an attached `message/rfc822`, else the innermost
+ * client forward block) -> schema.org markup > matching custom template > built-in template >
+ * generic extraction -> status signals -> the order rule: an order needs strong evidence, and
+ * a mail that is never an order (newsletter, code, review request...) is `ignored`.
+ */
+import type { MessageFacts, Reading } from "../../domain/intake.ts";
+import type { MessageFields, StatusSignals } from "../../domain/order.ts";
+import { clip } from "../text.ts";
+import { type CompiledTemplate } from "./custom.ts";
+import { extractFields } from "./extract.ts";
+import { stripForwardPrefix, unwrapForward } from "./forward.ts";
+import { type Letter, letterOf } from "./letter.ts";
+import { readMarkup } from "./markup.ts";
+import { parseMime } from "./mime.ts";
+import { merge, type Sources } from "./merge.ts";
+import { nonOrderWording, type Phase, readPhase, statusScope } from "./signals.ts";
+import { type BuiltInTemplate, matchBuiltIn, subjectRule } from "./templates.ts";
+import { customValues } from "./custom_fields.ts";
+import { templateMatches } from "./custom.ts";
+
+export interface ReadOptions {
+  now: number;
+  /** The user's custom templates, newest first. */
+  customTemplates?: CompiledTemplate[];
+}
+
+export interface EmailReading {
+  reading: Reading;
+  /** The real sender, the original subject, and the Message-ID of the message as received. */
+  facts: MessageFacts;
+  /** The real sender's address, lower case (what allow-lists check). */
+  realSender?: string;
+  /** What makes two copies one message: the Message-ID, else `sha256:` + hex of the bytes. */
+  identity: string;
+  /** The built-in template id, a custom template id, `markup` or `generic`. */
+  template: string;
+  signals: StatusSignals;
+}
+
+/** Forwards as attachments nest at most this deep before the innermost is read anyway. */
+const MAX_ATTACHED_DEPTH = 3;
+/** Local parts that only ever send marketing. */
+const MARKETING_SENDER =
+  /^(?:news|newsletters?|promo|promos|promotions?|marketing|offers|deals|sale|hello-news)@/i;
+
+async function identityOf(raw: Uint8Array, messageId?: string): Promise<string> {
+  if (messageId?.trim()) return messageId.trim();
+  const digest = await crypto.subtle.digest("SHA-256", new Uint8Array(raw));
+  return `sha256:${new Uint8Array(digest).toHex()}`;
+}
+
+/** The store mail inside a forward: an attached message first, then a client forward block. */
+async function innermost(letter: Letter, attached: Uint8Array[], depth = 0): Promise<Letter> {
+  if (attached.length > 0 && depth < MAX_ATTACHED_DEPTH) {
+    const parsed = await parseMime(attached[0]);
+    if (parsed.ok && parsed.message.from?.address) {
+      return innermost(letterOf(parsed.message), parsed.message.attached, depth + 1);
+    }
+  }
+  return unwrapForward(letter).letter;
+}
+
+/** Reads one message. Never throws: an unparseable message is an `unreadable` reading. */
+export async function readEmail(raw: Uint8Array, options: ReadOptions): Promise<EmailReading> {
+  const parsed = await parseMime(raw);
+  if (!parsed.ok) {
+    return {
+      reading: { kind: "unreadable", why: parsed.why },
+      facts: {},
+      identity: await identityOf(raw),
+      template: "generic",
+      signals: {},
+    };
+  }
+  const outer = parsed.message;
+  const identity = await identityOf(raw, outer.messageId);
+  try {
+    const letter = await innermost(letterOf(outer), outer.attached);
+    return { ...readLetter(letter, outer.messageId, options), identity };
+  } catch (error) {
+    // Bounded parsers should never get here; if one does, the message is logged, not lost.
+    return {
+      reading: {
+        kind: "unreadable",
+        why: `unreadable: ${clip(String((error as Error)?.message), 120)}`,
+      },
+      facts: { from: outer.from?.address, subject: outer.subject, messageId: outer.messageId },
+      identity,
+      template: "generic",
+      signals: {},
+    };
+  }
+}
+
+function signalsOf(phase: Phase | undefined): StatusSignals {
+  if (phase === "canceled") return { canceled: true };
+  if (phase === "delivered") return { delivered: true };
+  if (phase === "shipped" || phase === "out_for_delivery") return { shipped: true };
+  return {};
+}
+
+/** A text marker of the mail's make: image sources, link targets and the first lines. */
+function signature(letter: Letter): string {
+  const parts: string[] = [];
+  for (const b of letter.blocks.slice(0, 400)) {
+    for (const i of b.images) parts.push(i.src);
+    for (const l of b.links) parts.push(l.href);
+    if (parts.length < 200) parts.push(b.text);
+  }
+  return clip(parts.join("\n"), 100_000).toLowerCase();
+}
+
+function readLetter(
+  letter: Letter,
+  receivedId: string | undefined,
+  options: ReadOptions,
+): Omit<EmailReading, "identity"> {
+  const realSender = letter.from?.address?.toLowerCase() || undefined;
+  const subject = stripForwardPrefix(letter.subject);
+  const facts: MessageFacts = {
+    ...(realSender ? { from: realSender } : {}),
+    ...(subject ? { subject } : {}),
+    ...(receivedId ? { messageId: receivedId } : {}),
+  };
+  const custom = options.customTemplates?.find((t) => templateMatches(t, realSender, subject));
+  const builtIn: BuiltInTemplate | undefined = matchBuiltIn(
+    realSender,
+    letter.messageId,
+    signature(letter),
+  );
+  const markup = readMarkup(letter.jsonLd, letter.microdata);
+  const storeNames = [letter.from?.name ?? "", builtIn?.storeName ?? "", markup?.merchant ?? ""];
+  const generic = extractFields(letter, storeNames.filter(Boolean), options.now);
+  const sources: Sources = {
+    letter,
+    generic,
+    markup,
+    builtIn,
+    custom: custom ? customValues(custom, letter) : undefined,
+    customId: custom?.id,
+  };
+  const { fields, template, hasMarkup } = merge(sources);
+
+  const scope = statusScope(subject, letter.blocks);
+  const rule = subjectRule(builtIn, subject);
+  const phase: Phase | undefined = custom?.status
+    ? (custom.status === "ordered" ? "confirmed" : custom.status)
+    : markup?.status && markup.status !== "ordered" && markup.status !== "issue"
+    ? markup.status
+    : rule && rule !== "ignore"
+    ? rule
+    : readPhase(scope);
+  const signals = signalsOf(phase);
+  const base = { facts, ...(realSender ? { realSender } : {}), template, signals };
+
+  const never = rule === "ignore"
+    ? `subject: ${clip(subject, 80)}`
+    : builtIn?.ignoreSenders?.test(realSender?.split("@")[0] ?? "")
+    ? `sender: ${realSender}`
+    : realSender && MARKETING_SENDER.test(realSender)
+    ? `marketing sender: ${realSender}`
+    : undefined;
+  const wording = nonOrderWording(scope);
+  const moving = phase === "canceled" || phase === "delivered" || phase === "shipped" ||
+    phase === "out_for_delivery";
+  if (!custom && !hasMarkup && (never || (wording && !moving))) {
+    return {
+      ...base,
+      signals: {},
+      reading: { kind: "ignored", why: never ?? `not an order: ${wording}` },
+    };
+  }
+  const hasItemOrMoney = !!(fields.itemSummary || fields.total || fields.price);
+  const strong = hasMarkup || (custom && Object.keys(sources.custom ?? {}).length > 0) ||
+    ((fields.orderNumber || fields.trackingNumber) && (hasItemOrMoney || fields.trackingNumber) &&
+      (phase !== undefined || builtIn !== undefined)) ||
+    // A known store's status update ("Delivered", "Canceled") names the order and nothing else.
+    (builtIn !== undefined && fields.orderNumber && moving);
+  if (!strong) {
+    return {
+      ...base,
+      signals: {},
+      reading: { kind: "unreadable", why: "no order found in the message" },
+    };
+  }
+  const itemSummary = fields.itemSummary ?? clip(subject || "Order", 200);
+  const orderFields: MessageFields & { itemSummary: string } = { ...fields, itemSummary };
+  return { ...base, reading: { kind: "order", fields: orderFields, signals } };
+}

@@ -1,0 +1,97 @@
+/**
+ * What a mail says happened (research/intake.md §1.5), read only from its subject, its first
+ * heading and its first sentence, never from body keywords (progress bars print every status):
+ * precedence canceled > delivered > out for delivery > shipped > confirmed. And whether it is
+ * a mail that is never an order (newsletter, password reset, code, welcome, abandoned cart,
+ * review request, draw result, refund on its own...).
+ */
+import type { Block } from "./html.ts";
+import { foldForMatch } from "../text.ts";
+
+export type Phase = "canceled" | "delivered" | "out_for_delivery" | "shipped" | "confirmed";
+
+const PHASES: [Phase, RegExp][] = [
+  [
+    "canceled",
+    /\b(?:cancel+ed|cancel+ation|has been cancel+ed|storniert|stornierung|annulee?s?|annulation|cancelad[oa]s?|cancelacion|anulad[oa]|annullat[oa])\b/,
+  ],
+  [
+    "delivered",
+    /\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd)\b/,
+  ],
+  [
+    "out_for_delivery",
+    /\b(?:out for delivery|in zustellung|wird heute zugestellt|en cours de livraison|en reparto|in consegna)\b/,
+  ],
+  [
+    "shipped",
+    /\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|versandt|versendet|verschickt|unterwegs|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|verzonden|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio)\b/,
+  ],
+  [
+    "confirmed",
+    /\b(?:order (?:is )?confirmed|order #?[\w-]*\d[\w-]* (?:is |has been )?confirmed|order confirmation|confirmation de commande|bestellbestatigung|confirmacion de(?: tu| su)? pedido|thanks? (?:you )?for (?:your )?(?:order|purchase)|thank you for shopping|we(?:'ve| have) received your order|order (?:has been )?received|has been received|has been placed|order placed|we(?:'re| are) processing your order|got 'em|you got 'em|danke fur deine bestellung|vielen dank fur ihre (?:bestellung|einkauf)|bestellung (?:ist )?eingegangen|merci pour votre commande|gracias por tu (?:compra|pedido)|purchase confirmed|receipt)\b/,
+  ],
+];
+
+/** Never an order, whatever else the mail holds (checked on subject, heading and first sentence). */
+const NON_ORDER =
+  /\b(?:password|passwort|mot de passe|contrasena|verification code|security code|sign[- ]in code|one[- ]time (?:code|password|passcode)|login code|your code|otp|bestatigungscode|code de verification|codigo de verificacion|welcome to|willkommen|bienvenue|bienvenid[oa]|account (?:is ready|created)|newsletter|left something|in your (?:cart|bag)|still in your|complete your (?:purchase|order|checkout)|forgot something|rate (?:your|this)|how would you rate|your opinion|write a review|leave a review|review your|bewerten|not selected|weren't selected|were not selected|didn't get 'em|did not win|better luck|entry (?:received|confirmed)|you(?:'re| are) entered|draw entry|raffle|your bid|bid is expiring|bid expir|price drop|back in stock|restock|new arrivals|sale ends|% off|policy update|update to our|privacy policy|terms of service|refund notification|refund (?:has been )?(?:processed|issued)|your refund|erstattung|remboursement|reembolso|gift card balance|subscribe|unsubscribe from)\b/;
+
+export interface StatusReading {
+  phase?: Phase;
+  /** The subject, heading or first sentence names a mail that is never an order. */
+  nonOrder?: string;
+}
+
+const MAX_SCOPE = 600;
+/** `The status of order #1882 is now Shipped`, `hat jetzt den Lieferstatus: Versandt`. */
+const STATUS_NAMED =
+  /\b(?:status|lieferstatus|bestellstatus|statut|estado)\b[^.]{0,40}?(?:\bis now\b|\bchanged to\b|\bupdated to\b|:)\s*([a-z][a-z ]{2,30})/;
+
+/** The text status words are read from: subject, first heading, first sentence of the body. */
+export function statusScope(subject: string, blocks: Block[]): string[] {
+  const scope = [subject];
+  const heading = blocks.slice(0, 60).find((b) => b.heading && b.text.length > 3);
+  if (heading) scope.push(heading.text);
+  const sentence = blocks.slice(0, 60).find((b) =>
+    !b.heading && b.text.split(" ").length >= 5 && /[a-z]/.test(b.text)
+  );
+  if (sentence) scope.push(sentence.text.split(/(?<=[.!?])\s/)[0]);
+  // Platforms that send one "status changed" mail for every status name the new one.
+  for (const b of blocks.slice(0, 30)) {
+    const named = STATUS_NAMED.exec(foldForMatch(b.text));
+    if (named) {
+      scope.push(named[1]);
+      break;
+    }
+  }
+  return scope.map((s) => withoutFuture(foldForMatch(s).slice(0, MAX_SCOPE)));
+}
+
+/**
+ * A clause about what will happen ("We'll let you know when your items are on their way",
+ * "once it ships") says nothing about now: it is cut from the scope.
+ */
+const FUTURE_CLAUSE =
+  /\b(?:when|once|as soon as|after|before|until|if|sobald|wenn|bevor|des que|lorsque|quand|avant|cuando|en cuanto|antes de|we(?:'ll| will) (?:let you know|notify|email|send)|you(?:'ll| will) (?:receive|get))\b[^.!?]*/g;
+
+function withoutFuture(text: string): string {
+  return text.replace(FUTURE_CLAUSE, " ");
+}
+
+/** The phase a scope names, by precedence; each scope part checked in order (subject first). */
+export function readPhase(scope: string[]): Phase | undefined {
+  for (const [phase, re] of PHASES) {
+    if (scope.some((s) => re.test(s))) return phase;
+  }
+  return undefined;
+}
+
+/** The non-order wording found in the scope, if any. */
+export function nonOrderWording(scope: string[]): string | undefined {
+  for (const s of scope) {
+    const m = NON_ORDER.exec(s);
+    if (m) return m[0];
+  }
+  return undefined;
+}

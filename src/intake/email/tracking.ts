@@ -1,0 +1,111 @@
+/**
+ * The tracking number, carrier and tracking page of a mail (research/intake.md §1.6), by
+ * evidence: a number in a carrier URL or a tracking query key > a self-checking format in the
+ * text > a value after a tracking label > a number without a check digit next to a carrier
+ * name. Never from image URLs; never the order number; formats whose check digit passes one
+ * number in ten or seven by chance (FedEx 12/15 digits, DHL Express 10/11) need a label, a
+ * carrier URL or a carrier name in their block.
+ */
+import type { CarrierKey } from "../../domain/carriers.ts";
+import { detectCarrier, TRACKING_FORMS, type TrackingForm } from "../../domain/tracking_number.ts";
+import { scanTrackingNumbers } from "../../domain/tracking_scan.ts";
+import { foldKeepingOffsets } from "../text.ts";
+import type { Block } from "./html.ts";
+import { labelledValues } from "./labels.ts";
+import { isCarrierUrl, isOpaqueTracker, trackingNumbersInUrl, unwrapLink } from "./links.ts";
+
+export interface Tracking {
+  trackingNumber?: string;
+  carrier?: CarrierKey;
+  trackingUrl?: string;
+}
+
+/** Formats a random number of the right length passes often enough to need more evidence. */
+const WEAK_FORMS: ReadonlySet<TrackingForm> = new Set([
+  "fedex-express-12",
+  "fedex-ground-15",
+  "fedex-sscc-18",
+  "dhl-express-waybill",
+  "dhl-ecommerce",
+  "dhl-ecommerce-14",
+  "dhl-piece-id",
+  "ups-waybill",
+]);
+const CARRIER_WORDS =
+  /\b(?:ups|fedex|federal express|usps|postal service|dhl|dhl express|deutsche post)\b/;
+const TRACK_LINK_TEXT =
+  /\b(?:track|tracking|trace|verfolgen|sendungsverfolgung|suivre|suivi|seguir|seguimiento|rastrear|traccia)\b/;
+const MAX_LINKS = 300;
+
+function normalisedOrder(orderNumber?: string): string | undefined {
+  return orderNumber?.replace(/[\s#-]/g, "").toUpperCase();
+}
+
+/** Reads the tracking facts of a block list. `orderNumber` is never taken as a tracking number. */
+export function findTracking(blocks: Block[], orderNumber?: string): Tracking {
+  const order = normalisedOrder(orderNumber);
+  const isOrder = (n: string) => order !== undefined && n.replace(/-/g, "") === order;
+  const links = blocks.flatMap((b) => b.links).slice(0, MAX_LINKS).map((l) => ({
+    ...l,
+    target: unwrapLink(l.href),
+  }));
+  // 1. A number in a carrier URL or a tracking query key.
+  for (const link of links) {
+    for (const t of trackingNumbersInUrl(link.target)) {
+      if (!isOrder(t.trackingNumber)) {
+        return { trackingNumber: t.trackingNumber, carrier: t.carrier, trackingUrl: link.target };
+      }
+    }
+  }
+  let found: { trackingNumber: string; carrier: CarrierKey } | undefined;
+  // 2. A self-checking number of a strong format anywhere in the text.
+  for (const b of blocks) {
+    if (found) break;
+    for (const c of scanTrackingNumbers(b.text, 5)) {
+      if (
+        TRACKING_FORMS[c.form].checkDigit && !WEAK_FORMS.has(c.form) && !isOrder(c.trackingNumber)
+      ) {
+        found = c;
+        break;
+      }
+    }
+  }
+  // 3. A value after a tracking label (any detected format).
+  if (!found) {
+    const labelled = labelledValues(blocks, "trackingNumber", (raw) => {
+      const token = /^[#:\s]*([A-Z0-9][A-Z0-9 -]{8,44}[A-Z0-9])/i.exec(raw.trim())?.[1];
+      if (!token) return null;
+      const d = detectCarrier(token);
+      return d.valid && !isOrder(d.trackingNumber) ? d.trackingNumber : null;
+    }, { max: 3 })[0];
+    if (labelled) {
+      const d = detectCarrier(labelled.value);
+      if (d.valid) found = { trackingNumber: d.trackingNumber, carrier: d.carrier };
+    }
+  }
+  // 4. A weak-format number in a block that names a carrier.
+  if (!found) {
+    for (const b of blocks) {
+      if (found || !CARRIER_WORDS.test(foldKeepingOffsets(b.text))) continue;
+      const c = scanTrackingNumbers(b.text, 3).find((c) => !isOrder(c.trackingNumber));
+      if (c) found = c;
+    }
+  }
+  return { ...found, ...trackingPage(links, found?.trackingNumber) };
+}
+
+/** The mail's track link: a carrier page first, then the store's, never an opaque tracker. */
+function trackingPage(
+  links: { href: string; text: string; target: string }[],
+  trackingNumber?: string,
+): { trackingUrl?: string } {
+  const candidates = links.filter((l) => !isOpaqueTracker(l.target) && /^https?:/i.test(l.target));
+  const naming = trackingNumber
+    ? candidates.find((l) => l.target.toUpperCase().includes(trackingNumber))
+    : undefined;
+  if (naming) return { trackingUrl: naming.target };
+  const tracks = candidates.filter((l) => TRACK_LINK_TEXT.test(foldKeepingOffsets(l.text)));
+  const carrier = tracks.find((l) => isCarrierUrl(l.target));
+  const chosen = carrier ?? tracks[0];
+  return chosen ? { trackingUrl: chosen.target } : {};
+}

@@ -1,0 +1,94 @@
+/**
+ * Money as stores print it (research/intake.md §1.8): the display string is kept as printed,
+ * the amount is parsed only to compare figures (which one is the total, does markup's `price`
+ * match a printed figure). The decimal separator is the last `.` or `,` followed by exactly
+ * one or two digits at the end; any other separator (`.`, `,`, `'`, space) groups thousands.
+ */
+
+export interface Money {
+  /** As printed (after text normalisation), e.g. `$1,134.65`, `1.234,56 €`, `CHF 1'234.56`. */
+  display: string;
+  /** Amount in minor units (cents), for comparisons only. */
+  cents: number;
+  currency?: string;
+  /** Offset of the display string in the text it was found in. */
+  index: number;
+}
+
+const SYMBOLS: Record<string, string> = {
+  "$": "USD",
+  "US$": "USD",
+  "US $": "USD",
+  "C$": "CAD",
+  "CA$": "CAD",
+  "A$": "AUD",
+  "AU$": "AUD",
+  "€": "EUR",
+  "£": "GBP",
+  "¥": "JPY",
+  "₹": "INR",
+  "kr": "SEK",
+  "zł": "PLN",
+  "Fr.": "CHF",
+};
+const CODES = "USD|EUR|GBP|CHF|CAD|AUD|NZD|JPY|SEK|NOK|DKK|PLN|CZK|HUF|MXN|BRL|HKD|SGD|CNY|INR|ZAR";
+const SYMBOL = String.raw`(?:US ?\$|C\$|CA\$|A\$|AU\$|\$|€|£|¥|₹)`;
+const NUMBER = String.raw`\d{1,3}(?:[.,' \u00A0\u202F]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
+const PREFIX = new RegExp(
+  String
+    .raw`(?<![\w$€£])(?:(${SYMBOL})\s?|(${CODES})\s)-?(${NUMBER})(?:\s(${CODES})\b)?(?![\d.,]*\d)`,
+  "g",
+);
+const SUFFIX = new RegExp(
+  String.raw`(?<![\w.,'])(-?)(${NUMBER})\s?(?:(€|£|\$|kr|zł|Fr\.)|(${CODES})\b)`,
+  "g",
+);
+
+/** The amount of a number as printed, in cents, or null. */
+export function parseAmount(number: string): number | null {
+  const text = number.replace(/\s/g, " ").trim();
+  const decimal = /[.,](\d{1,2})$/.exec(text);
+  const whole = (decimal ? text.slice(0, decimal.index) : text).replace(/[.,' ]/g, "");
+  if (!/^\d+$/.test(whole) || whole.length > 12) return null;
+  const fraction = decimal ? decimal[1].padEnd(2, "0") : "00";
+  return Number(whole) * 100 + Number(fraction);
+}
+
+/** Every money figure in a text, in order; a figure needs a currency symbol or code. */
+export function findMoney(text: string, max = 50): Money[] {
+  const found: Money[] = [];
+  const taken: [number, number][] = [];
+  const overlaps = (a: number, b: number) => taken.some(([x, y]) => a < y && b > x);
+  for (const m of text.matchAll(PREFIX)) {
+    if (found.length >= max) break;
+    const cents = parseAmount(m[3]);
+    if (cents === null) continue;
+    const currency = m[4] ?? m[2] ?? SYMBOLS[m[1]?.replace(/\s/g, " ") ?? ""] ??
+      SYMBOLS[m[1] ?? ""];
+    found.push({ display: m[0].trim(), cents, currency, index: m.index! });
+    taken.push([m.index!, m.index! + m[0].length]);
+  }
+  for (const m of text.matchAll(SUFFIX)) {
+    if (found.length >= max) break;
+    if (overlaps(m.index!, m.index! + m[0].length)) continue;
+    const cents = parseAmount(m[2]);
+    if (cents === null) continue;
+    found.push({
+      display: m[0].trim(),
+      cents,
+      currency: m[4] ?? SYMBOLS[m[3] ?? ""],
+      index: m.index!,
+    });
+  }
+  return found.sort((a, b) => a.index - b.index);
+}
+
+/** The one money figure a short text is made of (`$170.00`, `1 234,56 €`), or null. */
+export function moneyValue(text: string): Money | null {
+  const found = findMoney(text, 3);
+  if (found.length !== 1) return null;
+  const rest =
+    (text.slice(0, found[0].index) + text.slice(found[0].index + found[0].display.length))
+      .replace(/\([^)]{0,40}\)|\b(?:USD|EUR|GBP|CHF|CAD|AUD|TTC|HT)\b|[()*:\s]/gi, "");
+  return rest.length <= 3 ? found[0] : null;
+}

@@ -1,0 +1,245 @@
+import { createRoute } from "@hono/zod-openapi";
+import {
+  allowedSenderEntry,
+  defaultSourceName,
+  IMAP_DEFAULTS,
+  publicSource,
+  type StoredEmailSource,
+} from "../domain/email_source.ts";
+import type { AppDeps } from "../deps.ts";
+import { ApiError, badRequest } from "../http/errors.ts";
+import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
+import { pageOf, pageSchema, PagingQuery, parsePaging } from "../http/paging.ts";
+import { createRouter } from "../http/router.ts";
+import { found, resourceParam } from "../http/scope.ts";
+import { newId, randomHex } from "../lib/ids.ts";
+import {
+  CreateEmailSourceBody,
+  EmailSourceEnvelope,
+  EmailSourceSchema,
+  PatchEmailSourceBody,
+} from "../schemas/email.ts";
+import {
+  changeEmailSource,
+  createEmailSource,
+  deleteEmailSource,
+  getEmailSource,
+  listEmailSources,
+} from "../store/email_sources.ts";
+
+const TAGS = ["Email sources"];
+export const SOURCE_NOT_FOUND = "Email source not found";
+const IdParam = resourceParam("id", SOURCE_NOT_FOUND, { example: "email_01jq4w5v2x8c9d0e1f" });
+
+const list = createRoute({
+  ...authed,
+  method: "get",
+  path: "/email-sources",
+  tags: TAGS,
+  summary: "List email sources, newest first",
+  request: { query: PagingQuery },
+  responses: {
+    200: jsonResponse(pageSchema(EmailSourceSchema, "EmailSourcePage"), "A page of sources"),
+    ...errors(401),
+  },
+});
+
+const get = createRoute({
+  ...authed,
+  method: "get",
+  path: "/email-sources/{id}",
+  tags: TAGS,
+  summary: "One email source",
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(EmailSourceEnvelope, "The source"), ...errors(401, 404) },
+});
+
+const create = createRoute({
+  ...authed,
+  method: "post",
+  path: "/email-sources",
+  tags: TAGS,
+  summary: "Create an email source",
+  description: "`forwarding`: issues a forwarding address `<random slug>@<MAIL_DOMAIN>`. " +
+    "`imap`: a mailbox to poll (`host`, `username`, `password` required; `port` 993, `tls` " +
+    "true and `mailbox` INBOX by default). The host follows the private-address rule " +
+    "(`400 host: ...`); plain IMAP (`tls: false`) only for hosts in ALLOWED_PRIVATE_ADDRESSES. " +
+    "The password is stored encrypted (503 where the deployment cannot encrypt) and never " +
+    "returned. `allowedSenders` restricts who may create orders through the source.",
+  request: { body: jsonBody(CreateEmailSourceBody) },
+  responses: {
+    201: jsonResponse(EmailSourceEnvelope, "Created"),
+    ...errors(400, 401, 413, 503),
+  },
+});
+
+const patch = createRoute({
+  ...authed,
+  method: "patch",
+  path: "/email-sources/{id}",
+  tags: TAGS,
+  summary: "Change an email source",
+  description: "Any create field but `kind`, validated as on create. An inactive source is " +
+    "not polled and its forwarding address answers 404.",
+  request: { params: IdParam, body: jsonBody(PatchEmailSourceBody) },
+  responses: {
+    200: jsonResponse(EmailSourceEnvelope, "The changed source"),
+    ...errors(400, 401, 404, 413, 503),
+  },
+});
+
+const remove = createRoute({
+  ...authed,
+  method: "delete",
+  path: "/email-sources/{id}",
+  tags: TAGS,
+  summary: "Delete an email source",
+  description: "Its forwarding address stops at once.",
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(OkSchema, "Deleted"), ...errors(401, 404) },
+});
+
+/** The allow-list as stored: each entry normalised; a malformed one is a 400 naming it. */
+function allowList(raw: string[] | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const out = new Set<string>();
+  raw.forEach((entry, i) => {
+    const normal = allowedSenderEntry(entry);
+    if (!normal) throw badRequest(`allowedSenders.${i}: must be an address or @domain`);
+    out.add(normal);
+  });
+  return [...out];
+}
+
+/** The mailbox host under the private-address rule; plain IMAP only for allowed hosts. */
+async function checkedHost(deps: AppDeps, host: string, tls: boolean): Promise<string> {
+  if (!/^[a-z0-9.:[\]-]+$/i.test(host)) throw badRequest("host: must be a host name or address");
+  const check = await deps.outbound.check(`${tls ? "https" : "http"}://${host}/`);
+  if (check.ok) return host.toLowerCase();
+  if (!tls && check.error === "must use https") {
+    throw badRequest("tls: plain IMAP is only allowed for hosts in ALLOWED_PRIVATE_ADDRESSES");
+  }
+  throw badRequest(`host: ${check.error}`);
+}
+
+/** Sealing the mailbox password needs the deployment's secret key. */
+async function sealedPassword(deps: AppDeps, id: string, password: string) {
+  if (!deps.secrets) {
+    throw new ApiError(
+      503,
+      "Mailbox password encryption is not configured on this deployment (set SECRETS_KEY)",
+    );
+  }
+  return await deps.secrets.seal(password, id);
+}
+
+type SourceChanges = {
+  name?: string;
+  allowedSenders?: string[];
+  active?: boolean;
+  host?: string;
+  port?: number;
+  tls?: boolean;
+  username?: string;
+  password?: string;
+  mailbox?: string;
+};
+
+/** Applies validated changes to a source (create starts from an empty one of its kind). */
+async function applied(deps: AppDeps, base: StoredEmailSource, body: SourceChanges, now: number) {
+  const next: StoredEmailSource = { ...base };
+  if (body.name !== undefined) next.name = body.name;
+  const allowed = allowList(body.allowedSenders);
+  if (allowed) next.allowedSenders = allowed;
+  if (body.active !== undefined) next.active = body.active;
+  if (base.kind === "imap") {
+    if (body.port !== undefined) next.port = body.port;
+    if (body.tls !== undefined) next.tls = body.tls;
+    if (body.username !== undefined) next.username = body.username;
+    if (body.mailbox !== undefined) next.mailbox = body.mailbox;
+    if (body.host !== undefined || body.tls !== undefined) {
+      next.host = await checkedHost(deps, body.host ?? base.host!, next.tls ?? true);
+    }
+    if (body.password !== undefined) {
+      next.sealedPassword = await sealedPassword(deps, base.id, body.password);
+    }
+  } else {
+    const imapOnly = ["host", "port", "tls", "username", "password", "mailbox"] as const;
+    const sent = imapOnly.find((f) => body[f] !== undefined);
+    if (sent) throw badRequest(`${sent}: only for imap sources`);
+  }
+  next.updatedAt = new Date(now).toISOString();
+  return next;
+}
+
+export const emailSourceRoutes = createRouter()
+  .openapi(list, async (c) => {
+    const { kv, config } = c.var.deps;
+    const all = await listEmailSources(kv, c.var.auth.userId);
+    const page = pageOf(all, parsePaging(c.req.valid("query")));
+    return c.json(
+      { ...page, items: page.items.map((s) => publicSource(s, config.mailDomain)) },
+      200,
+    );
+  })
+  .openapi(get, async (c) => {
+    const { kv, config } = c.var.deps;
+    const source = found(
+      await getEmailSource(kv, c.var.auth.userId, c.req.valid("param").id),
+      SOURCE_NOT_FOUND,
+    );
+    return c.json({ source: publicSource(source, config.mailDomain) }, 200);
+  })
+  .openapi(create, async (c) => {
+    const deps = c.var.deps;
+    const body = c.req.valid("json");
+    const now = deps.now();
+    if (body.kind === "imap") {
+      for (const field of ["host", "username", "password"] as const) {
+        if (body[field] === undefined) throw badRequest(`${field} is required`);
+      }
+    }
+    const id = newId("email", now);
+    const base: StoredEmailSource = {
+      id,
+      kind: body.kind,
+      name: defaultSourceName(body.kind, body.host),
+      allowedSenders: [],
+      active: true,
+      createdAt: new Date(now).toISOString(),
+      ...(body.kind === "forwarding"
+        ? { slug: randomHex(10) }
+        : { ...IMAP_DEFAULTS, host: body.host, username: body.username }),
+    };
+    const { updatedAt: _, ...source } = await applied(deps, base, body, now);
+    if (!(await createEmailSource(deps.kv, c.var.auth.userId, source))) {
+      throw new ApiError(409, "Could not issue a forwarding address, try again");
+    }
+    return c.json({ source: publicSource(source, deps.config.mailDomain) }, 201);
+  })
+  .openapi(patch, async (c) => {
+    const deps = c.var.deps;
+    const userId = c.var.auth.userId;
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const current = found(await getEmailSource(deps.kv, userId, id), SOURCE_NOT_FOUND);
+    const next = await applied(deps, current, body, deps.now());
+    // Fields the poller writes meanwhile (lastPolledAt, lastError) are kept.
+    const stored = found(
+      await changeEmailSource(deps.kv, userId, id, (s) => ({
+        ...next,
+        lastPolledAt: s.lastPolledAt,
+        lastError: s.lastError,
+      })),
+      SOURCE_NOT_FOUND,
+    );
+    return c.json({ source: publicSource(stored, deps.config.mailDomain) }, 200);
+  })
+  .openapi(remove, async (c) => {
+    const { kv } = c.var.deps;
+    found(
+      await deleteEmailSource(kv, c.var.auth.userId, c.req.valid("param").id),
+      SOURCE_NOT_FOUND,
+    );
+    return c.json({ ok: true as const }, 200);
+  });
