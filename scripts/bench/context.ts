@@ -4,7 +4,10 @@
  * CPU use and peak memory.
  */
 import { join } from "node:path";
+import type { UserRecord } from "../../src/domain/user.ts";
+import { createApiKey } from "../../src/store/api_keys.ts";
 import { openStore } from "../../src/store/kv.ts";
+import { createUser } from "../../src/store/users.ts";
 import { type RunningService, startService } from "../service.ts";
 import { load, type LoadOptions, type LoadResult } from "./load.ts";
 import { cpuSeconds, peakRssMiB } from "./proc.ts";
@@ -224,3 +227,17 @@ export async function pair(
 
 export const pct = (n: number) => `${Math.round(n * 100)}%`;
 export const verdict = (ok: boolean) => ok ? "met" : "**not met**";
+
+/** The bench account (`bench@example.com`) with an API key, whose raw key goes to `onKey`. */
+export async function seedAccount(
+  kv: Deno.Kv,
+  onKey: (key: string) => void,
+  timezone = "UTC",
+): Promise<UserRecord> {
+  const user = await createUser(kv, { email: "bench@example.com", timezone });
+  if (!user.ok) throw new Error("bench account not created");
+  const key = await createApiKey(kv, user.user.id, "bench");
+  if (!key.ok) throw new Error("bench API key not created");
+  onKey(key.key);
+  return user.user;
+}

@@ -6,9 +6,7 @@
  * per client IP and per bot URL) are kept by spreading the posts over 500 bots of one
  * workspace and giving each request its own `X-Forwarded-For` address.
  */
-import { createApiKey } from "../../../src/store/api_keys.ts";
 import { createBot } from "../../../src/store/bots.ts";
-import { createUser } from "../../../src/store/users.ts";
 import {
   type BenchServer,
   type Measurement,
@@ -17,6 +15,7 @@ import {
   type Row,
   rowsTable,
   type Scenario,
+  seedAccount,
   table,
   verdict,
 } from "../context.ts";
@@ -55,16 +54,6 @@ function post(n: number): string {
 /** An address per request (198.18.0.0/15, the benchmarking range). */
 const address = (i: number) => `198.${18 + ((i >> 16) & 1)}.${(i >> 8) & 255}.${i & 255}`;
 
-/** The bench account with an API key (its raw key to `onKey`). */
-async function account(kv: Deno.Kv, onKey: (key: string) => void) {
-  const user = await createUser(kv, { email: "bench@example.com" });
-  if (!user.ok) throw new Error("bench account not created");
-  const key = await createApiKey(kv, user.user.id, "bench");
-  if (!key.ok) throw new Error("bench API key not created");
-  onKey(key.key);
-  return user.user;
-}
-
 export const chat: Scenario = {
   name: "chat",
   title: "Chat intake: checkout posts to bot URLs against the one-commit ceiling",
@@ -74,11 +63,11 @@ export const chat: Scenario = {
     const paths: string[] = [];
     const bare = await ctx.startBare({
       script: "scripts/bench/bare_orders.ts",
-      seed: async (kv) => void await account(kv, (key) => apiKey = key),
+      seed: async (kv) => void await seedAccount(kv, (key) => apiKey = key),
     });
     const service = await ctx.startService({
       seed: async (kv) => {
-        const user = await account(kv, (key) => serviceKey = key);
+        const user = await seedAccount(kv, (key) => serviceKey = key);
         for (let i = 0; i < BOTS; i++) {
           const bot = await createBot(kv, user, { name: `Bot ${i}`, active: true }, Date.now());
           paths.push(`/api/webhooks/chat/${bot!.handle}/${bot!.slug}`);

@@ -1,8 +1,6 @@
 import { newOrder, type Order, type OrderStatus } from "../../../src/domain/order.ts";
 import { newId } from "../../../src/lib/ids.ts";
-import { createApiKey } from "../../../src/store/api_keys.ts";
 import { importOrders } from "../../../src/store/orders.ts";
-import { createUser } from "../../../src/store/users.ts";
 import {
   type Measurement,
   pair,
@@ -10,6 +8,7 @@ import {
   type Row,
   rowsTable,
   type Scenario,
+  seedAccount,
   table,
   verdict,
 } from "../context.ts";
@@ -39,16 +38,6 @@ const STATUS_MIX: OrderStatus[] = [
   "ordered",
   "issue",
 ];
-
-/** An account with an API key; the raw key is handed to `onKey`. */
-async function seedAccount(kv: Deno.Kv, onKey: (key: string) => void): Promise<string> {
-  const user = await createUser(kv, { email: "bench@example.com", timezone: TIMEZONE });
-  if (!user.ok) throw new Error("bench account not created");
-  const key = await createApiKey(kv, user.user.id, "bench");
-  if (!key.ok) throw new Error("bench API key not created");
-  onKey(key.key);
-  return user.user.id;
-}
 
 /** 100,000 orders over a year (one every 5 minutes from 2025-01-01), through the store. */
 async function seedOrders(kv: Deno.Kv, userId: string) {
@@ -90,10 +79,10 @@ export const orders: Scenario = {
     const keys: string[] = [];
     const bare = await ctx.startBare({
       script: "scripts/bench/bare_orders.ts",
-      seed: (kv) => seedAccount(kv, (k) => keys.push(k)).then(() => {}),
+      seed: (kv) => seedAccount(kv, (k) => keys.push(k), TIMEZONE).then(() => {}),
     });
     const service = await ctx.startService({
-      seed: (kv) => seedAccount(kv, (k) => keys.push(k)).then(() => {}),
+      seed: (kv) => seedAccount(kv, (k) => keys.push(k), TIMEZONE).then(() => {}),
     });
     let n = 0;
     const [createBare, createService] = await pair(ctx, [bare, service], "`POST /api/orders`", {
@@ -131,7 +120,7 @@ export const orders: Scenario = {
     const seedStarted = performance.now();
     const listService = await ctx.startService({
       seed: async (kv) => {
-        await seedOrders(kv, await seedAccount(kv, (k) => listKey = k));
+        await seedOrders(kv, (await seedAccount(kv, (k) => listKey = k, TIMEZONE)).id);
       },
     });
     const seedSeconds = Math.round((performance.now() - seedStarted) / 100) / 10;
