@@ -22,6 +22,7 @@ import { webhooks } from "./bench/scenarios/webhooks.ts";
 import { email } from "./bench/scenarios/email.ts";
 import { carriers } from "./bench/scenarios/carriers.ts";
 import { mailArrival } from "./bench/scenarios/mail_arrival.ts";
+import { chat } from "./bench/scenarios/chat.ts";
 
 const SCENARIOS: Scenario[] = [
   foundation,
@@ -31,6 +32,7 @@ const SCENARIOS: Scenario[] = [
   email,
   carriers,
   mailArrival,
+  chat,
 ];
 
 const REPORT = new URL("../docs/benchmarks.md", import.meta.url);

@@ -23,6 +23,10 @@ import { templateRoutes } from "./routes/templates.ts";
 import { orderIntakeRoutes } from "./routes/order_intake.ts";
 import { carrierRoutes } from "./routes/carriers.ts";
 import { inboundMailRoutes } from "./routes/inbound_mail.ts";
+import { botRoutes } from "./routes/bots.ts";
+import { chatIntakeRoutes } from "./routes/chat_intake.ts";
+import { chatRoutes } from "./routes/chat.ts";
+import { embedCopierRoutes } from "./routes/embed_copier.ts";
 
 /**
  * The whole HTTP API for one set of dependencies. No I/O happens here: main.ts and the tests
@@ -53,7 +57,11 @@ export function createApp(deps: AppDeps) {
     .route("/", emailIntakeRoutes)
     .route("/", templateRoutes)
     .route("/", carrierRoutes)
-    .route("/", inboundMailRoutes);
+    .route("/", inboundMailRoutes)
+    .route("/", botRoutes)
+    .route("/", chatIntakeRoutes)
+    .route("/", chatRoutes)
+    .route("/", embedCopierRoutes);
   app.route("/api", api);
   mountDocs(app);
 

@@ -44,6 +44,8 @@ const EnvSchema = z.object({
   ATLAS_AUDIENCE: optionalText,
   DISCORD_CLIENT_ID: optionalText,
   DISCORD_API_BASE: z.url().default("https://discord.com/api/v10"),
+  COMMUNITY_FEED_URL: z.url().optional(),
+  COMMUNITY_FEED_NAME: z.string().trim().min(1).max(80).default("Checkout Feed"),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_PRICE_ID: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
@@ -119,6 +121,8 @@ export interface Config {
   /** Chat-platform sign-in: access tokens of the OAuth app `clientId`; off without it. */
   discord: { clientId?: string; apiBase: string };
   stripe: { secretKey?: string; priceId?: string; webhookSecret?: string; apiBase: string };
+  /** Where chat checkouts of workspaces with public stats are mirrored; off without a URL. */
+  communityFeed: { url?: string; name: string };
   logLevel: LogLevel;
   /** Carrier tracking APIs: credentials (a carrier without them answers 503) and API bases. */
   carriers: CarrierApis;
@@ -240,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       webhookSecret: e.STRIPE_WEBHOOK_SECRET,
       apiBase: e.STRIPE_API_BASE,
     },
+    communityFeed: { url: e.COMMUNITY_FEED_URL, name: e.COMMUNITY_FEED_NAME },
     logLevel: e.LOG_LEVEL,
     carriers: {
       ups: oauthApi(e.UPS_CLIENT_ID, e.UPS_CLIENT_SECRET, e.UPS_API_BASE),

@@ -38,6 +38,7 @@ const BELOW_HTTP = [
   "webhooks",
   "jobs",
   "intake",
+  "chat",
   "carriers",
   "vendors",
   "lib",

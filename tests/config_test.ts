@@ -20,6 +20,7 @@ Deno.test("defaults follow CONTRACT.md", () => {
   assert.deepEqual(c.trustedProxies, []);
   assert.equal(c.corsOrigins, "*");
   assert.equal(c.turnstile.verifyUrl, "https://challenges.cloudflare.com/turnstile/v0/siteverify");
+  assert.deepEqual(c.communityFeed, { url: undefined, name: "Checkout Feed" });
   assert.equal(c.logLevel, "info");
   assert.deepEqual(c.smtpReceiver, {
     port: undefined,
@@ -42,6 +43,8 @@ Deno.test("values are parsed and typed", () => {
     ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1, 10.0.0.0/8",
     TRUSTED_PROXIES: "::1, 172.16.0.0/12",
     CORS_ORIGINS: "https://a.example, https://b.example",
+    COMMUNITY_FEED_URL: "https://chat.example/api/webhooks/1/x",
+    COMMUNITY_FEED_NAME: " Cook Wins ",
     LOG_LEVEL: "warn",
     SMTP_PORT: "2525",
     SMTP_TLS_CERT: "/etc/mail/cert.pem",
@@ -57,6 +60,10 @@ Deno.test("values are parsed and typed", () => {
   assert.deepEqual(c.allowedPrivateAddresses, ["127.0.0.1", "10.0.0.0/8"]);
   assert.deepEqual(c.trustedProxies, ["::1", "172.16.0.0/12"]);
   assert.deepEqual(c.corsOrigins, ["https://a.example", "https://b.example"]);
+  assert.deepEqual(c.communityFeed, {
+    url: "https://chat.example/api/webhooks/1/x",
+    name: "Cook Wins",
+  });
   assert.equal(c.logLevel, "warn");
   assert.deepEqual(c.smtpReceiver, {
     port: 2525,
@@ -86,6 +93,9 @@ Deno.test("a bad value names its variable", () => {
     { IMAP_POLL_MINUTES: "60" },
     { SMTP_TLS_CERT: "/etc/mail/cert.pem" },
     { SMTP_TLS_KEY: "/etc/mail/key.pem" },
+
+    { COMMUNITY_FEED_URL: "chat.example/hook" },
+    { COMMUNITY_FEED_NAME: "x".repeat(81) },
   ];
   for (const env of cases) {
     const name = Object.keys(env)[0];

@@ -25,6 +25,29 @@ export interface QueueListener {
 }
 
 /**
+ * Several consumers' handlers as one set: a kind more than one of them handles (every consumer
+ * of `event`) runs each of their handlers, concurrently; the message fails (and comes again)
+ * if any of them throws, so each must be safe to run again.
+ */
+export function combineHandlers(...sets: QueueHandlers[]): QueueHandlers {
+  const byKind = new Map<string, QueueHandler[]>();
+  for (const set of sets) {
+    for (const [kind, handler] of Object.entries(set)) {
+      byKind.set(kind, [...(byKind.get(kind) ?? []), handler]);
+    }
+  }
+  const out: QueueHandlers = {};
+  for (const [kind, handlers] of byKind) {
+    out[kind] = handlers.length === 1 ? handlers[0] : async (message) => {
+      const results = await Promise.allSettled(handlers.map((handle) => handle(message)));
+      const failed = results.find((r) => r.status === "rejected");
+      if (failed) throw failed.reason;
+    };
+  }
+  return out;
+}
+
+/**
  * Routes one message to the handler of its `kind`. A message without a handler is logged and
  * acknowledged (retrying it cannot help). This is the transport-free entry point: the KV queue
  * calls it here, and the outbox drain job (`src/jobs/outbox_drain.ts`) where KV has no queues.

@@ -36,6 +36,10 @@ export interface IncomingMessage {
   reading: Reading;
   /** A rebuild: the log id of an earlier copy that made no order, which this one replaces. */
   supersedes?: string;
+  /** Writes of the channel's own that commit with the log entry (never with a duplicate's). */
+  alsoWrite?: Keeping["alsoWrite"];
+  /** Keys read with the order's own read, for a message that reads as an order. */
+  alsoRead?: Keeping["alsoRead"];
 }
 
 /** The seam's options: the clock, the plan settings, the event bus, and `quiet` for rebuilds. */
@@ -75,6 +79,8 @@ export async function receiveMessage(
     identity: message.identity,
     staged,
     supersedes: message.supersedes,
+    alsoWrite: message.alsoWrite,
+    alsoRead: message.alsoRead,
   };
   let kept = false;
   try {

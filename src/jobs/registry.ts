@@ -7,9 +7,11 @@
  * (relays, digests, the carrier tracker, mailbox polling).
  */
 import type { AppDeps } from "../deps.ts";
-import type { QueueHandlers } from "../events/queue.ts";
+import { combineHandlers, type QueueHandlers } from "../events/queue.ts";
 import { pollMailboxes } from "../intake/imap/poll.ts";
 import { webhookHandlers } from "../webhooks/delivery.ts";
+import { DIGEST_SCHEDULE, runDigests } from "../chat/digest.ts";
+import { relayHandlers } from "../chat/relay.ts";
 import { drainOutbox, OUTBOX_DRAIN_SCHEDULE } from "./outbox_drain.ts";
 import { everyMinutes } from "../lib/periods.ts";
 import { runTracker, TRACKER_JOB } from "./tracker.ts";
@@ -31,9 +33,8 @@ export interface CronJob {
 
 /** The queue message kinds, each with its handler, for one set of dependencies. */
 function queueHandlers(deps: AppDeps): QueueHandlers {
-  return {
-    ...webhookHandlers(deps),
-  };
+  // Every consumer of committed events: webhook delivery, chat update relays.
+  return combineHandlers(webhookHandlers(deps), relayHandlers(deps));
 }
 
 /** The jobs' context for one set of dependencies. */
@@ -72,5 +73,10 @@ export const CRON_JOBS: readonly CronJob[] = [
       everyMinutes(deps.now(), deps.config.imapPollMinutes)
         ? pollMailboxes(deps, signal)
         : Promise.resolve(),
+  },
+  {
+    name: "chat digest",
+    schedule: DIGEST_SCHEDULE,
+    run: ({ deps }, signal) => runDigests(deps, { signal }),
   },
 ];

@@ -1,7 +1,10 @@
 import type { UserRecord } from "../domain/user.ts";
 import { apiKeyLookupKeysOf } from "./api_keys.ts";
+import { botUrlKeysOf } from "./bots.ts";
+import { digestKeysOf } from "./chat_digest.ts";
 import { sourceLookupKeysOf } from "./email_sources.ts";
 import { sessionKeysOf } from "./credentials.ts";
+import { copierKeysOf } from "./embed_copier.ts";
 import { keys } from "./keys.ts";
 import { addToCounter, commit, counterValue, deleteKeys, deletePrefix, withRetry } from "./kv.ts";
 import { resetKeysOf } from "./password_resets.ts";
@@ -17,6 +20,9 @@ const OWNED_GLOBAL_KEYS: ((kv: Deno.Kv, userId: string) => Promise<Deno.KvKey[]>
   apiKeyLookupKeysOf,
   resetKeysOf,
   sourceLookupKeysOf,
+  botUrlKeysOf,
+  copierKeysOf,
+  digestKeysOf,
 ];
 
 /**

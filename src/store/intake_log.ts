@@ -29,6 +29,18 @@ export interface Keeping {
    * dedupe key's target (a rebuild reading it again as an order); any other copy still stops it.
    */
   supersedes?: string;
+  /** The channel's own writes that go with the entry (a bot's tallies, an ignored post's sample). */
+  alsoWrite?: (op: Deno.AtomicOperation, entry: IntakeLogEntry) => void;
+  /**
+   * Keys the channel reads with the order's own read (no round trip of their own), checked in
+   * its commit; `seen` gets their entries on every attempt.
+   */
+  alsoRead?: AlsoRead;
+}
+
+export interface AlsoRead {
+  keys: Deno.KvKey[];
+  seen(entries: Deno.KvEntryMaybe<unknown>[]): void;
 }
 
 /** A repeat of a message already logged: the entry of its first copy. */
@@ -51,6 +63,7 @@ function keepWrites(op: Deno.AtomicOperation, keeping: Keeping, entry: IntakeLog
   const dedupe = dedupeKeyOf(keeping);
   if (dedupe) op.set(dedupe, entry.id);
   keeping.staged?.commit(op);
+  keeping.alsoWrite?.(op, entry);
 }
 
 /**
@@ -62,9 +75,13 @@ export function messageInCommit(
   entryOf: (outcome: StoredOutcome) => IntakeLogEntry,
 ): InCommit<Repeat> {
   const dedupe = dedupeKeyOf(keeping);
+  const own = dedupe ? [dedupe] : [];
   return {
-    keys: dedupe ? [dedupe] : [],
-    stop: ([first]) => repeatOf(first, keeping.supersedes),
+    keys: [...own, ...keeping.alsoRead?.keys ?? []],
+    stop: (entries) => {
+      keeping.alsoRead?.seen(entries.slice(own.length));
+      return dedupe ? repeatOf(entries[0], keeping.supersedes) : undefined;
+    },
     write: (op, outcome) => keepWrites(op, keeping, entryOf(outcome)),
   };
 }
@@ -117,14 +134,37 @@ export async function listIntakeLog(
   for await (const e of kv.list({ prefix }, { reverse: true, batchSize: 500 })) {
     ids.push(String(e.key.at(-1)));
   }
-  const wanted = ids.slice(0, query.limit);
-  const entries = await getManyChunked<IntakeLogEntry>(
-    kv,
-    wanted.map((id) => keys.intakeLog(userId, id)),
-  );
-  const items = entries.flatMap((e) => e.value ? [e.value] : [])
+  const items = (await entriesOf(kv, userId, ids.slice(0, query.limit)))
     .filter((e) => !query.channel || e.channel === query.channel);
   return { items, total: ids.length };
+}
+
+/**
+ * The newest `limit` entries of one source (a bot's log), or of a channel: a bounded read of
+ * the index, no total.
+ */
+export async function latestIntakeEntries(
+  kv: Deno.Kv,
+  userId: string,
+  from: { sourceId: string } | { channel: IntakeChannel },
+  limit: number,
+): Promise<IntakeLogEntry[]> {
+  const prefix = "sourceId" in from
+    ? keys.intakeBySource(userId, from.sourceId)
+    : keys.intakeByChannel(userId, from.channel);
+  const ids: string[] = [];
+  for await (const e of kv.list({ prefix }, { reverse: true, limit, batchSize: limit })) {
+    ids.push(String(e.key.at(-1)));
+  }
+  return await entriesOf(kv, userId, ids);
+}
+
+async function entriesOf(kv: Deno.Kv, userId: string, ids: string[]) {
+  const entries = await getManyChunked<IntakeLogEntry>(
+    kv,
+    ids.map((id) => keys.intakeLog(userId, id)),
+  );
+  return entries.flatMap((e) => e.value ? [e.value] : []);
 }
 
 /** The ids of the workspace's orders that have at least one logged message. */

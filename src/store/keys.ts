@@ -148,6 +148,33 @@ export const keys = {
   carrierCalls: (api: string, day: string, purpose: string) =>
     ["carrier_calls", api, day, purpose] as const,
 
+  // Chat: bots, their tallies, embed samples, the embed copier, digests and update relays
+  /** Bot id -> the bot; ids sort by creation time. */
+  bots: (userId: string) => ["ws", userId, "bot"] as const,
+  bot: (userId: string, botId: string) => ["ws", userId, "bot", botId] as const,
+  /**
+   * Global: (account's webhook handle, SHA-256 of the bot's slug) -> a copy of the bot, what
+   * its intake URL finds in one read.
+   */
+  botByUrl: (handle: string, slugHash: string) => ["bot_by_url", handle, slugHash] as const,
+  botCount: (userId: string) => ["ws", userId, "count", "bots"] as const,
+  /** KvU64 per bot and outcome (`created`, `merged`, `rejected`): its posts that had it. */
+  botTallies: (userId: string, botId: string) => ["ws", userId, "bot_tally", botId] as const,
+  botTally: (userId: string, botId: string, name: string) =>
+    ["ws", userId, "bot_tally", botId, name] as const,
+  /** Log id -> an ignored chat post's redacted embed (for writing templates); expires. */
+  embedSamples: (userId: string) => ["ws", userId, "embed_sample"] as const,
+  embedSample: (userId: string, logId: string) => ["ws", userId, "embed_sample", logId] as const,
+  /** The embed copier's submission token; the global lookup by its SHA-256 -> user id. */
+  embedCopier: (userId: string) => ["ws", userId, "embed_copier"] as const,
+  embedCopierByHash: (tokenHash: string) => ["embed_copier_by_hash", tokenHash] as const,
+  /** The digest setting and its next due time; the global due index the digest job reads. */
+  chatDigest: (userId: string) => ["ws", userId, "chat_digest"] as const,
+  chatDigestsDue: () => ["chat_digest_due"] as const,
+  chatDigestDue: (dueMs: number, userId: string) => ["chat_digest_due", dueMs, userId] as const,
+  /** An order event announced to `updatesWebhook`, claimed before the send: once per event. */
+  chatRelay: (userId: string, eventId: string) => ["ws", userId, "chat_relay", eventId] as const,
+
   // Event hand-off on a KV without queues: events whose fan-out nobody has claimed yet
   outbox: () => ["outbox"] as const,
   outboxEntry: (eventId: string) => ["outbox", eventId] as const,

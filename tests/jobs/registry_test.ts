@@ -1,4 +1,5 @@
-import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
+import { deepStrictEqual as eq, equal, ok, rejects } from "node:assert/strict";
+import { combineHandlers } from "../../src/events/queue.ts";
 import { CRON_JOBS, jobContext } from "../../src/jobs/registry.ts";
 import { type CronRegistrar, scheduleCronJobs } from "../../src/jobs/schedule.ts";
 import { keys } from "../../src/store/keys.ts";
@@ -10,7 +11,7 @@ Deno.test("the registry names every job once; queue kinds route to their handler
   await using ctx = await testApp();
   eq(Object.keys(jobContext(ctx.deps).queue).sort(), ["delivery", "event"]);
   const names = CRON_JOBS.map((job) => job.name);
-  eq(names, ["outbox drain", "carrier tracker", "mailbox poll"]);
+  eq(names, ["outbox drain", "carrier tracker", "mailbox poll", "chat digest"]);
   equal(new Set(names).size, names.length);
   for (const job of CRON_JOBS) {
     // What Deno.cron (and Deno Deploy) accept as a name; five fields, UTC.
@@ -90,4 +91,22 @@ Deno.test("mailbox polling passes on the IMAP_POLL_MINUTES minutes; with no mail
   eq(await poll.run(jobContext(ctx.deps), new AbortController().signal), { polled: 0, failed: 0 });
   await using off = await testApp({}, { now: at(11) });
   equal(await poll.run(jobContext(off.deps), new AbortController().signal), undefined);
+});
+
+Deno.test("combineHandlers: every consumer of a kind runs; one failing fails the message", async () => {
+  const ran: string[] = [];
+  const handlers = combineHandlers(
+    { event: (m) => Promise.resolve(void ran.push(`a:${m.n}`)), delivery: () => Promise.resolve() },
+    {
+      event: (m) =>
+        m.n === 2
+          ? Promise.reject(new Error("storage"))
+          : Promise.resolve(void ran.push(`b:${m.n}`)),
+    },
+  );
+  eq(Object.keys(handlers).sort(), ["delivery", "event"]);
+  await handlers.event({ kind: "event", n: 1 });
+  eq(ran.sort(), ["a:1", "b:1"]);
+  await rejects(handlers.event({ kind: "event", n: 2 }), /storage/);
+  eq(ran.sort(), ["a:1", "a:2", "b:1"], "the other consumer still ran");
 });
