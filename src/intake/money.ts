@@ -4,6 +4,7 @@
  * match a printed figure). The decimal separator is the last `.` or `,` followed by exactly
  * one or two digits at the end; any other separator (`.`, `,`, `'`, space) groups thousands.
  */
+import { memoByText } from "./text.ts";
 
 export interface Money {
   /** As printed (after text normalisation), e.g. `$1,134.65`, `1.234,56 €`, `CHF 1'234.56`. */
@@ -44,6 +45,10 @@ const SUFFIX = new RegExp(
   "g",
 );
 
+/** What every figure holds besides a digit: a currency symbol or code (a cheap test first). */
+const CURRENCY_MARK = new RegExp(String.raw`[$€£¥₹]|kr|zł|Fr\.|${CODES}`);
+const DIGIT = /\d/;
+
 /** The amount of a number as printed, in cents, or null. */
 export function parseAmount(number: string): number | null {
   const text = number.replace(/\s/g, " ").trim();
@@ -56,6 +61,7 @@ export function parseAmount(number: string): number | null {
 
 /** Every money figure in a text, in order; a figure needs a currency symbol or code. */
 export function findMoney(text: string, max = 50): Money[] {
+  if (!DIGIT.test(text) || !CURRENCY_MARK.test(text)) return [];
   const found: Money[] = [];
   const taken: [number, number][] = [];
   const overlaps = (a: number, b: number) => taken.some(([x, y]) => a < y && b > x);
@@ -83,8 +89,13 @@ export function findMoney(text: string, max = 50): Money[] {
   return found.sort((a, b) => a.index - b.index);
 }
 
-/** The one money figure a short text is made of (`$170.00`, `1 234,56 €`), or null. */
-export function moneyValue(text: string): Money | null {
+/**
+ * The one money figure a short text is made of (`$170.00`, `1 234,56 €`), or null. Remembered
+ * per text: the figure returned is shared and must not be changed.
+ */
+export const moneyValue = memoByText(readMoneyValue);
+
+function readMoneyValue(text: string): Money | null {
   const found = findMoney(text, 3);
   if (found.length !== 1) return null;
   const rest =
