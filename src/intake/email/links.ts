@@ -6,6 +6,7 @@
  */
 import { detectCarrier } from "../../domain/tracking_number.ts";
 import type { CarrierKey } from "../../domain/carriers.ts";
+import { memoByText } from "../text.ts";
 
 const REDIRECT_KEYS = [
   "u",
@@ -26,14 +27,37 @@ const MAX_URL = 4096;
 const REDIRECT_PATH =
   /\/(?:gp\/[rf]\.html|ls\/click|track\/click(?:\/.*)?|click|redirect|clicktracker)\/?$/i;
 
-function parse(href: string): URL | null {
+/** A mail asks about each link several times: one parse per text, the URL only read. */
+const parse = memoByText((href: string): URL | null => {
   if (href.length > MAX_URL || !/^https?:\/\//i.test(href)) return null;
   try {
     return new URL(href);
   } catch {
     return null;
   }
+}, 2_000);
+
+/** Whether a URL has a query (`searchParams` is built only for those). */
+function hasQuery(url: URL): boolean {
+  return url.search !== "";
 }
+
+/**
+ * Whether a query may have a key `test` accepts, read from the raw query without building
+ * `searchParams`: a key with `%` or `+` (changed by decoding) counts as a maybe.
+ */
+function mayHaveKey(url: URL, test: (key: string) => boolean): boolean {
+  if (!hasQuery(url)) return false;
+  for (const pair of url.search.slice(1).split("&")) {
+    const end = pair.indexOf("=");
+    const key = end < 0 ? pair : pair.slice(0, end);
+    if (ENCODED.test(key) || test(key)) return true;
+  }
+  return false;
+}
+
+const ENCODED = /[%+]/;
+const isRedirectKey = (key: string) => REDIRECT_KEYS.includes(key.toLowerCase());
 
 function decodeOnce(value: string): string {
   try {
@@ -53,14 +77,17 @@ function unwrapOnce(href: string): string | null {
     const target = decodeOnce(l0[1]);
     if (/^https?:\/\//i.test(target)) return target;
   }
-  for (const [key, value] of url.searchParams) {
-    if (!REDIRECT_KEYS.includes(key.toLowerCase())) continue;
-    const target = /^https?%3a/i.test(value) ? decodeOnce(value) : value;
-    if (/^https?:\/\//i.test(target)) return target;
+  if (!hasQuery(url)) return null;
+  if (mayHaveKey(url, isRedirectKey)) {
+    for (const [key, value] of url.searchParams) {
+      if (!isRedirectKey(key)) continue;
+      const target = /^https?%3a/i.test(value) ? decodeOnce(value) : value;
+      if (/^https?:\/\//i.test(target)) return target;
+    }
   }
   // Mandrill: ?p=<base64 JSON whose "p" is JSON with the "url">
-  const p = url.searchParams.get("p");
-  if (p && /mandrillapp\.com$/i.test(url.hostname)) {
+  const p = /mandrillapp\.com$/i.test(url.hostname) ? url.searchParams.get("p") : null;
+  if (p) {
     const target = mandrillTarget(p);
     if (target) return target;
   }
@@ -95,7 +122,8 @@ export function isOpaqueTracker(href: string): boolean {
   if (!url) return true;
   // A redirect endpoint whose target could not be read out of it.
   if (REDIRECT_PATH.test(url.pathname)) return true;
-  return url.searchParams.has("qs") || url.searchParams.has("upn") ||
+  return (mayHaveKey(url, (key) => key === "qs" || key === "upn") &&
+    (url.searchParams.has("qs") || url.searchParams.has("upn"))) ||
     /(?:^|\.)(?:click|links|trk|email|e|clicks|link|t)\.[^.]+\.[a-z]+$/i.test(url.hostname) &&
       url.pathname.length <= 1;
 }
@@ -133,8 +161,10 @@ export function trackingNumbersInUrl(href: string): UrlTracking[] {
   if (!url) return [];
   const carrierSite = CARRIER_HOSTS.some(([re]) => re.test(url.hostname));
   const parts: string[] = [];
-  for (const [key, value] of url.searchParams) {
-    if (carrierSite || (TRACKING_KEYS.test(key) && key.toLowerCase() !== "id")) {
+  const wanted = (key: string) =>
+    carrierSite || (TRACKING_KEYS.test(key) && key.toLowerCase() !== "id");
+  for (const [key, value] of mayHaveKey(url, wanted) ? url.searchParams : []) {
+    if (wanted(key)) {
       parts.push(...value.split(/[,;|\s]+/));
     }
   }
