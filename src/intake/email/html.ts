@@ -116,6 +116,7 @@ const HIDDEN_STYLE =
 const QUOTE_CLASSES =
   /\b(?:gmail_quote|gmail_extra|yahoo_quoted|moz-forward-container|moz-cite-prefix|protonmail_quote|tutanota_quote|zmail_extra|iosymail)\b/i;
 const QUOTE_IDS = /^(?:divRplyFwdMsg|mail-editor-reference-message-container|replySplit)$/i;
+const HEADINGS = new Set(["h1", "h2", "h3"]);
 
 interface Open {
   name: string;
@@ -191,18 +192,20 @@ export function htmlToBlocks(html: string): HtmlDocument {
         parser.pause();
         return;
       }
-      const style = attribs.style ?? "";
-      const hidden = HIDDEN_STYLE.test(style) || "hidden" in attribs ||
-        (attribs["aria-hidden"] === "true" && /display|height\s*:\s*0/i.test(style));
+      const style = attribs.style;
+      const hidden = (style !== undefined && HIDDEN_STYLE.test(style)) || "hidden" in attribs ||
+        (attribs["aria-hidden"] === "true" && /display|height\s*:\s*0/i.test(style ?? ""));
       const isJsonLd = name === "script" && /ld\+json/i.test(attribs.type ?? "");
       const skipped = SKIPPED_TAGS.has(name) && !isJsonLd;
-      const quote = QUOTE_CLASSES.test(attribs.class ?? "") || QUOTE_IDS.test(attribs.id ?? "") ||
+      const quote = (attribs.class !== undefined && QUOTE_CLASSES.test(attribs.class)) ||
+        (attribs.id !== undefined && QUOTE_IDS.test(attribs.id)) ||
         (name === "blockquote" && /cite/i.test(attribs.type ?? "")) || attribs.name === "quote";
-      const open: Open = { name, hidden, skipped, quote, heading: /^h[1-3]$/.test(name) };
+      const open: Open = { name, hidden, skipped, quote, heading: HEADINGS.has(name) };
       if (isJsonLd) open.jsonLd = [];
-      if (BLOCK_TAGS.has(name) && hiddenDepth === 0 && skippedDepth === 0) flush(blockTag());
+      const isBlock = BLOCK_TAGS.has(name);
+      if (isBlock && hiddenDepth === 0 && skippedDepth === 0) flush(blockTag());
       stack.push(open);
-      if (BLOCK_TAGS.has(name) && name !== "br") blockNames.push(name);
+      if (isBlock && name !== "br") blockNames.push(name);
       if (hidden) hiddenDepth++;
       if (skipped) skippedDepth++;
       if (quote) quoteDepth++;
@@ -316,16 +319,17 @@ function lastSegment(type: string): string {
   return type.trim().split(/\s+/)[0].replace(/\/+$/, "").split("/").pop() ?? "";
 }
 
+const STYLE_SIZE = {
+  width: /(?:^|;)\s*(?:max-)?width\s*:\s*(\d+)px/i,
+  height: /(?:^|;)\s*(?:max-)?height\s*:\s*(\d+)px/i,
+} as const;
+
 function dimension(
   key: "width" | "height",
   attribs: Record<string, string>,
 ): { width?: number; height?: number } {
   const fromAttr = Number.parseInt(attribs[key] ?? "", 10);
-  const fromStyle = Number.parseInt(
-    new RegExp(`(?:^|;)\\s*(?:max-)?${key}\\s*:\\s*(\\d+)px`, "i").exec(attribs.style ?? "")?.[1] ??
-      "",
-    10,
-  );
-  const value = Number.isFinite(fromAttr) ? fromAttr : fromStyle;
-  return Number.isFinite(value) ? { [key]: value } : {};
+  if (Number.isFinite(fromAttr)) return { [key]: fromAttr };
+  const fromStyle = Number.parseInt(STYLE_SIZE[key].exec(attribs.style ?? "")?.[1] ?? "", 10);
+  return Number.isFinite(fromStyle) ? { [key]: fromStyle } : {};
 }
