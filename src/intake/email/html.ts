@@ -8,6 +8,7 @@
  */
 import { Parser } from "htmlparser2";
 import { clip, normaliseLine } from "../text.ts";
+import { FastTokenizer } from "./html_tokenizer.ts";
 
 export const HTML_LIMITS = {
   maxChars: 1024 * 1024,
@@ -273,7 +274,12 @@ export function htmlToBlocks(html: string): HtmlDocument {
       if ((name === "td" || name === "th") && cells.length > 0) cells.pop();
       microdataClose(open);
     },
-  }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  }, {
+    decodeEntities: true,
+    lowerCaseTags: true,
+    lowerCaseAttributeNames: true,
+    Tokenizer: FastTokenizer,
+  });
 
   const microdataOpen = (open: Open, attribs: Record<string, string>) => {
     const prop = attribs.itemprop?.trim().split(/\s+/)[0];
