@@ -70,8 +70,30 @@ export function normaliseText(text: string): string {
 
 /** One line: `normaliseText` with line breaks made spaces. */
 export function normaliseLine(text: string): string {
-  if (!NON_ASCII.test(text)) return text.replace(ASCII_SPACE_RUN, " ").trim();
-  return normaliseText(text).replace(/\n/g, " ");
+  return asciiLine(text) ?? normaliseText(text).replace(/\n/g, " ");
+}
+
+/**
+ * `normaliseLine` of ASCII text in one pass: words joined by single spaces, the text itself
+ * when it is already so. Undefined when the text has a character beyond ASCII.
+ */
+function asciiLine(text: string): string | undefined {
+  let out = "";
+  let word = -1;
+  let same = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x7f) return undefined;
+    // The ASCII white space `normaliseText` collapses: space, \t, \n, \v, \f, \r.
+    if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) {
+      if (c !== 0x20 || word < 0) same = false;
+      if (word >= 0) out += (out ? " " : "") + text.slice(word, i);
+      word = -1;
+    } else if (word < 0) word = i;
+  }
+  if (word >= 0) out += (out ? " " : "") + text.slice(word);
+  else if (text.length > 0) same = false;
+  return same ? text : out;
 }
 
 /**
