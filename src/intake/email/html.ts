@@ -168,15 +168,21 @@ export function htmlToBlocks(html: string): HtmlDocument {
     const line = normaliseLine(clip(text, HTML_LIMITS.maxBlockChars * 2));
     if ((line || images.length > 0) && doc.blocks.length < HTML_LIMITS.maxBlocks) {
       const cell = cells.at(-1);
-      doc.blocks.push({
-        text: clip(line, HTML_LIMITS.maxBlockChars),
-        tag,
-        heading: headingDepth > 0,
-        ...(cell ? { cell: { table: cell.id, row: cell.row, col: cell.col } } : {}),
-        links,
-        images,
-        quote: quoteDepth,
-      });
+      const blockText = clip(line, HTML_LIMITS.maxBlockChars);
+      const heading = headingDepth > 0;
+      doc.blocks.push(
+        cell
+          ? {
+            text: blockText,
+            tag,
+            heading,
+            cell: { table: cell.id, row: cell.row, col: cell.col },
+            links,
+            images,
+            quote: quoteDepth,
+          }
+          : { text: blockText, tag, heading, links, images, quote: quoteDepth },
+      );
       links = [];
       images = [];
     }
@@ -230,12 +236,12 @@ export function htmlToBlocks(html: string): HtmlDocument {
         openLinks.push(open.link);
       }
       if (visible && name === "img" && attribs.src && images.length < MAX_PER_BLOCK) {
-        images.push({
-          src: attribs.src.trim(),
-          alt: normaliseLine(attribs.alt ?? ""),
-          ...dimension("width", attribs),
-          ...dimension("height", attribs),
-        });
+        const image: Image = { src: attribs.src.trim(), alt: normaliseLine(attribs.alt ?? "") };
+        const width = dimension("width", attribs);
+        if (width !== undefined) image.width = width;
+        const height = dimension("height", attribs);
+        if (height !== undefined) image.height = height;
+        images.push(image);
       }
       microdataOpen(open, attribs);
     },
@@ -330,12 +336,12 @@ const STYLE_SIZE = {
   height: /(?:^|;)\s*(?:max-)?height\s*:\s*(\d+)px/i,
 } as const;
 
-function dimension(
-  key: "width" | "height",
-  attribs: Record<string, string>,
-): { width?: number; height?: number } {
+/** A size from the attribute, else from the inline style (`width:120px`), else undefined. */
+function dimension(key: "width" | "height", attribs: Record<string, string>): number | undefined {
   const fromAttr = Number.parseInt(attribs[key] ?? "", 10);
-  if (Number.isFinite(fromAttr)) return { [key]: fromAttr };
-  const fromStyle = Number.parseInt(STYLE_SIZE[key].exec(attribs.style ?? "")?.[1] ?? "", 10);
-  return Number.isFinite(fromStyle) ? { [key]: fromStyle } : {};
+  if (Number.isFinite(fromAttr)) return fromAttr;
+  const style = attribs.style;
+  if (style === undefined) return undefined;
+  const fromStyle = Number.parseInt(STYLE_SIZE[key].exec(style)?.[1] ?? "", 10);
+  return Number.isFinite(fromStyle) ? fromStyle : undefined;
 }
