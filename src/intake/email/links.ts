@@ -47,16 +47,32 @@ function hasQuery(url: URL): boolean {
  * `searchParams`: a key with `%` or `+` (changed by decoding) counts as a maybe.
  */
 function mayHaveKey(url: URL, test: (key: string) => boolean): boolean {
-  if (!hasQuery(url)) return false;
-  for (const pair of url.search.slice(1).split("&")) {
-    const end = pair.indexOf("=");
-    const key = end < 0 ? pair : pair.slice(0, end);
-    if (ENCODED.test(key) || test(key)) return true;
-  }
-  return false;
+  const keys = rawKeys(url);
+  return keys === undefined || keys.some(test);
 }
 
+const keysOf = new WeakMap<URL, string[] | undefined>();
 const ENCODED = /[%+]/;
+
+/** The query's keys as written, or undefined when one of them is encoded. */
+function rawKeys(url: URL): string[] | undefined {
+  if (keysOf.has(url)) return keysOf.get(url);
+  const keys: string[] | undefined = [];
+  if (hasQuery(url)) {
+    for (const pair of url.search.slice(1).split("&")) {
+      const end = pair.indexOf("=");
+      const key = end < 0 ? pair : pair.slice(0, end);
+      if (ENCODED.test(key)) {
+        keysOf.set(url, undefined);
+        return undefined;
+      }
+      keys.push(key);
+    }
+  }
+  keysOf.set(url, keys);
+  return keys;
+}
+
 const isRedirectKey = (key: string) => REDIRECT_KEYS.includes(key.toLowerCase());
 
 function decodeOnce(value: string): string {
