@@ -135,10 +135,10 @@ function describe(item: Item, blocks: Block[], from: number, to: number): Item {
 /** Items anchored on product images. */
 function imageItems(blocks: Block[], storeNames: string[]): Item[] {
   const anchors: { block: number; image: Image }[] = [];
-  blocks.forEach((b, i) => {
-    const image = b.images.find((img) => isProductImage(img, storeNames));
-    if (image && anchors.length < MAX_ITEMS) anchors.push({ block: i, image });
-  });
+  for (let i = 0; i < blocks.length && anchors.length < MAX_ITEMS; i++) {
+    const image = blocks[i].images.find((img) => isProductImage(img, storeNames));
+    if (image) anchors.push({ block: i, image });
+  }
   const items: Item[] = [];
   anchors.forEach((anchor, k) => {
     const end = k + 1 < anchors.length ? anchors[k + 1].block : blocks.length;
