@@ -65,7 +65,9 @@ export function findMoney(text: string, max = 50): Money[] {
   const found: Money[] = [];
   const taken: [number, number][] = [];
   const overlaps = (a: number, b: number) => taken.some(([x, y]) => a < y && b > x);
-  for (const m of text.matchAll(PREFIX)) {
+  // `exec` loops rather than `matchAll`, which copies the pattern on every call.
+  PREFIX.lastIndex = 0;
+  for (let m = PREFIX.exec(text); m; m = PREFIX.exec(text)) {
     if (found.length >= max) break;
     const cents = parseAmount(m[3]);
     if (cents === null) continue;
@@ -74,7 +76,8 @@ export function findMoney(text: string, max = 50): Money[] {
     found.push({ display: m[0].trim(), cents, currency, index: m.index! });
     taken.push([m.index!, m.index! + m[0].length]);
   }
-  for (const m of text.matchAll(SUFFIX)) {
+  SUFFIX.lastIndex = 0;
+  for (let m = SUFFIX.exec(text); m; m = SUFFIX.exec(text)) {
     if (found.length >= max) break;
     if (overlaps(m.index!, m.index! + m[0].length)) continue;
     const cents = parseAmount(m[2]);
