@@ -112,7 +112,12 @@ async function postal(raw: Uint8Array): Promise<PostalResult> {
  */
 export async function parseMime(raw: Uint8Array): Promise<MimeResult> {
   if (raw.byteLength > MIME_LIMITS.maxBytes) return { ok: false, why: "message too large" };
-  const body = bodyStart(raw);
+  // Headers naming a multipart or an encoding take the whole-message path at once (a guess to
+  // save a parse: either path reads the same).
+  const start = bodyStart(raw);
+  const body = start >= 0 && !ENCODED_OR_MULTIPART.test(LATIN1.decode(raw.subarray(0, start)))
+    ? start
+    : -1;
   let parsed = await postal(body < 0 ? raw : raw.subarray(0, body));
   if (parsed.ok && body >= 0) {
     if (parsed.root && plainTextPart(parsed.root)) parsed.root.content = plainBody(raw, body);
@@ -139,6 +144,8 @@ export async function parseMime(raw: Uint8Array): Promise<MimeResult> {
   return { ok: true, message };
 }
 
+const ENCODED_OR_MULTIPART = /multipart|base64|quoted-printable/i;
+const LATIN1 = new TextDecoder("latin1");
 const LF = 0x0a;
 const CR = 0x0d;
 
