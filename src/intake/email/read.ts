@@ -91,6 +91,9 @@ export async function readEmail(raw: Uint8Array, options: ReadOptions): Promise<
       template: "generic",
       signals: {},
     };
+  } finally {
+    // What the readers remembered of this message's texts is of no use to the next one.
+    forgetRememberedTexts();
   }
 }
 
