@@ -1,3 +1,5 @@
+import type { InsightState } from "./insights.ts";
+
 /** Sign-in providers an account can be linked to, by the provider's subject id. */
 export type IdentityProvider = "atlas" | "discord";
 
@@ -27,6 +29,11 @@ export interface UserRecord {
   subscriptionPriceId?: string;
   emailVerified: boolean;
   passwordHash?: string;
+  /** Which maintained insight sums hold the account's orders (store/insights.ts). */
+  insights?: InsightState;
+  /** The billing provider's customer, and the `created` time of the last subscription event applied. */
+  billingCustomerId?: string;
+  subscriptionEventAt?: number;
   /** Linked sign-in identities: provider -> subject. */
   identities?: Partial<Record<IdentityProvider, string>>;
 }
