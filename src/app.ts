@@ -21,6 +21,8 @@ import { emailSourceRoutes } from "./routes/email_sources.ts";
 import { emailIntakeRoutes } from "./routes/email_intake.ts";
 import { templateRoutes } from "./routes/templates.ts";
 import { orderIntakeRoutes } from "./routes/order_intake.ts";
+import { recurringCostRoutes } from "./routes/recurring_costs.ts";
+import { insightRoutes } from "./routes/insights.ts";
 
 /**
  * The whole HTTP API for one set of dependencies. No I/O happens here: main.ts and the tests
@@ -49,7 +51,9 @@ export function createApp(deps: AppDeps) {
     .route("/", billingRoutes)
     .route("/", emailSourceRoutes)
     .route("/", emailIntakeRoutes)
-    .route("/", templateRoutes);
+    .route("/", templateRoutes)
+    .route("/", recurringCostRoutes)
+    .route("/", insightRoutes);
   app.route("/api", api);
   mountDocs(app);
 

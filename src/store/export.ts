@@ -7,6 +7,7 @@ import { settingsSection } from "./settings.ts";
 import { customTemplatesSection } from "./templates.ts";
 import { webhookSubscriptionsSection } from "./webhook_subscriptions.ts";
 import { ordersSection } from "./order_list.ts";
+import { recurringCostsSection } from "./recurring_costs.ts";
 import { type Item, loadSections, noItems, type WorkspaceContext } from "./sections.ts";
 
 /**
@@ -40,7 +41,7 @@ const SECTIONS = {
   emailSources: emailSourcesSection,
   bots: noItems,
   customTemplates: customTemplatesSection,
-  subscriptions: noItems,
+  subscriptions: recurringCostsSection,
   webhookSubscriptions: webhookSubscriptionsSection,
   shares: noItems,
   apiKeys: (ctx: WorkspaceContext) => listApiKeys(ctx.kv, ctx.user.id, ctx.apiKeyUse),

@@ -1,5 +1,6 @@
 import { type PublicUser, toPublicUser } from "../domain/user.ts";
-import { orderAnalytics, ordersSection } from "./order_list.ts";
+import { ordersSection } from "./order_list.ts";
+import { analyticsSection } from "./insight_queries.ts";
 import {
   type Item,
   type Loader,
@@ -11,6 +12,7 @@ import { emailSourcesSection } from "./email_sources.ts";
 import { settingsSection } from "./settings.ts";
 import { templatesSection } from "./templates.ts";
 import { webhookSubscriptionsSection } from "./webhook_subscriptions.ts";
+import { recurringCostsSection } from "./recurring_costs.ts";
 
 /** `GET /api/state` and the `state` of `GET /api/auth/me`: every key the spec lists. */
 export interface WorkspaceSnapshot {
@@ -40,9 +42,9 @@ const SECTIONS: { [K in Exclude<keyof WorkspaceSnapshot, "user">]: Loader<Worksp
     bots: noItems,
     emailSources: emailSourcesSection,
     orders: ordersSection,
-    analytics: orderAnalytics,
+    analytics: analyticsSection,
     templates: templatesSection,
-    subscriptions: noItems,
+    subscriptions: recurringCostsSection,
     webhookSubscriptions: webhookSubscriptionsSection,
   };
 

@@ -1,0 +1,126 @@
+/**
+ * The insight answers read from the maintained sums (store/insights.ts): profitability,
+ * calendar and leaderboard. Each reads a handful of key ranges, whatever the number of orders.
+ */
+import { type CalendarKind, calendarMonth } from "../domain/insights.ts";
+import { type Contender, rank, type Timeframe, windowStart } from "../domain/leaderboard.ts";
+import {
+  addSums,
+  type MoneyMetric,
+  type MoneyReading,
+  type MoneySums,
+  periodStart,
+  type Profitability,
+  profitability,
+  type ProfitRange,
+  zeroSums,
+} from "../domain/money.ts";
+import type { UserRecord } from "../domain/user.ts";
+import { localDate, safeTimeZone } from "../lib/timezone.ts";
+import { InsightReader, type PartSum } from "./insights.ts";
+import { keys } from "./keys.ts";
+import { getManyChunked } from "./kv.ts";
+import { listRecurringCosts } from "./recurring_costs.ts";
+import { orderAnalytics } from "./order_list.ts";
+import type { WorkspaceContext } from "./sections.ts";
+
+/** Upper end of a `YYYY-MM` bucket's days (`YYYY-MM-DD` < `YYYY-MM-99`). */
+const monthEnd = (month: string) => `${month}-99`;
+
+function bySum(sums: PartSum[], into: Record<string, MoneySums>) {
+  for (const { part, amount } of sums) {
+    const bucket = (into[part[1]] ??= zeroSums());
+    addSums(bucket, { [part[2] as MoneyMetric]: amount });
+  }
+  return into;
+}
+
+/** The account's profitability for `range` on `now` (its timezone's today). */
+export async function readProfitability(
+  kv: Deno.Kv,
+  user: UserRecord,
+  range: ProfitRange,
+  now: number,
+  reader = new InsightReader(kv, user),
+): Promise<Profitability> {
+  const today = localDate(now, safeTimeZone(user.timezone));
+  const thisMonth = today.slice(0, 7);
+  const firstMonth = range === "all" ? "" : periodStart(range, today).slice(0, 7);
+  const [months, days, costs] = await Promise.all([
+    reader.read({ from: ["m", firstMonth], to: ["m", thisMonth] }),
+    reader.read({ from: ["d", thisMonth], to: ["d", monthEnd(thisMonth)] }),
+    listRecurringCosts(kv, user.id),
+  ]);
+  const reading: MoneyReading = { months: bySum(months, {}), days: bySum(days, {}) };
+  if (range === "all") {
+    // The first order's day: read the days of its month.
+    const first = Object.keys(reading.months).filter((m) => reading.months[m].orders > 0).sort()[0];
+    if (first) {
+      bySum(await reader.read({ from: ["d", first], to: ["d", monthEnd(first)] }), reading.days);
+    }
+  }
+  return profitability(range, today, reading, costs);
+}
+
+/** The calendar of `month` (default: this month in the account's timezone). */
+export async function readCalendar(
+  kv: Deno.Kv,
+  user: UserRecord,
+  month: string | undefined,
+  now: number,
+) {
+  const wanted = month ?? localDate(now, safeTimeZone(user.timezone)).slice(0, 7);
+  const sums = await new InsightReader(kv, user).read({
+    from: ["cal", wanted],
+    to: ["cal", monthEnd(wanted)],
+  });
+  const counts: Record<string, Partial<Record<CalendarKind, number>>> = {};
+  for (const { part, amount } of sums) (counts[part[1]] ??= {})[part[2] as CalendarKind] = amount;
+  return calendarMonth(wanted, counts);
+}
+
+/** An account's orders and value in a timeframe, from its leaderboard sums. */
+async function contenderOf(kv: Deno.Kv, user: UserRecord, timeframe: Timeframe, now: number) {
+  const reader = new InsightReader(kv, user);
+  const sums = timeframe === "all"
+    ? await reader.read({ from: ["lb", "total"], to: ["lb", "total", "\uffff"] })
+    : await reader.read({
+      from: ["lb", "day", windowStart(timeframe, now)],
+      to: ["lb", "day", "\uffff"],
+    });
+  const contender: Contender = {
+    username: user.username!,
+    displayName: user.displayName,
+    orders: 0,
+    valueCents: 0,
+  };
+  for (const { part, amount } of sums) contender[part.at(-1) as "orders" | "valueCents"] += amount;
+  return { contender, rebuilding: reader.complete ? null : user.id };
+}
+
+/**
+ * The leaderboard: the listed accounts (public stats and a username, maintained by users.ts),
+ * each account's sums read from its maintained counters. No email or id leaves this function.
+ */
+export async function readLeaderboard(kv: Deno.Kv, timeframe: Timeframe, now: number) {
+  const ids: string[] = [];
+  for await (const e of kv.list({ prefix: keys.leaderboardMembers() })) ids.push(String(e.key[1]));
+  const users = (await getManyChunked<UserRecord>(kv, ids.map((id) => keys.user(id))))
+    .flatMap((e) => e.value?.publicStats && e.value.username ? [e.value] : []);
+  const read = await Promise.all(users.map((u) => contenderOf(kv, u, timeframe, now)));
+  return {
+    timeframe,
+    entries: rank(read.map((r) => r.contender)),
+    /** Accounts whose sums are being rebuilt (read from a scan meanwhile). */
+    rebuilding: read.flatMap((r) => r.rebuilding ? [r.rebuilding] : []),
+  };
+}
+
+/** The snapshot's `analytics`: order counts (all, by status), their cost, and this month's profitability. */
+export async function analyticsSection(ctx: WorkspaceContext) {
+  const [counts, thisMonth] = await Promise.all([
+    orderAnalytics(ctx),
+    readProfitability(ctx.kv, ctx.user, "month", ctx.now),
+  ]);
+  return { ...counts, profitability: thisMonth };
+}
