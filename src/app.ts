@@ -23,6 +23,8 @@ import { templateRoutes } from "./routes/templates.ts";
 import { orderIntakeRoutes } from "./routes/order_intake.ts";
 import { recurringCostRoutes } from "./routes/recurring_costs.ts";
 import { insightRoutes } from "./routes/insights.ts";
+import { shareRoutes } from "./routes/shares.ts";
+import { sharePageRoutes } from "./routes/share_pages.ts";
 
 /**
  * The whole HTTP API for one set of dependencies. No I/O happens here: main.ts and the tests
@@ -53,8 +55,11 @@ export function createApp(deps: AppDeps) {
     .route("/", emailIntakeRoutes)
     .route("/", templateRoutes)
     .route("/", recurringCostRoutes)
-    .route("/", insightRoutes);
+    .route("/", insightRoutes)
+    .route("/", shareRoutes);
   app.route("/api", api);
+  // Public share pages live outside /api (their links are shared as they are).
+  app.route("/", sharePageRoutes);
   mountDocs(app);
 
   app.notFound((c) => c.json({ error: "Not found" }, 404));

@@ -6,6 +6,7 @@ import { keys } from "./keys.ts";
 import { addToCounter, counterValue, deleteKeys, deletePrefix, withRetry } from "./kv.ts";
 import { resetKeysOf } from "./password_resets.ts";
 import { lookupKeysOf } from "./users.ts";
+import { shareKeysOf } from "./shares.ts";
 
 /**
  * Finders of the global keys an account owns beyond its record's lookups, each read from
@@ -17,6 +18,8 @@ const OWNED_GLOBAL_KEYS: ((kv: Deno.Kv, userId: string) => Promise<Deno.KvKey[]>
   apiKeyLookupKeysOf,
   resetKeysOf,
   forwardingKeysOf,
+  shareKeysOf,
+  (_kv, userId) => Promise.resolve([keys.leaderboardMember(userId)]),
 ];
 
 /**

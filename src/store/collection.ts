@@ -19,12 +19,18 @@ export interface CollectionSpec<T> {
 
 export type CreateOutcome = "created" | "limit" | "account_gone";
 
+/** How a commit is made: plain, or through the event bus with the change's events. */
+export type Committer = (
+  op: Deno.AtomicOperation,
+) => Promise<Deno.KvCommitResult | Deno.KvCommitError>;
+
 export function createItem<T>(
   kv: Deno.Kv,
   spec: CollectionSpec<T>,
   userId: string,
   id: string,
   record: T,
+  commit: Committer = (op) => op.commit(),
 ): Promise<CreateOutcome> {
   const key = spec.item(userId, id);
   return withRetry<CreateOutcome>(async () => {
@@ -39,7 +45,7 @@ export function createItem<T>(
       op.check({ key: g.key, versionstamp: null }).set(g.key, g.value);
     }
     addToCounter(op, spec.count(userId), 1);
-    return { commit: await op.commit(), value: "created" };
+    return { commit: await commit(op), value: "created" };
   });
 }
 

@@ -8,6 +8,7 @@ import { customTemplatesSection } from "./templates.ts";
 import { webhookSubscriptionsSection } from "./webhook_subscriptions.ts";
 import { ordersSection } from "./order_list.ts";
 import { recurringCostsSection } from "./recurring_costs.ts";
+import { sharesSection } from "./shares.ts";
 import { type Item, loadSections, noItems, type WorkspaceContext } from "./sections.ts";
 
 /**
@@ -43,7 +44,7 @@ const SECTIONS = {
   customTemplates: customTemplatesSection,
   subscriptions: recurringCostsSection,
   webhookSubscriptions: webhookSubscriptionsSection,
-  shares: noItems,
+  shares: sharesSection,
   apiKeys: (ctx: WorkspaceContext) => listApiKeys(ctx.kv, ctx.user.id, ctx.apiKeyUse),
   intakeMessages: intakeMessagesSection,
 };
