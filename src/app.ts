@@ -24,6 +24,7 @@ import { orderIntakeRoutes } from "./routes/order_intake.ts";
 import { recurringCostRoutes } from "./routes/recurring_costs.ts";
 import { insightRoutes } from "./routes/insights.ts";
 import { shareRoutes } from "./routes/shares.ts";
+import { emailVerificationRoutes } from "./routes/email_verification.ts";
 import { sharePageRoutes } from "./routes/share_pages.ts";
 
 /**
@@ -56,7 +57,8 @@ export function createApp(deps: AppDeps) {
     .route("/", templateRoutes)
     .route("/", recurringCostRoutes)
     .route("/", insightRoutes)
-    .route("/", shareRoutes);
+    .route("/", shareRoutes)
+    .route("/", emailVerificationRoutes);
   app.route("/api", api);
   // Public share pages live outside /api (their links are shared as they are).
   app.route("/", sharePageRoutes);

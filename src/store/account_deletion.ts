@@ -7,6 +7,7 @@ import { addToCounter, counterValue, deleteKeys, deletePrefix, withRetry } from 
 import { resetKeysOf } from "./password_resets.ts";
 import { lookupKeysOf } from "./users.ts";
 import { shareKeysOf } from "./shares.ts";
+import { verificationKeysOf } from "./email_verifications.ts";
 
 /**
  * Finders of the global keys an account owns beyond its record's lookups, each read from
@@ -19,6 +20,7 @@ const OWNED_GLOBAL_KEYS: ((kv: Deno.Kv, userId: string) => Promise<Deno.KvKey[]>
   resetKeysOf,
   forwardingKeysOf,
   shareKeysOf,
+  verificationKeysOf,
   (_kv, userId) => Promise.resolve([keys.leaderboardMember(userId)]),
 ];
 
