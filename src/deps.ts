@@ -15,6 +15,7 @@ import { EventBus } from "./events/bus.ts";
 import { type EventTransport, OUTBOX, QUEUE } from "./events/transport.ts";
 import { ClaimWriter } from "./store/webhook_attempts.ts";
 import { OutcomeWriter } from "./store/webhook_outcomes.ts";
+import { type BillingClient, createBillingClient } from "./vendors/stripe.ts";
 
 /** Everything a request handler may use; built once by main.ts, or per test. */
 export interface AppDeps {
@@ -42,6 +43,8 @@ export interface AppDeps {
   outbound: Outbound;
   /** The event path: read it off here (see {@link Events}). */
   events: Events;
+  /** The billing provider; null without STRIPE_SECRET_KEY (billing answers 503). */
+  billing: BillingClient | null;
 }
 
 /**
@@ -107,6 +110,7 @@ export function createDeps(input: DepsInput): AppDeps {
       ca: input.outbound?.ca,
     }),
     events,
+    billing: createBillingClient(input.config.stripe),
   };
 }
 

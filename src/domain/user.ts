@@ -31,8 +31,9 @@ export interface UserRecord {
   passwordHash?: string;
   /** Which maintained insight sums hold the account's orders (store/insights.ts). */
   insights?: InsightState;
-  /** The billing provider's customer, and the `created` time of the last subscription event applied. */
+  /** The billing provider's customer. */
   billingCustomerId?: string;
+  /** Where the last subscription event applied sits in time (domain/billing.ts `eventOrder`). */
   subscriptionEventAt?: number;
   /** Linked sign-in identities: provider -> subject. */
   identities?: Partial<Record<IdentityProvider, string>>;

@@ -8,6 +8,7 @@ import { resetKeysOf } from "./password_resets.ts";
 import { lookupKeysOf } from "./users.ts";
 import { shareKeysOf } from "./shares.ts";
 import { verificationKeysOf } from "./email_verifications.ts";
+import { billingCustomerKeysOf } from "./billing.ts";
 
 /**
  * Finders of the global keys an account owns beyond its record's lookups, each read from
@@ -21,6 +22,7 @@ const OWNED_GLOBAL_KEYS: ((kv: Deno.Kv, userId: string) => Promise<Deno.KvKey[]>
   forwardingKeysOf,
   shareKeysOf,
   verificationKeysOf,
+  billingCustomerKeysOf,
   (_kv, userId) => Promise.resolve([keys.leaderboardMember(userId)]),
 ];
 
