@@ -4,7 +4,9 @@
  * no retries); a failure is an `UpstreamError`. Webhook bodies are checked with
  * `STRIPE_WEBHOOK_SECRET` by the client's own signature check and read into `BillingEvent`s.
  */
+// @ts-types="./stripe_api.d.ts"
 import Stripe from "stripe";
+import type { CheckoutSessionObject, StripeEvent, SubscriptionObject } from "./stripe_api.d.ts";
 import type { Config } from "../config.ts";
 import type { BillingEvent } from "../domain/billing.ts";
 import { UpstreamError } from "../errors.ts";
@@ -84,7 +86,7 @@ export class BillingClient {
   async readEvent(body: string, signature: string | undefined): Promise<BillingEvent | null> {
     const secret = this.config.webhookSecret;
     if (!secret || !signature) return null;
-    let event: Stripe.Event;
+    let event: StripeEvent;
     try {
       event = await this.#stripe.webhooks.constructEventAsync(body, signature, secret);
     } catch {
@@ -97,10 +99,10 @@ export class BillingClient {
 const idOf = (v: string | { id: string } | null | undefined) => typeof v === "string" ? v : v?.id;
 
 /** The facts of a provider event this service acts on. */
-export function billingEventOf(event: Stripe.Event): BillingEvent {
+export function billingEventOf(event: StripeEvent): BillingEvent {
   const { id, created } = event;
   if (event.type === "checkout.session.completed") {
-    const session = event.data.object;
+    const session = event.data.object as CheckoutSessionObject;
     return {
       kind: "checkout_completed",
       id,
@@ -114,10 +116,8 @@ export function billingEventOf(event: Stripe.Event): BillingEvent {
     event.type === "customer.subscription.updated" ||
     event.type === "customer.subscription.deleted"
   ) {
-    const sub = event.data.object;
+    const sub = event.data.object as SubscriptionObject;
     const item = sub.items?.data?.[0];
-    // The period moved from the subscription to its items in recent API versions.
-    const legacy = sub as unknown as { current_period_end?: number };
     return {
       kind: "subscription",
       id,
@@ -126,7 +126,8 @@ export function billingEventOf(event: Stripe.Event): BillingEvent {
       customerId: idOf(sub.customer)!,
       userId: sub.metadata?.userId,
       status: sub.status,
-      periodEnd: item?.current_period_end ?? legacy.current_period_end,
+      // The period moved from the subscription to its items in recent API versions.
+      periodEnd: item?.current_period_end ?? sub.current_period_end,
       priceId: item?.price?.id,
     };
   }
