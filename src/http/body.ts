@@ -99,7 +99,7 @@ export const bodyParser: MiddlewareHandler<AppEnv> = async (c, next) => {
   headers.delete("content-length");
   c.req.raw = new Request(raw.url, { method: raw.method, headers });
   cache.json = Promise.resolve(value);
-  // The exact text stays readable (`c.req.text()`): signed bodies are checked over it.
-  cache.text = Promise.resolve(text);
+  // Signed bodies (the billing webhook) are checked over the exact text.
+  c.set("bodyText", text);
   await next();
 };

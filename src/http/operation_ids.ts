@@ -21,6 +21,8 @@ export const OPERATION_ID_OVERRIDES: Record<string, string> = {
   "POST /api/account/public-stats": "setPublicStats",
   "POST /api/account/timezone": "setTimezone",
   "POST /api/settings": "updateSettings",
+  "GET /s/{slug}": "getSharePage",
+  "GET /s/{slug}.png": "getShareImage",
 };
 
 const ITEM_VERBS: Record<string, string> = {

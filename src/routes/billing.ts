@@ -168,7 +168,7 @@ export const billingRoutes = createRouter()
   .openapi(webhook, async (c) => {
     const { kv, now, billing } = c.var.deps;
     const event = await billing!.readEvent(
-      await c.req.text(),
+      c.var.bodyText ?? "",
       c.req.valid("header")["stripe-signature"],
     );
     if (!event) throw badRequest("Stripe-Signature does not match the body");

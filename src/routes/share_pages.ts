@@ -6,6 +6,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { CARD_FONT, CARD_HEIGHT, CARD_WIDTH, cardSvg } from "../domain/share_svg.ts";
 import type { ShareCard } from "../events/types.ts";
+import { errors } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { MAX_ID_LENGTH } from "../lib/ids.ts";
 import { PngCache, renderPng } from "../lib/card_png.ts";
@@ -66,10 +67,7 @@ ${product}<h1>${title}</h1>
 `;
 }
 
-const NOT_FOUND_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Share not found</title></head>
-<body><p>This share does not exist, or its owner deleted it.</p></body></html>
-`;
+const NOT_FOUND = "Share not found";
 
 const SlugParam = z.object({
   slug: z.string().openapi({ example: "3f9a0c1d2b4e6a78", description: "The share's slug" }),
@@ -86,10 +84,7 @@ const pageRoute = createRoute({
   request: { params: SlugParam },
   responses: {
     200: { description: "The page", content: { "text/html": { schema: z.string() } } },
-    404: {
-      description: "No such share, or deleted",
-      content: { "text/html": { schema: z.string() } },
-    },
+    ...errors(404),
   },
 });
 
@@ -106,10 +101,7 @@ const imageRoute = createRoute({
       description: "The card",
       content: { "image/png": { schema: z.string().openapi({ format: "binary" }) } },
     },
-    404: {
-      description: "No such share, or deleted",
-      content: { "text/plain": { schema: z.string() } },
-    },
+    ...errors(404),
   },
 });
 
@@ -130,7 +122,7 @@ export const sharePageRoutes = router
   .get("/s/:file{[0-9a-z]+\\.png}", async (c) => {
     const slug = c.req.param("file").slice(0, -4);
     const card = await share(c.var.deps.kv, slug);
-    if (!card) return c.text("Share not found", 404);
+    if (!card) return c.json({ error: NOT_FOUND }, 404);
     const png = await images.get(`${slug} ${card.createdAt}`, () => {
       const footer = card.url.replace(/^https?:\/\//, "");
       return renderPng(cardSvg(card, card.kind, footer), CARD_FONT);
@@ -144,6 +136,6 @@ export const sharePageRoutes = router
     c.header("Content-Security-Policy", CSP);
     c.header("Cache-Control", "no-cache");
     const card = await share(c.var.deps.kv, c.req.param("slug"));
-    if (!card) return c.html(NOT_FOUND_PAGE, 404);
+    if (!card) return c.json({ error: NOT_FOUND }, 404);
     return c.html(page(card), 200);
   });
