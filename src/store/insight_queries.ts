@@ -86,7 +86,8 @@ async function contenderOf(kv: Deno.Kv, user: UserRecord, timeframe: Timeframe, 
     ? await reader.read({ from: ["lb", "total"], to: ["lb", "total", "\uffff"] })
     : await reader.read({
       from: ["lb", "day", windowStart(timeframe, now)],
-      to: ["lb", "day", "\uffff"],
+      // Through today: orders received on a later day are not in any window yet.
+      to: ["lb", "day", `${new Date(now).toISOString().slice(0, 10)}\uffff`],
     });
   const contender: Contender = {
     username: user.username!,

@@ -150,6 +150,7 @@ Deno.test("leaderboard: public accounts with a username only, ranked, no ids or 
   const alice = await make("alice", true, [
     { costCents: 100, receivedAt: day("15") },
     { costCents: 100, receivedAt: day("09") }, // inside the week (from 03-09)
+    { costCents: 100, receivedAt: day("16") }, // tomorrow: in no window yet
     { costCents: 5000, receivedAt: "2025-01-01T00:00:00Z" },
   ]);
   await make("bob", true, [
@@ -187,7 +188,7 @@ Deno.test("leaderboard: public accounts with a username only, ranked, no ids or 
       e: Body,
     ) => [e.username, e.orders, e.valueCents]),
     [
-      ["alice", 3, 5200],
+      ["alice", 4, 5300],
       ["bob", 3, 101],
     ],
   );
