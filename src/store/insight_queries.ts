@@ -46,19 +46,21 @@ export async function readProfitability(
   const today = localDate(now, safeTimeZone(user.timezone));
   const thisMonth = today.slice(0, 7);
   const firstMonth = range === "all" ? "" : periodStart(range, today).slice(0, 7);
-  const [months, days, costs] = await Promise.all([
+  // For `all`, the first day with an order counted (up to today) starts the range.
+  const firstDay = range === "all"
+    ? reader.first(
+      { from: ["d", ""], to: ["d", `${today}\uffff`] },
+      (s) => s.part[2] === "orders" && s.amount > 0,
+    )
+    : null;
+  const [months, days, costs, first] = await Promise.all([
     reader.read({ from: ["m", firstMonth], to: ["m", thisMonth] }),
     reader.read({ from: ["d", thisMonth], to: ["d", monthEnd(thisMonth)] }),
     listRecurringCosts(kv, user.id),
+    firstDay,
   ]);
   const reading: MoneyReading = { months: bySum(months, {}), days: bySum(days, {}) };
-  if (range === "all") {
-    // The first order's day: read the days of its month.
-    const first = Object.keys(reading.months).filter((m) => reading.months[m].orders > 0).sort()[0];
-    if (first) {
-      bySum(await reader.read({ from: ["d", first], to: ["d", monthEnd(first)] }), reading.days);
-    }
-  }
+  if (first) bySum([first], reading.days);
   return profitability(range, today, reading, costs);
 }
 

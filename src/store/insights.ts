@@ -113,6 +113,22 @@ export class InsightReader {
     return out;
   }
 
+  /** The first sum in `range` (in key order) that `wanted` accepts, reading no further. */
+  async first(range: PartRange, wanted: (sum: PartSum) => boolean): Promise<PartSum | null> {
+    if (!this.complete) return (await this.read(range)).find(wanted) ?? null;
+    const { generation } = this.#scope.state;
+    const prefix = keys.insights(this.user.id, generation).length;
+    const selector = {
+      start: keys.insight(this.user.id, generation, range.from),
+      end: keys.insight(this.user.id, generation, range.to),
+    };
+    for await (const e of this.kv.list<Deno.KvU64>(selector, { batchSize: 16 })) {
+      const sum = { part: e.key.slice(prefix) as string[], amount: counterValue(e.value) };
+      if (wanted(sum)) return sum;
+    }
+    return null;
+  }
+
   #scanned(): Promise<PartSum[]> {
     this.#scan ??= listAllOrders(this.kv, this.user.id).then((orders) => {
       const sums = new Map<string, PartSum>();
@@ -123,7 +139,8 @@ export class InsightReader {
           sum.amount += amount;
         }
       }
-      return [...sums.values()].filter((s) => s.amount);
+      // In key order, as the counters are read.
+      return [...sums.values()].filter((s) => s.amount).sort((a, b) => comparePart(a.part, b.part));
     });
     return this.#scan;
   }
