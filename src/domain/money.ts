@@ -77,25 +77,15 @@ export function monthsOf(from: string, to: string): string[] {
 }
 
 /**
- * What the store read: the sums of whole months (`months`, `YYYY-MM`) and of single days
- * (`days`, `YYYY-MM-DD`). Days must cover the month of `today` and, for `all`, the month of the
- * first order; months may hold anything (later months are ignored).
+ * What the store read: the sums of whole months (`YYYY-MM`; the current month whole, later
+ * days included), the sums of the current month's days after today (taken off it: orders
+ * received after today are not counted yet), and for `all` the first day up to today with a
+ * counted order (null when there is none).
  */
 export interface MoneyReading {
   months: Record<string, MoneySums>;
-  days: Record<string, MoneySums>;
-}
-
-/** The first day up to `today` with a counted order, or null when there is none. */
-export function firstOrderDay(reading: MoneyReading, today: string): string | null {
-  const thisMonth = today.slice(0, 7);
-  const month =
-    Object.keys(reading.months).filter((m) => m < thisMonth && reading.months[m].orders > 0)
-      .sort()[0];
-  const days = Object.keys(reading.days).filter((d) => d <= today && reading.days[d].orders > 0)
-    .filter((d) => !month || d.slice(0, 7) <= month).sort();
-  if (days.length) return days[0];
-  return month ? `${month}-01` : null;
+  later: MoneySums;
+  firstDay: string | null;
 }
 
 /**
@@ -109,17 +99,15 @@ export function profitability(
   reading: MoneyReading,
   costs: Pick<RecurringCost, "frequency" | "startDate" | "active" | "costCents">[],
 ): Profitability {
-  const from = range === "all" ? firstOrderDay(reading, today) ?? today : periodStart(range, today);
+  const from = range === "all" ? reading.firstDay ?? today : periodStart(range, today);
   const thisMonth = today.slice(0, 7);
   const perMonth = new Map<string, MoneySums & { recurringCents: number }>();
   for (const month of monthsOf(from, today)) {
-    const sums = month < thisMonth ? { ...zeroSums(), ...reading.months[month] } : zeroSums();
-    perMonth.set(month, { ...sums, recurringCents: 0 });
-  }
-  for (const [day, sums] of Object.entries(reading.days)) {
-    if (day.slice(0, 7) === thisMonth && day >= from && day <= today) {
-      addSums(perMonth.get(thisMonth)!, sums);
+    const sums = { ...zeroSums(), ...reading.months[month] };
+    if (month === thisMonth) {
+      for (const m of MONEY_METRICS) sums[m] -= reading.later[m];
     }
+    perMonth.set(month, { ...sums, recurringCents: 0 });
   }
   for (const { date, cents } of dueAmounts(costs, from, today)) {
     perMonth.get(date.slice(0, 7))!.recurringCents += cents;

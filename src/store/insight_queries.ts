@@ -46,21 +46,26 @@ export async function readProfitability(
   const today = localDate(now, safeTimeZone(user.timezone));
   const thisMonth = today.slice(0, 7);
   const firstMonth = range === "all" ? "" : periodStart(range, today).slice(0, 7);
-  // For `all`, the first day with an order counted (up to today) starts the range.
-  const firstDay = range === "all"
-    ? reader.first(
-      { from: ["d", ""], to: ["d", `${today}\uffff`] },
-      (s) => s.part[2] === "orders" && s.amount > 0,
-    )
-    : null;
-  const [months, days, costs, first] = await Promise.all([
-    reader.read({ from: ["m", firstMonth], to: ["m", thisMonth] }),
-    reader.read({ from: ["d", thisMonth], to: ["d", monthEnd(thisMonth)] }),
+  const [months, later, costs, first] = await Promise.all([
+    // Whole months, the current one included (usually nothing lies after today)...
+    reader.read({ from: ["m", firstMonth], to: ["m", `${thisMonth}\uffff`] }),
+    // ...less the days after today in it.
+    reader.read({ from: ["d", `${today}\uffff`], to: ["d", monthEnd(thisMonth)] }),
     listRecurringCosts(kv, user.id),
-    firstDay,
+    // For `all`, the first day with an order counted (up to today) starts the range; "orders"
+    // sorts first among a day's sums, so this reads a handful of counters.
+    range === "all"
+      ? reader.first(
+        { from: ["d", ""], to: ["d", `${today}\uffff`] },
+        (s) => s.part[2] === "orders" && s.amount > 0,
+      )
+      : null,
   ]);
-  const reading: MoneyReading = { months: bySum(months, {}), days: bySum(days, {}) };
-  if (first) bySum([first], reading.days);
+  const reading: MoneyReading = {
+    months: bySum(months, {}),
+    later: Object.values(bySum(later, {})).reduce(addSums, zeroSums()),
+    firstDay: first ? first.part[1] : null,
+  };
   return profitability(range, today, reading, costs);
 }
 

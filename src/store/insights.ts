@@ -122,7 +122,7 @@ export class InsightReader {
       start: keys.insight(this.user.id, generation, range.from),
       end: keys.insight(this.user.id, generation, range.to),
     };
-    for await (const e of this.kv.list<Deno.KvU64>(selector, { batchSize: 16 })) {
+    for await (const e of this.kv.list<Deno.KvU64>(selector, { batchSize: 4 })) {
       const sum = { part: e.key.slice(prefix) as string[], amount: counterValue(e.value) };
       if (wanted(sum)) return sum;
     }

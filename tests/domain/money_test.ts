@@ -6,6 +6,7 @@ import {
   orderMoney,
   periodStart,
   profitability,
+  zeroSums,
 } from "../../src/domain/money.ts";
 import { calendarMonth, insightContributions, isCalendarMonth } from "../../src/domain/insights.ts";
 import { newOrder, type Order } from "../../src/domain/order.ts";
@@ -75,12 +76,14 @@ Deno.test("canceled orders add no money but stay on the calendar; shipped and de
 
 Deno.test("profitability of the month: orders up to today, recurring costs due up to today", () => {
   const reading: MoneyReading = {
-    months: { "2025-01": sums(9, 9000), "2025-02": sums(99, 99) },
-    days: {
-      "2025-03-01": sums(2, 3000, 5000, 2000),
-      "2025-03-15": sums(1, 700),
-      "2025-03-16": sums(5, 5000, 9000, 5000), // after today: left out
+    // March whole: 1 and 15 March (3 orders), 16 March after today (5 orders, taken off).
+    months: {
+      "2025-01": sums(9, 9000),
+      "2025-02": sums(99, 99),
+      "2025-03": sums(8, 8700, 14000, 7000),
     },
+    later: sums(5, 5000, 9000, 5000),
+    firstDay: null,
   };
   const costs = [
     { frequency: "monthly" as const, startDate: "2024-12-10", active: true, costCents: 1500 },
@@ -106,8 +109,10 @@ Deno.test("profitability of the quarter and the year: whole past months, each co
       "2024-12": sums(1, 100),
       "2025-01": sums(2, 1000, 1500, 1000),
       "2025-02": sums(1, 400),
+      "2025-03": sums(1, 50, 80, 50),
     },
-    days: { "2025-03-02": sums(1, 50, 80, 50) },
+    later: zeroSums(),
+    firstDay: null,
   };
   const weekly = [{
     frequency: "weekly" as const,
@@ -134,8 +139,9 @@ Deno.test("profitability of the quarter and the year: whole past months, each co
 
 Deno.test("profitability of all: from the first order's day, leap day included", () => {
   const reading: MoneyReading = {
-    months: { "2024-02": sums(1, 200), "2024-03": sums(0, 0), "2023-12": sums(0, 0) },
-    days: { "2024-02-29": sums(1, 200), "2024-04-02": sums(1, 1) },
+    months: { "2024-02": sums(1, 200), "2024-03": sums(0, 0), "2024-04": sums(1, 1) },
+    later: zeroSums(),
+    firstDay: "2024-02-29",
   };
   const all = profitability("all", "2024-04-10", reading, [
     { frequency: "yearly", startDate: "2023-02-28", active: true, costCents: 1000 },
@@ -148,7 +154,8 @@ Deno.test("profitability of all: from the first order's day, leap day included",
   equal(all.recurringCents, 14);
   deepEqual(all.byMonth.map((m) => m.month), ["2024-02", "2024-03", "2024-04"]);
   // No orders at all: the range is today alone.
-  const none = profitability("all", "2024-04-10", { months: {}, days: {} }, []);
+  const empty = { months: {}, later: zeroSums(), firstDay: null };
+  const none = profitability("all", "2024-04-10", empty, []);
   equal(none.from, "2024-04-10");
   deepEqual(none.byMonth, [{ month: "2024-04", spentCents: 0, revenueCents: 0, profitCents: 0 }]);
 });
