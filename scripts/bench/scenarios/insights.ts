@@ -91,8 +91,8 @@ export const insights: Scenario = {
       "The workspace of the orders scenario (100,000 orders, one every 5 minutes through 2025, " +
       "account timezone America/New_York) plus ten recurring costs of every frequency, seeded " +
       `through the storage layer in ${seedSeconds} s. Profitability and the calendar read the ` +
-      "insight sums kept with every order change (a few hundred counters for `all`, at most " +
-      "124 for a month), never the orders. The ceiling is the bare list of the orders " +
+      "insight sums kept with every order change (four per month for profitability, at most " +
+      "124 for a calendar month), never the orders. The ceiling is the bare list of the orders " +
       "scenario (`scripts/bench/bare_orders.ts`, no framework) on the same KV file: the " +
       "cheapest read of this workspace.",
       "",
