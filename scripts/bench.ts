@@ -23,6 +23,7 @@ import { email } from "./bench/scenarios/email.ts";
 import { carriers } from "./bench/scenarios/carriers.ts";
 import { mailArrival } from "./bench/scenarios/mail_arrival.ts";
 import { chat } from "./bench/scenarios/chat.ts";
+import { insights } from "./bench/scenarios/insights.ts";
 
 const SCENARIOS: Scenario[] = [
   foundation,
@@ -33,6 +34,7 @@ const SCENARIOS: Scenario[] = [
   carriers,
   mailArrival,
   chat,
+  insights,
 ];
 
 const REPORT = new URL("../docs/benchmarks.md", import.meta.url);

@@ -40,7 +40,7 @@ const STATUS_MIX: OrderStatus[] = [
 ];
 
 /** 100,000 orders over a year (one every 5 minutes from 2025-01-01), through the store. */
-async function seedOrders(kv: Deno.Kv, userId: string) {
+export async function seedOrders(kv: Deno.Kv, userId: string) {
   const start = Date.parse("2025-01-01T00:00:00.000Z");
   const BATCH = 1000;
   for (let from = 0; from < SEEDED_ORDERS; from += BATCH) {
