@@ -4,6 +4,7 @@ import { ClientAddress } from "./net/client_address.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
 import { ApiKeyUseRecorder } from "./store/api_key_use.ts";
 import { OrderSearch } from "./store/order_search.ts";
+import { InsightSumCache } from "./store/insight_cache.ts";
 import { BackgroundTasks } from "./lib/background.ts";
 import { createMailer, type Mailer } from "./vendors/mailer.ts";
 import { type AtlasVerifier, createAtlasVerifier } from "./vendors/atlas.ts";
@@ -30,6 +31,8 @@ export interface AppDeps {
   apiKeyUse: ApiKeyUseRecorder;
   /** In-process search over orders (`q`), kept in step with KV before every search. */
   orderSearch: OrderSearch;
+  /** Insight sums read recently, used while the workspace's order revision stands. */
+  insightSums: InsightSumCache;
   /** Work requests start without waiting (mail); drained at shutdown. */
   background: BackgroundTasks;
   mailer: Mailer;
@@ -102,6 +105,7 @@ export function createDeps(input: DepsInput): AppDeps {
     clientAddress: new ClientAddress(input.config.trustedProxies),
     apiKeyUse: new ApiKeyUseRecorder(input.kv),
     orderSearch: new OrderSearch(input.kv),
+    insightSums: new InsightSumCache(input.kv),
     background: new BackgroundTasks(log),
     mailer: createMailer(input.config.smtp, log),
     atlas: createAtlasVerifier(input.config.atlas),

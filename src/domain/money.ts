@@ -5,7 +5,7 @@
  * adds); this module turns them, with the recurring costs, into the answer.
  */
 import type { Order } from "./order.ts";
-import { addMonths, dueAmounts, type RecurringCost } from "./recurring.ts";
+import { addMonths, dueByMonth, type RecurringCost } from "./recurring.ts";
 
 export const PROFIT_RANGES = ["month", "quarter", "year", "all"] as const;
 export type ProfitRange = typeof PROFIT_RANGES[number];
@@ -109,8 +109,8 @@ export function profitability(
     }
     perMonth.set(month, { ...sums, recurringCents: 0 });
   }
-  for (const { date, cents } of dueAmounts(costs, from, today)) {
-    perMonth.get(date.slice(0, 7))!.recurringCents += cents;
+  for (const [month, cents] of dueByMonth(costs, from, today)) {
+    perMonth.get(month)!.recurringCents += cents;
   }
   const total = { ...zeroSums(), recurringCents: 0 };
   const byMonth: MonthProfit[] = [];

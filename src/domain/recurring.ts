@@ -117,3 +117,57 @@ export function dueAmounts(
     dueDates(cost, from, to).map((date) => ({ date, cents: cost.costCents }))
   );
 }
+
+const monthIndex = ({ y, m }: Ymd) => y * 12 + (m - 1);
+const monthOfIndex = (i: number) => ({ y: Math.floor(i / 12), m: (i % 12) + 1 });
+
+/**
+ * The cents of the active costs due in `[from, to]`, by month (`YYYY-MM`): what summing
+ * {@link dueAmounts} by month gives, counted per month instead of per date (a weekly cost over
+ * years would list hundreds of dates per request).
+ */
+export function dueByMonth(
+  costs: Pick<RecurringCost, "frequency" | "startDate" | "active" | "costCents">[],
+  from: string,
+  to: string,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  if (to < from) return out;
+  const [first, last] = [monthIndex(parse(from)), monthIndex(parse(to))];
+  const [fromDay, toDay] = [dayNumber(from), dayNumber(to)];
+  const add = (i: number, cents: number) => {
+    const { y, m } = monthOfIndex(i);
+    const key = `${pad(y, 4)}-${pad(m)}`;
+    out.set(key, (out.get(key) ?? 0) + cents);
+  };
+  for (const cost of costs) {
+    if (!cost.active || to < cost.startDate) continue;
+    const start = parse(cost.startDate);
+    if (cost.frequency === "weekly") {
+      const startDay = dayNumber(cost.startDate);
+      for (let i = Math.max(first, monthIndex(start)); i <= last; i++) {
+        const { y, m } = monthOfIndex(i);
+        const monthStart = Math.round(Date.UTC(y, m - 1, 1) / 86_400_000);
+        const lo = Math.max(monthStart, fromDay, startDay);
+        const hi = Math.min(monthStart + daysInMonth(y, m) - 1, toDay);
+        // Days startDay + 7k in [lo, hi] (lo is never before startDay).
+        const count = hi < lo
+          ? 0
+          : Math.floor((hi - startDay) / 7) - Math.floor((lo - 1 - startDay) / 7);
+        if (count) add(i, count * cost.costCents);
+      }
+      continue;
+    }
+    const step = MONTHS[cost.frequency];
+    const startIndex = monthIndex(start);
+    for (let k = Math.max(0, Math.floor((first - startIndex) / step));; k++) {
+      const i = startIndex + k * step;
+      if (i > last) break;
+      const { y, m } = monthOfIndex(i);
+      const date = format({ y, m, d: Math.min(start.d, daysInMonth(y, m)) });
+      if (date > to) break;
+      if (date >= from) add(i, cost.costCents);
+    }
+  }
+  return out;
+}

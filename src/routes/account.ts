@@ -196,7 +196,8 @@ export const accountRoutes = router
       throw badRequest("To delete the account, type its email address exactly in confirmEmail");
     }
     if (!await deleteAccount(c.var.deps.kv, user.id)) throw unauthorized();
-    // The search cache is memory, not KV: forget the workspace there too.
+    // The search index and the insight sums cache are memory, not KV: forget the workspace there too.
     c.var.deps.orderSearch.drop(user.id);
+    c.var.deps.insightSums.drop(user.id);
     return c.json({ ok: true as const }, 200);
   });

@@ -71,13 +71,17 @@ export const insightRoutes = createRouter()
     const user = await currentUser(c);
     rebuildIfNeeded(deps, user);
     const { range } = c.req.valid("query");
-    return c.json(await readProfitability(deps.kv, user, range, deps.now()), 200);
+    return c.json(
+      await readProfitability(deps.kv, user, range, deps.now(), deps.insightSums),
+      200,
+    );
   })
   .openapi(calendar, async (c) => {
     const { deps } = c.var;
     const user = await currentUser(c);
     rebuildIfNeeded(deps, user);
-    return c.json(await readCalendar(deps.kv, user, c.req.valid("query").month, deps.now()), 200);
+    const { month } = c.req.valid("query");
+    return c.json(await readCalendar(deps.kv, user, month, deps.now(), deps.insightSums), 200);
   })
   .openapi(leaderboard, async (c) => {
     const { deps } = c.var;

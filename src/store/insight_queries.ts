@@ -18,6 +18,7 @@ import {
 import type { UserRecord } from "../domain/user.ts";
 import { localDate, safeTimeZone } from "../lib/timezone.ts";
 import { InsightReader, type PartSum } from "./insights.ts";
+import type { InsightSumCache } from "./insight_cache.ts";
 import { keys } from "./keys.ts";
 import { getManyChunked } from "./kv.ts";
 import { listRecurringCosts } from "./recurring_costs.ts";
@@ -41,8 +42,9 @@ export async function readProfitability(
   user: UserRecord,
   range: ProfitRange,
   now: number,
-  reader = new InsightReader(kv, user),
+  cache?: InsightSumCache,
 ): Promise<Profitability> {
+  const reader = new InsightReader(kv, user, cache);
   const today = localDate(now, safeTimeZone(user.timezone));
   const thisMonth = today.slice(0, 7);
   const firstMonth = range === "all" ? "" : periodStart(range, today).slice(0, 7);
@@ -58,6 +60,7 @@ export async function readProfitability(
       ? reader.first(
         { from: ["d", ""], to: ["d", `${today}\uffff`] },
         (s) => s.part[2] === "orders" && s.amount > 0,
+        "orders",
       )
       : null,
   ]);
@@ -75,9 +78,10 @@ export async function readCalendar(
   user: UserRecord,
   month: string | undefined,
   now: number,
+  cache?: InsightSumCache,
 ) {
   const wanted = month ?? localDate(now, safeTimeZone(user.timezone)).slice(0, 7);
-  const sums = await new InsightReader(kv, user).read({
+  const sums = await new InsightReader(kv, user, cache).read({
     from: ["cal", wanted],
     to: ["cal", monthEnd(wanted)],
   });

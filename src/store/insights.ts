@@ -26,6 +26,7 @@ import { safeTimeZone } from "../lib/timezone.ts";
 import { keys } from "./keys.ts";
 import { addToCounter, commit, counterValue, deletePrefix } from "./kv.ts";
 import { listAllOrders } from "./order_list.ts";
+import type { InsightSumCache } from "./insight_cache.ts";
 
 type Part = readonly string[];
 
@@ -89,40 +90,73 @@ export interface PartSum {
  */
 export class InsightReader {
   #scan: Promise<PartSum[]> | null = null;
+  #revision: Promise<string | null> | null = null;
   readonly complete: boolean;
   readonly #scope: InsightScope;
 
-  constructor(private readonly kv: Deno.Kv, private readonly user: UserRecord) {
+  /** With `cache`, counter reads are remembered under the workspace's order revision. */
+  constructor(
+    private readonly kv: Deno.Kv,
+    private readonly user: UserRecord,
+    private readonly cache?: InsightSumCache,
+  ) {
     this.#scope = insightScope(user);
     this.complete = this.#scope.state.upTo === undefined;
   }
 
   async read(range: PartRange): Promise<PartSum[]> {
     if (!this.complete) return (await this.#scanned()).filter((s) => inRange(s.part, range));
+    return await this.#cached(`range ${JSON.stringify(range)}`, () => this.#counters(range));
+  }
+
+  /**
+   * The first sum in `range` (in key order) that `wanted` accepts, reading no further.
+   * `label` names `wanted` for the cache.
+   */
+  async first(
+    range: PartRange,
+    wanted: (sum: PartSum) => boolean,
+    label: string,
+  ): Promise<PartSum | null> {
+    if (!this.complete) return (await this.read(range)).find(wanted) ?? null;
+    const found = await this.#cached(`first ${label} ${JSON.stringify(range)}`, async () => {
+      const sum = await this.#firstCounter(range, wanted);
+      return sum ? [sum] : [];
+    });
+    return found[0] ?? null;
+  }
+
+  #cached(name: string, read: () => Promise<PartSum[]>): Promise<PartSum[]> | PartSum[] {
+    if (!this.cache) return read();
+    const cache = this.cache;
+    this.#revision ??= cache.revision(this.user.id);
+    const generation = this.#scope.state.generation;
+    return this.#revision.then((revision) =>
+      cache.sums(this.user.id, `${generation} ${name}`, revision, read)
+    );
+  }
+
+  #selector(range: PartRange) {
     const { generation } = this.#scope.state;
-    const prefix = keys.insights(this.user.id, generation).length;
-    const out: PartSum[] = [];
-    const selector = {
+    return {
       start: keys.insight(this.user.id, generation, range.from),
       end: keys.insight(this.user.id, generation, range.to),
     };
-    for await (const e of this.kv.list<Deno.KvU64>(selector, { batchSize: 1000 })) {
+  }
+
+  async #counters(range: PartRange): Promise<PartSum[]> {
+    const prefix = keys.insights(this.user.id, this.#scope.state.generation).length;
+    const out: PartSum[] = [];
+    for await (const e of this.kv.list<Deno.KvU64>(this.#selector(range), { batchSize: 1000 })) {
       const amount = counterValue(e.value);
       if (amount) out.push({ part: e.key.slice(prefix) as string[], amount });
     }
     return out;
   }
 
-  /** The first sum in `range` (in key order) that `wanted` accepts, reading no further. */
-  async first(range: PartRange, wanted: (sum: PartSum) => boolean): Promise<PartSum | null> {
-    if (!this.complete) return (await this.read(range)).find(wanted) ?? null;
-    const { generation } = this.#scope.state;
-    const prefix = keys.insights(this.user.id, generation).length;
-    const selector = {
-      start: keys.insight(this.user.id, generation, range.from),
-      end: keys.insight(this.user.id, generation, range.to),
-    };
-    for await (const e of this.kv.list<Deno.KvU64>(selector, { batchSize: 4 })) {
+  async #firstCounter(range: PartRange, wanted: (sum: PartSum) => boolean) {
+    const prefix = keys.insights(this.user.id, this.#scope.state.generation).length;
+    for await (const e of this.kv.list<Deno.KvU64>(this.#selector(range), { batchSize: 4 })) {
       const sum = { part: e.key.slice(prefix) as string[], amount: counterValue(e.value) };
       if (wanted(sum)) return sum;
     }

@@ -1,5 +1,13 @@
 import { deepEqual, equal } from "node:assert/strict";
-import { addMonths, daysInMonth, dueAmounts, dueDates } from "../../src/domain/recurring.ts";
+import {
+  addMonths,
+  daysInMonth,
+  dueAmounts,
+  dueByMonth,
+  dueDates,
+  FREQUENCIES,
+  type Frequency,
+} from "../../src/domain/recurring.ts";
 
 Deno.test("months and leap years", () => {
   equal(daysInMonth(2024, 2), 29);
@@ -77,4 +85,36 @@ Deno.test("dueAmounts leaves inactive costs out", () => {
     { date: "2025-01-15", cents: 999 },
     { date: "2025-02-15", cents: 999 },
   ]);
+});
+
+Deno.test("dueByMonth is dueAmounts summed by month, for every frequency and start", () => {
+  // A fixed pseudo-random walk over starts, ranges and frequencies (leap days, month ends).
+  let seed = 7;
+  const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  const date = (y0: number) => {
+    const y = y0 + next(4);
+    const m = 1 + next(12);
+    return `${y}-${String(m).padStart(2, "0")}-${
+      String(1 + next(daysInMonth(y, m))).padStart(2, "0")
+    }`;
+  };
+  for (let round = 0; round < 300; round++) {
+    const costs = Array.from({ length: 1 + next(5) }, () => ({
+      frequency: FREQUENCIES[next(4)] as Frequency,
+      startDate: date(2022),
+      active: next(5) > 0,
+      costCents: 1 + next(1000),
+    }));
+    const [a, b] = [date(2022), date(2023)].sort();
+    const expected = new Map<string, number>();
+    for (const { date, cents } of dueAmounts(costs, a, b)) {
+      expected.set(date.slice(0, 7), (expected.get(date.slice(0, 7)) ?? 0) + cents);
+    }
+    deepEqual(
+      new Map([...dueByMonth(costs, a, b)].sort()),
+      new Map([...expected].sort()),
+      JSON.stringify({ costs, a, b }),
+    );
+  }
+  deepEqual(dueByMonth([], "2025-02-01", "2025-01-01"), new Map());
 });
