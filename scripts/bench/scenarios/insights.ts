@@ -95,7 +95,9 @@ export const insights: Scenario = {
       "insight sums kept with every order change (four per month for profitability, at most " +
       "124 for a calendar month), never the orders. The ceiling is the bare list of the orders " +
       "scenario (`scripts/bench/bare_orders.ts`, no framework) on the same KV file: the " +
-      "cheapest read of this workspace.",
+      "cheapest read of this workspace. No order changes during a measurement, so after the " +
+      "first request the sums come from the process's insight cache (one read of the order " +
+      "revision); the recurring costs are listed and counted on every request.",
       "",
       table(
         ["Request", "Connections", ...MEASUREMENT_COLUMNS],
