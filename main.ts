@@ -7,6 +7,7 @@ import { serviceJobs } from "./src/jobs/registry.ts";
 import { openFilesLimit } from "./src/lib/limits.ts";
 import { openStore } from "./src/store/kv.ts";
 import { VERSION } from "./src/version.ts";
+import { dashboardBundle, precompress } from "./src/web/bundle.ts";
 
 let config;
 try {
@@ -20,6 +21,8 @@ try {
 const { kv, persistence } = await openStore(config.kvPath);
 const deps = createDeps({ kv, config, persistence });
 const app = createApp(deps);
+// The dashboard's compressed assets are made once, before the first visitor asks.
+precompress(dashboardBundle());
 
 // Every job of the service (src/jobs/registry.ts): the process's one queue listener routes
 // messages by kind (with the KV queue; where KV has none, the hand-over at commit), and every

@@ -21,9 +21,10 @@ import { emailSourceRoutes } from "./routes/email_sources.ts";
 import { emailIntakeRoutes } from "./routes/email_intake.ts";
 import { templateRoutes } from "./routes/templates.ts";
 import { orderIntakeRoutes } from "./routes/order_intake.ts";
+import { mountDashboard } from "./web/mount.ts";
 
 /**
- * The whole HTTP API for one set of dependencies. No I/O happens here: main.ts and the tests
+ * The whole HTTP API for one set of dependencies, and the dashboard beside it. No I/O happens here: main.ts and the tests
  * open storage and pass it in.
  */
 export function createApp(deps: AppDeps) {
@@ -52,6 +53,7 @@ export function createApp(deps: AppDeps) {
     .route("/", templateRoutes);
   app.route("/api", api);
   mountDocs(app);
+  mountDashboard(app);
 
   app.notFound((c) => c.json({ error: "Not found" }, 404));
   app.onError((err, c) => {

@@ -1,0 +1,88 @@
+// @ts-check
+/**
+ * The frame around every screen: the navigation, who is signed in, and the screen the path
+ * names. Screens without a session send the person to sign in, and back afterwards.
+ */
+import { html } from "htm/preact";
+import { useEffect, useState } from "preact/hooks";
+import { api } from "./api.js";
+import { navigate, useLocation } from "./router.js";
+import { NAV, ROUTES } from "./routes.js";
+import { SCREENS } from "./screens/index.js";
+import { onSessionChange, session, signedOut } from "./session.js";
+
+function useSession() {
+  const [current, setCurrent] = useState(session);
+  useEffect(() => onSessionChange(() => setCurrent(session())), []);
+  return current;
+}
+
+async function signOut() {
+  // Ends the session on the server too; the token is forgotten here whatever it answers.
+  await api.DELETE("/api/auth/session").catch(() => {});
+  signedOut();
+  navigate("/sign-in");
+}
+
+/** @param {{section?: string, user: import("./session.js").User}} props */
+function Header({ section, user }) {
+  return html`
+    <header class="top">
+      <a class="brand" href="/">Order tracker</a>
+      <nav aria-label="Main">
+        <ul>
+          ${NAV.map((name) => {
+            const first = ROUTES.find((r) => r.nav === name);
+            return html`<li><a href=${first?.path} aria-current=${
+              section === name ? "page" : undefined
+            }>${name}</a></li>`;
+          })}
+        </ul>
+      </nav>
+      <div class="who">
+        <span class="user" title=${user.email}>${user.username ?? user.email}</span>
+        <button type="button" class="secondary small" onClick=${signOut}>Sign out</button>
+      </div>
+    </header>
+  `;
+}
+
+export function App() {
+  const loc = useLocation();
+  const current = useSession();
+  const route = loc.match?.route;
+  const needsSession = route && !route.public;
+
+  useEffect(() => {
+    if (needsSession && !current) {
+      const next = loc.path === "/"
+        ? ""
+        : `?next=${encodeURIComponent(loc.path + location.search)}`;
+      navigate(`/sign-in${next}`, { replace: true });
+    } else if (route?.public && current && route.id !== "reset") {
+      const next = loc.query.get("next");
+      navigate(next && next.startsWith("/") && !next.startsWith("//") ? next : "/", {
+        replace: true,
+      });
+    }
+  }, [route, current]);
+
+  if (!loc.match || !route) {
+    return html`
+      <main id="main" class="narrow">
+        <h1>Page not found</h1>
+        <p><a href="/">Open the orders</a></p>
+      </main>
+    `;
+  }
+  if (needsSession && !current) return null;
+  const Screen = SCREENS[route.id];
+  const screen = html`<${Screen} params=${loc.match.params} query=${loc.query} path=${loc.path} />`;
+  if (route.public) return html`<main id="main" class="narrow">${screen}</main>`;
+  if (!current) return null;
+  return html`
+    <a class="skip" href="#main">Skip to content</a>
+    <${Header} section=${route.nav} user=${current.user} />
+    <main id="main">${screen}</main>
+  `;
+}

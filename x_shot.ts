@@ -1,0 +1,24 @@
+import puppeteer from "puppeteer-core";
+const base = Deno.args[0];
+const dir = await Deno.makeTempDir();
+const browser = await puppeteer.launch({ executablePath: "/usr/bin/chromium", headless: true, userDataDir: dir,
+  args: ["--no-sandbox","--disable-gpu","--disable-quic","--no-first-run","--disable-background-networking","--disable-component-update","--disable-sync"] });
+const page = await browser.newPage();
+page.on("console", (m) => console.log("console", m.type(), m.text()));
+page.on("pageerror", (e) => console.log("pageerror", e.message));
+page.on("requestfailed", (r) => console.log("failed", r.url()));
+await page.setViewport({ width: 1440, height: 900 });
+await page.goto(base + "/", { waitUntil: "networkidle0" });
+console.log(page.url());
+await page.screenshot({ path: "/tmp/s1.png" });
+await page.goto(base + "/register", { waitUntil: "networkidle0" });
+await page.type("input[name=email]", "a@example.com");
+await page.type("input[name=password]", "correct horse battery");
+await page.type("input[name=username]", "alice");
+await page.click("button[type=submit]");
+await page.waitForSelector("h1");
+await new Promise((r) => setTimeout(r, 1000));
+console.log(page.url());
+await page.screenshot({ path: "/tmp/s2.png" });
+await browser.close();
+await Deno.remove(dir, { recursive: true });
