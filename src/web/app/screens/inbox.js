@@ -60,8 +60,8 @@ function ImportEmail({ sources, onDone }) {
       body: { raw, ...(sourceId && { sourceId }) },
     });
     if (response.status === 202 && data && "orderId" in data) {
-      setResult(html`<p role="status" class="notice">${data.merged ? "Added to" : "Created"}
-        <a href=${`/orders/${data.orderId}`}>the order</a>.</p>`);
+      setResult(html`<p role="status" class="notice">${data.merged ? "Added to " : "Created "}<a
+        href=${`/orders/${data.orderId}`}>the order</a>.</p>`);
       setRaw("");
       onDone();
       return;

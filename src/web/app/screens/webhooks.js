@@ -65,8 +65,8 @@ export function Webhooks({ path }) {
   return html`
     <${Page} title="Webhooks">
       <${WebhooksNav} current=${path} />
-      <p class="lead">The service POSTs signed events to your HTTPS endpoints. Verify the
-        <code>X-Service-Signature</code> header with the subscription's secret.</p>
+      <p class="lead">The service POSTs signed events to your HTTPS endpoints. Verify
+        the <code>X-Service-Signature</code> header with the subscription's secret.</p>
       ${secret && html`
         <${ShownOnce} label=${`Signing secret for ${secret.url}`} value=${secret.secret}
           onDone=${() => setSecret(null)} />
@@ -198,7 +198,7 @@ function SubscriptionCard({ sub, onChange, onDeleted, onSecret }) {
         <button type="button" class="secondary small" onClick=${() =>
           toggle.run()} disabled=${toggle.busy}>
           ${sub.active ? "Pause" : "Resume"}</button>
-        <${ConfirmButton} class="secondary small" label="Rotate secret" buttonLabel=${`Rotate the secret of ${sub.url}`}
+        <${ConfirmButton} class="secondary small" label="Rotate secret" buttonLabel=${`Rotate secret of ${sub.url}`}
           title="Rotate the signing secret?" confirm="Rotate"
           question=${html`<p>The current secret stops working at once. Update your endpoint with
             the new one, shown next.</p>`}

@@ -1,0 +1,235 @@
+/**
+ * A person's workflow over the dashboard in headless Chromium, against a real server: register,
+ * create an order, set its sale price and status in the table, import an email, read the order's
+ * messages, subscribe a webhook receiver and send a test, create an API key and use it, export
+ * and delete the account. Every main screen passes an axe-core scan with no serious or critical
+ * finding, and the page reports no error (console, exception, failed load, CSP violation).
+ *
+ * With SCREENSHOTS=<dir> set, the main screens are saved there at 1440 and 360 px wide
+ * (docs/dashboard/ holds the committed set: `SCREENSHOTS=docs/dashboard deno test -A <this>`).
+ */
+import assert from "node:assert/strict";
+import type { Page } from "puppeteer-core";
+import { axeFindings, browserSkip, launchBrowser, type TestBrowser, waitFor } from "../browser.ts";
+import { fixture } from "../email/helpers.ts";
+import { startReceiver } from "../net/receiver.ts";
+import { serve } from "../serve.ts";
+import { expectedSignature, webhookApp } from "../webhooks/helpers.ts";
+
+const SHOTS = Deno.env.get("SCREENSHOTS");
+const EMAIL = "pat@example.com";
+
+/** Sets a field's value the way a paste does, with the input event the page listens for. */
+async function paste(page: Page, selector: string, value: string) {
+  await page.evaluate(`(() => {
+    const el = document.querySelector(${JSON.stringify(selector)});
+    el.value = ${JSON.stringify(value)};
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+  })()`);
+}
+
+const text = (page: Page, selector: string) =>
+  page.$eval(selector, (e) => (e as unknown as { innerText: string }).innerText);
+
+/** Waits until the page's main heading says `title` (the screen has changed). */
+const heading = (page: Page, title: string) =>
+  page.waitForFunction(
+    `document.querySelector("h1")?.textContent === ${JSON.stringify(title)}`,
+    { timeout: 10_000 },
+  );
+
+/** No serious or critical axe finding on the screen shown now; screenshots when asked. */
+async function check(browser: TestBrowser, page: Page, name: string) {
+  await page.waitForNetworkIdle({ idleTime: 100 });
+  assert.deepEqual(await axeFindings(page), [], `axe on ${name}`);
+  if (!SHOTS) return;
+  await page.screenshot({ path: `${SHOTS}/${name}-1440.png`, fullPage: true });
+  const narrow = await browser.page({ width: 360, height: 740 });
+  await narrow.goto(page.url(), { waitUntil: "networkidle0" });
+  assert.deepEqual(await axeFindings(narrow), [], `axe on ${name} at 360 px`);
+  await narrow.screenshot({ path: `${SHOTS}/${name}-360.png`, fullPage: true });
+  await narrow.close();
+}
+
+/** The session the page keeps, for checking what it did through the API. */
+async function token(page: Page): Promise<string> {
+  return await page.evaluate(
+    `JSON.parse(localStorage.getItem("order-tracker.session")).token`,
+  ) as string;
+}
+
+Deno.test({
+  name: "dashboard: a person's workflow in headless Chromium, accessible and error-free",
+  ignore: browserSkip("dashboard_browser_test"),
+  async fn() {
+    await using receiver = startReceiver({ reply: () => new Response(null, { status: 204 }) });
+    await using ctx = await webhookApp();
+    await using server = serve(ctx.app);
+    await using browser = await launchBrowser();
+    const page = await browser.page();
+    const api = async (path: string, init: RequestInit = {}, auth?: string) => {
+      const headers = { authorization: `Bearer ${auth ?? await token(page)}` };
+      const res = await fetch(`${server.url}${path}`, { ...init, headers });
+      return { status: res.status, body: await res.json() };
+    };
+
+    // Signed out, the dashboard asks to sign in; a wrong password is said next to the form.
+    await page.goto(`${server.url}/`, { waitUntil: "networkidle0" });
+    assert.equal(new URL(page.url()).pathname, "/sign-in");
+    await check(browser, page, "sign-in");
+    await page.type("input[name=email]", EMAIL);
+    await page.type("input[name=password]", "wrong password");
+    await page.click("button[type=submit]");
+    await page.waitForSelector("form [role=alert]");
+    assert.equal(await text(page, "form [role=alert]"), "Invalid email or password");
+
+    // Register.
+    await page.click("a[href='/register']");
+    await heading(page, "Create an account");
+    await page.type("input[name=email]", EMAIL);
+    await page.type("input[name=password]", "correct horse battery");
+    await page.type("input[name=username]", "pat");
+    await page.click("button[type=submit]");
+    await heading(page, "Orders");
+
+    // Create an order, then price and ship it in the table.
+    await page.click("button::-p-text(New order)");
+    await page.type("input[name=itemSummary]", "Desk lamp");
+    await page.type("input[name=orderNumber]", "A-100");
+    await page.type("input[name=costCents]", "10.00");
+    await page.click("button::-p-text(Create order)");
+    await page.waitForSelector("tbody a::-p-text(Desk lamp)");
+    const price = "input.price";
+    await page.click(price);
+    await page.type(price, "25");
+    await page.keyboard.press("Enter");
+    await waitFor(
+      async () => (await text(page, "td[data-label=Profit]")).trim() === "15.00" || null,
+      "the profit",
+    );
+    await page.select("select.status", "shipped");
+    await waitFor(async () => {
+      const list = await api("/api/orders");
+      return list.body.items[0].status === "shipped" ? list.body.items[0] : null;
+    }, "the status change");
+    const [lamp] = (await api("/api/orders")).body.items;
+    assert.deepEqual([lamp.salePriceCents, lamp.costCents, lamp.userEdited], [2500, 1000, [
+      "salePriceCents",
+      "status",
+    ]]);
+    // A sale price that is not money is refused in place, next to the field.
+    await page.click(price, { count: 3 });
+    await page.type(price, "lots");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector("td[data-label='Sale price'] .error");
+    assert.equal(
+      await text(page, "td[data-label='Sale price'] .error"),
+      "Enter an amount like 12.50",
+    );
+
+    // A forwarding source, then an email imported in the inbox.
+    await page.click("nav a::-p-text(Intake)");
+    await heading(page, "Email intake");
+    await page.type("input[name=name]", "Forwarded orders");
+    await page.click("button::-p-text(Add source)");
+    await page.waitForSelector("code::-p-text(@)");
+    assert.match(await text(page, ".cards code"), /^[\w-]+@inbound\.localhost$/);
+    await check(browser, page, "email-sources");
+    await page.click(".subnav a::-p-text(Inbox)");
+    await heading(page, "Inbox");
+    await paste(page, "textarea[name=raw]", fixture("amazon/ordered.eml"));
+    await page.click("button::-p-text(Import)");
+    await page.waitForSelector("p.notice a");
+    await page.waitForSelector(".messages li");
+    await check(browser, page, "inbox");
+    const orders = (await api("/api/orders")).body;
+    assert.equal(orders.total, 2);
+    const shoe = orders.items.find((o: { store?: string }) => o.store === "Amazon");
+    assert.equal(shoe.orderNumber, "113-4820917-5531468");
+
+    // The order's page lists the email that made it.
+    await page.click("p.notice a");
+    await heading(page, shoe.itemSummary);
+    await page.waitForSelector(".history li");
+    assert.match(await text(page, ".history li"), /Ordered: "Nike Men's Revolution 7\.\.\."/);
+    await check(browser, page, "order");
+    await page.click("a::-p-text(← Orders)");
+    await heading(page, "Orders");
+    await check(browser, page, "orders");
+
+    // A template's live preview reads a pasted email.
+    await page.goto(`${server.url}/intake/templates`, { waitUntil: "networkidle0" });
+    await paste(page, "textarea[name=raw]", fixture("amazon/ordered.eml"));
+    await page.waitForSelector(".preview-out dl");
+    assert.match(await text(page, ".preview-out"), /113-4820917-5531468/);
+    await check(browser, page, "templates");
+
+    // A webhook: a private address is refused next to the URL; a local receiver works.
+    await page.click("nav a::-p-text(Webhooks)");
+    await heading(page, "Webhooks");
+    await page.type("input[name=url]", "https://10.0.0.1/hook");
+    await page.click("button::-p-text(Add subscription)");
+    await page.waitForSelector("input[name=url][aria-invalid=true]");
+    assert.match(await text(page, "input[name=url] ~ .error"), /^url: /);
+    await page.click("input[name=url]", { count: 3 });
+    await page.type("input[name=url]", receiver.url("/hook"));
+    await page.click("button::-p-text(Add subscription)");
+    await page.waitForSelector(".once code");
+    const secret = await text(page, ".once code");
+    assert.match(secret, /^whsec_/);
+    await page.click("button::-p-text(Send test)");
+    await page.waitForSelector(".okay::-p-text(Delivered)");
+    const [delivery] = await receiver.waitFor(1);
+    assert.equal(delivery.headers.get("x-service-test"), "true");
+    assert.equal(
+      delivery.headers.get("x-service-signature"),
+      await expectedSignature(secret, delivery.body),
+    );
+    await check(browser, page, "webhooks");
+    await page.click(".subnav a::-p-text(Delivery log)");
+    await page.waitForSelector("table.log tbody tr");
+    await check(browser, page, "webhook-log");
+
+    // An API key, shown once, works at once.
+    await page.click("nav a::-p-text(Account)");
+    await heading(page, "Account");
+    await check(browser, page, "account");
+    await page.click(".subnav a::-p-text(API keys)");
+    await page.type("input[name=name]", "Shop sync");
+    await page.click("button::-p-text(Create key)");
+    await page.waitForSelector(".once code");
+    const key = await text(page, ".once code");
+    assert.match(key, /^sk_/);
+    assert.equal((await api("/api/orders", {}, key)).body.total, 2);
+    await check(browser, page, "api-keys");
+
+    // The export downloads as a file.
+    await page.click(".subnav a::-p-text(Profile and data)");
+    await page.click("button::-p-text(Download export)");
+    const file = await waitFor(async () => {
+      for await (const e of Deno.readDir(browser.downloads)) {
+        if (e.name.endsWith(".json")) return `${browser.downloads}/${e.name}`;
+      }
+      return null;
+    }, "the export file");
+    const exported = JSON.parse(await Deno.readTextFile(file));
+    assert.equal(exported.account.email, EMAIL);
+    assert.equal(exported.orders.length, 2);
+
+    // Deletion waits for the typed email, then ends everything.
+    const session = await token(page);
+    await page.click("button::-p-text(Delete account…)");
+    const confirm = "dialog[open] button[type=submit]";
+    assert.equal(
+      await page.$eval(confirm, (b) => (b as unknown as { disabled: boolean }).disabled),
+      true,
+    );
+    await page.type("dialog[open] input[name=confirmEmail]", EMAIL.toUpperCase());
+    await page.click(confirm);
+    await heading(page, "Sign in");
+    assert.equal((await api("/api/orders", {}, session)).status, 401);
+    assert.equal((await api("/api/orders", {}, key)).status, 401);
+
+    assert.deepEqual(browser.errors, []);
+  },
+});
