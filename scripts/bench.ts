@@ -20,6 +20,7 @@ import { accounts } from "./bench/scenarios/accounts.ts";
 import { orders } from "./bench/scenarios/orders.ts";
 import { webhooks } from "./bench/scenarios/webhooks.ts";
 import { email } from "./bench/scenarios/email.ts";
+import { dashboard } from "./bench/scenarios/dashboard.ts";
 
 const SCENARIOS: Scenario[] = [
   foundation,
@@ -27,6 +28,7 @@ const SCENARIOS: Scenario[] = [
   orders,
   webhooks,
   email,
+  dashboard,
 ];
 
 const REPORT = new URL("../docs/benchmarks.md", import.meta.url);

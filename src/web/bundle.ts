@@ -5,7 +5,8 @@
  */
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { ENTRY, ICON, type Source, SOURCES, STYLE } from "./sources.ts";
+import { posix } from "node:path";
+import { ENTRY, ICON, SCREENS_DIR, type Source, SOURCES, STYLE } from "./sources.ts";
 
 export type Encoding = "br" | "gzip";
 
@@ -23,8 +24,11 @@ export interface Asset {
 export interface Bundle {
   /** By hashed URL. */
   assets: ReadonlyMap<string, Asset>;
-  /** The HTML every dashboard path answers with. */
-  shell: Asset;
+  /**
+   * The HTML a page answers with: it preloads the core modules and those of the page's screen
+   * (`orders.js`), so the first screen needs no second round of requests.
+   */
+  shell(screenModule: string): Asset;
   /** The policy the shell is served under. */
   csp: string;
 }
@@ -80,7 +84,7 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
 function shellHtml(importMap: string, urls: Map<string, string>, modules: string[]): string {
-  const preload = modules.map((url) => `<link rel="modulepreload" href="${escapeHtml(url)}">`);
+  const preload = modules.map((path) => `<link rel="modulepreload" href="${escapeHtml(urls.get(path)!)}">`);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -102,6 +106,30 @@ ${preload.join("\n")}
 `;
 }
 
+/** A module's static imports (not `import()`), as source paths. */
+function staticImports(source: Source, bySpecifier: Map<string, string>): string[] {
+  const out: string[] = [];
+  for (const [, spec] of source.text.matchAll(/(?:\bfrom|^import)\s*["']([@\w./-]+)["']/gm)) {
+    const path = spec.startsWith(".")
+      ? posix.normalize(posix.join(posix.dirname(source.path), spec))
+      : bySpecifier.get(spec);
+    if (path) out.push(path);
+  }
+  return out;
+}
+
+/** `roots` and every module they import, directly or not, in a stable order. */
+function closure(roots: string[], graph: Map<string, string[]>): string[] {
+  const seen = new Set<string>();
+  const visit = (path: string) => {
+    if (seen.has(path) || !graph.has(path)) return;
+    seen.add(path);
+    graph.get(path)!.forEach(visit);
+  };
+  roots.forEach(visit);
+  return [...seen];
+}
+
 /**
  * Only this service's own files run: no inline script but the import map, allowed by its hash;
  * no inline styles; the API on the same origin; nothing may frame the page.
@@ -121,12 +149,12 @@ function policy(importMapHash: string): string {
   ].join("; ");
 }
 
-/** Hashes every source and builds the shell; compression waits for `precompress` or first use. */
+/** Hashes every source and works out the module graph; shells and compression come on use. */
 export function buildBundle(sources: readonly Source[] = SOURCES): Bundle {
   const assets = new Map<string, Asset>();
   const urls = new Map<string, string>();
   const imports: Record<string, string> = {};
-  const modules: string[] = [];
+  const bySpecifier = new Map<string, string>();
   for (const source of sources) {
     const text = withoutSourceMap(source.text);
     const url = hashedUrl(source, text);
@@ -134,20 +162,31 @@ export function buildBundle(sources: readonly Source[] = SOURCES): Bundle {
     urls.set(source.path, url);
     if (!source.path.endsWith(".js")) continue;
     imports[source.specifier ?? `/assets/${source.path}`] = url;
-    modules.push(url);
+    if (source.specifier) bySpecifier.set(source.specifier, source.path);
   }
+  const graph = new Map(
+    sources.filter((s) => s.path.endsWith(".js")).map((s) => [s.path, staticImports(s, bySpecifier)]),
+  );
   const importMap = JSON.stringify({ imports });
-  const hash = sha256(importMap).digest("base64");
+  const shells = new Map<string, Asset>();
   return {
     assets,
-    shell: asset("/index.html", shellHtml(importMap, urls, modules)),
-    csp: policy(hash),
+    shell(screenModule) {
+      let shell = shells.get(screenModule);
+      if (!shell) {
+        const modules = closure([ENTRY, `${SCREENS_DIR}${screenModule}`], graph);
+        shell = asset("/index.html", shellHtml(importMap, urls, modules));
+        shells.set(screenModule, shell);
+      }
+      return shell;
+    },
+    csp: policy(sha256(importMap).digest("base64")),
   };
 }
 
 /** Makes every compressed copy now, so no request waits for brotli. */
 export function precompress(bundle: Bundle): void {
-  for (const a of [bundle.shell, ...bundle.assets.values()]) {
+  for (const a of bundle.assets.values()) {
     a.encoded("br");
     a.encoded("gzip");
   }

@@ -47,14 +47,15 @@ function send(c: Context<AppEnv>, asset: Asset, headers: Record<string, string>)
 
 /** Adds the dashboard's routes to the app (after the API, before the 404 handler). */
 export function mountDashboard(app: Hono<AppEnv>, bundle: Bundle = dashboardBundle()) {
-  const page = (c: Context<AppEnv>) =>
-    send(c, bundle.shell, {
-      "cache-control": "no-cache",
-      "content-security-policy": bundle.csp,
-      "referrer-policy": "no-referrer",
-      "x-frame-options": "DENY",
-    });
-  for (const path of new Set(ROUTES.map((r) => r.path))) app.get(path, page);
+  for (const route of ROUTES) {
+    app.get(route.path, (c) =>
+      send(c, bundle.shell(route.module), {
+        "cache-control": "no-cache",
+        "content-security-policy": bundle.csp,
+        "referrer-policy": "no-referrer",
+        "x-frame-options": "DENY",
+      }));
+  }
   app.get("/assets/*", (c) => {
     const asset = bundle.assets.get(c.req.path);
     if (!asset) throw notFound();

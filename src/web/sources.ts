@@ -20,7 +20,7 @@ import router from "./app/router.js" with { type: "text" };
 import routes from "./app/routes.js" with { type: "text" };
 import ui from "./app/ui.js" with { type: "text" };
 import format from "./app/format.js" with { type: "text" };
-import screens from "./app/screens/index.js" with { type: "text" };
+import parts from "./app/screens/parts.js" with { type: "text" };
 import auth from "./app/screens/auth.js" with { type: "text" };
 import orders from "./app/screens/orders.js" with { type: "text" };
 import order from "./app/screens/order.js" with { type: "text" };
@@ -42,6 +42,8 @@ export interface Source {
 export const ENTRY = "app/main.js";
 export const STYLE = "app/style.css";
 export const ICON = "app/icon.svg";
+/** Where the screens named by `app/routes.js` live. */
+export const SCREENS_DIR = "app/screens/";
 
 export const SOURCES: readonly Source[] = [
   { path: "vendor/preact.js", text: preact, specifier: "preact" },
@@ -59,7 +61,7 @@ export const SOURCES: readonly Source[] = [
   { path: "app/routes.js", text: routes },
   { path: "app/ui.js", text: ui },
   { path: "app/format.js", text: format },
-  { path: "app/screens/index.js", text: screens },
+  { path: "app/screens/parts.js", text: parts },
   { path: "app/screens/auth.js", text: auth },
   { path: "app/screens/orders.js", text: orders },
   { path: "app/screens/order.js", text: order },

@@ -51,6 +51,16 @@ Deno.test("every file of the client is served, and only those", async () => {
   await walk(APP_DIR);
   const served = SOURCES.map((s) => s.path).filter((p) => p.startsWith("app/"));
   assert.deepEqual(served.toSorted(), files.toSorted());
+  // Every route's screen is a served module that exports it (the client imports it by name).
+  for (const route of ROUTES) {
+    const source = SOURCES.find((s) => s.path === `app/screens/${route.module}`);
+    assert.ok(source, `${route.path}: app/screens/${route.module} is not served`);
+    assert.match(
+      source.text,
+      new RegExp(`export (?:function|const) ${route.screen}\\b`),
+      route.path,
+    );
+  }
 });
 
 Deno.test("every page path answers the shell under a strict CSP, never cached without a check", async () => {
@@ -83,6 +93,18 @@ Deno.test("every page path answers the shell under a strict CSP, never cached wi
   const inline = scripts.filter(([, attrs, body]) => body.trim() && !/\bsrc=/.test(attrs));
   assert.deepEqual(inline.map(([, attrs]) => attrs.trim()), ['type="importmap"']);
   assert.doesNotMatch(html, /\sstyle=|\son[a-z]+=/);
+
+  // The page preloads the core and its own screen's modules, not the others.
+  const preloads = (page: string) =>
+    [...page.matchAll(/rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
+  const home = preloads(html);
+  assert.ok(home.some((u) => u.includes("/app/screens/orders.")), home.join(" "));
+  assert.ok(home.some((u) => u.includes("/app/main.")));
+  assert.ok(home.some((u) => u.includes("/vendor/preact.")));
+  assert.ok(!home.some((u) => u.includes("/app/screens/webhooks.")));
+  const hooks = preloads(decode((await get(ctx.app, "/webhooks/log")).bytes));
+  assert.ok(hooks.some((u) => u.includes("/app/screens/webhooks.")));
+  assert.ok(!hooks.some((u) => u.includes("/app/screens/orders.")));
 
   // A revalidation with the validator is a 304 with no body.
   const again = await get(ctx.app, "/", { "if-none-match": res.headers.get("etag")! });

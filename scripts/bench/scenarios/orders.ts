@@ -18,7 +18,7 @@ import {
 const CREATE_TARGET = 0.5;
 const LIST_P99_TARGET_MS = 50;
 const FILTER_P50_TARGET_MS = 100;
-const SEEDED_ORDERS = 100_000;
+export const SEEDED_ORDERS = 100_000;
 /** Latency is also measured below saturation, as a dashboard's few parallel requests see it. */
 const LIGHT_CONNECTIONS = 10;
 const TIMEZONE = "America/New_York";
@@ -41,7 +41,7 @@ const STATUS_MIX: OrderStatus[] = [
 ];
 
 /** An account with an API key; the raw key is handed to `onKey`. */
-async function seedAccount(kv: Deno.Kv, onKey: (key: string) => void): Promise<string> {
+export async function seedAccount(kv: Deno.Kv, onKey: (key: string) => void): Promise<string> {
   const user = await createUser(kv, { email: "bench@example.com", timezone: TIMEZONE });
   if (!user.ok) throw new Error("bench account not created");
   const key = await createApiKey(kv, user.user.id, "bench");
@@ -51,7 +51,7 @@ async function seedAccount(kv: Deno.Kv, onKey: (key: string) => void): Promise<s
 }
 
 /** 100,000 orders over a year (one every 5 minutes from 2025-01-01), through the store. */
-async function seedOrders(kv: Deno.Kv, userId: string) {
+export async function seedOrders(kv: Deno.Kv, userId: string) {
   const start = Date.parse("2025-01-01T00:00:00.000Z");
   const BATCH = 1000;
   for (let from = 0; from < SEEDED_ORDERS; from += BATCH) {

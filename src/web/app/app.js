@@ -8,8 +8,8 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "./api.js";
 import { navigate, useLocation } from "./router.js";
 import { NAV, ROUTES } from "./routes.js";
-import { SCREENS } from "./screens/index.js";
 import { onSessionChange, session, signedOut } from "./session.js";
+import { Loading } from "./ui.js";
 
 function useSession() {
   const [current, setCurrent] = useState(session);
@@ -22,6 +22,41 @@ async function signOut() {
   await api.DELETE("/api/auth/session").catch(() => {});
   signedOut();
   navigate("/sign-in");
+}
+
+/** @typedef {import("preact").FunctionComponent<ScreenProps>} Screen */
+/**
+ * What the frame passes every screen.
+ * @typedef {object} ScreenProps
+ * @property {Record<string, string>} params the path's `:name` segments
+ * @property {URLSearchParams} query
+ * @property {string} path
+ */
+
+/** Screens already loaded, by module and export. */
+const screens = new Map();
+
+/**
+ * The route's screen component, loaded on first use (only the modules of the page opened
+ * first are fetched with it; the server preloads them).
+ * @param {import("./routes.js").Route | undefined} route
+ * @returns {{screen?: Screen, error?: Error}}
+ */
+function useScreen(route) {
+  const key = route && `${route.module}#${route.screen}`;
+  const [state, setState] = useState(/** @type {{key?: string, error?: Error}} */ ({}));
+  useEffect(() => {
+    if (!route || !key || screens.has(key)) return;
+    import(`./screens/${route.module}`).then(
+      (module) => {
+        screens.set(key, module[route.screen]);
+        setState({ key });
+      },
+      (error) => setState({ key, error }),
+    );
+  }, [key]);
+  if (key && screens.has(key)) return { screen: screens.get(key) };
+  return state.key === key ? { error: state.error } : {};
 }
 
 /** @param {{section?: string, user: import("./session.js").User}} props */
@@ -52,6 +87,7 @@ export function App() {
   const current = useSession();
   const route = loc.match?.route;
   const needsSession = route && !route.public;
+  const { screen: Screen, error } = useScreen(route);
 
   useEffect(() => {
     if (needsSession && !current) {
@@ -76,8 +112,14 @@ export function App() {
     `;
   }
   if (needsSession && !current) return null;
-  const Screen = SCREENS[route.id];
-  const screen = html`<${Screen} params=${loc.match.params} query=${loc.query} path=${loc.path} />`;
+  const screen = Screen
+    ? html`<${Screen} params=${loc.match.params} query=${loc.query} path=${loc.path} />`
+    : error
+    ? html`
+      <p class="error" role="alert">This screen could not be loaded (${error.message}).</p>
+      <button type="button" onClick=${() => location.reload()}>Reload</button>
+    `
+    : html`<${Loading} />`;
   if (route.public) return html`<main id="main" class="narrow">${screen}</main>`;
   if (!current) return null;
   return html`

@@ -26,41 +26,45 @@ export function parseCents(text) {
   return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
 }
 
-/**
- * @param {string | undefined} iso
- * @param {string} [timeZone]
- */
-export function dateTime(iso, timeZone) {
-  if (!iso) return "";
-  return new Date(iso).toLocaleString(undefined, {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: validZone(timeZone),
-  });
-}
+/** Formatters by style and zone: making one costs far more than using it (a table of 200 rows). */
+const formatters = new Map();
 
 /**
- * @param {string | undefined} iso
- * @param {string} [timeZone]
+ * @param {"dateTime" | "date"} style
+ * @param {string | undefined} timeZone
+ * @returns {Intl.DateTimeFormat}
  */
-export function dateOnly(iso, timeZone) {
-  if (!iso) return "";
-  return new Date(iso).toLocaleDateString(undefined, {
-    dateStyle: "medium",
-    timeZone: validZone(timeZone),
-  });
-}
-
-/** @param {string | undefined} zone */
-function validZone(zone) {
-  if (!zone) return undefined;
-  try {
-    new Intl.DateTimeFormat(undefined, { timeZone: zone });
-    return zone;
-  } catch {
-    return undefined;
+function formatter(style, timeZone) {
+  const key = `${style} ${timeZone ?? ""}`;
+  let f = formatters.get(key);
+  if (!f) {
+    const options = style === "dateTime"
+      ? { dateStyle: /** @type {const} */ ("medium"), timeStyle: /** @type {const} */ ("short") }
+      : { dateStyle: /** @type {const} */ ("medium") };
+    try {
+      f = new Intl.DateTimeFormat(undefined, { ...options, timeZone });
+    } catch {
+      // An unknown zone: the browser's own.
+      f = new Intl.DateTimeFormat(undefined, options);
+    }
+    formatters.set(key, f);
   }
+  return f;
 }
+
+/**
+ * @param {string | undefined} iso
+ * @param {string} [timeZone]
+ */
+export const dateTime = (iso, timeZone) =>
+  iso ? formatter("dateTime", timeZone).format(new Date(iso)) : "";
+
+/**
+ * @param {string | undefined} iso
+ * @param {string} [timeZone]
+ */
+export const dateOnly = (iso, timeZone) =>
+  iso ? formatter("date", timeZone).format(new Date(iso)) : "";
 
 /** @param {number} n */
 export function bytes(n) {

@@ -1,15 +1,17 @@
 // @ts-check
 /**
  * Every page of the dashboard: the server answers these paths with the page shell (any other
- * path outside /api stays a JSON 404) and the client picks the screen by the same table.
- * Paths use `:name` for a segment, as Hono does. A new screen adds one line here and its
- * module to screens/index.js.
+ * path outside /api stays a JSON 404) and the client loads the screen's module by the same
+ * table (the server preloads it with the page). Paths use `:name` for a segment, as Hono does.
+ * A new screen is a module under screens/ and one line here (and in src/web/sources.ts).
  */
 
 /**
  * @typedef {object} Route
- * @property {string} id screen id (screens/index.js)
+ * @property {string} id
  * @property {string} path
+ * @property {string} module the screen's module under screens/
+ * @property {string} screen the component it exports
  * @property {string} title
  * @property {boolean} [public] shown without a session (sign-in and recovery)
  * @property {string} [nav] the navigation entry it belongs to
@@ -17,19 +19,110 @@
 
 /** @type {readonly Route[]} */
 export const ROUTES = [
-  { id: "orders", path: "/", title: "Orders", nav: "Orders" },
-  { id: "order", path: "/orders/:id", title: "Order", nav: "Orders" },
-  { id: "email", path: "/intake/email", title: "Email intake", nav: "Intake" },
-  { id: "templates", path: "/intake/templates", title: "Templates", nav: "Intake" },
-  { id: "inbox", path: "/intake/inbox", title: "Inbox", nav: "Intake" },
-  { id: "webhooks", path: "/webhooks", title: "Webhooks", nav: "Webhooks" },
-  { id: "webhookLog", path: "/webhooks/log", title: "Delivery log", nav: "Webhooks" },
-  { id: "account", path: "/account", title: "Account", nav: "Account" },
-  { id: "apiKeys", path: "/account/api-keys", title: "API keys", nav: "Account" },
-  { id: "signIn", path: "/sign-in", title: "Sign in", public: true },
-  { id: "register", path: "/register", title: "Create an account", public: true },
-  { id: "forgot", path: "/forgot-password", title: "Forgot password", public: true },
-  { id: "reset", path: "/reset-password", title: "Choose a new password", public: true },
+  {
+    id: "orders",
+    module: "orders.js",
+    screen: "Orders",
+    path: "/",
+    title: "Orders",
+    nav: "Orders",
+  },
+  {
+    id: "order",
+    module: "order.js",
+    screen: "OrderPage",
+    path: "/orders/:id",
+    title: "Order",
+    nav: "Orders",
+  },
+  {
+    id: "email",
+    module: "email.js",
+    screen: "EmailSources",
+    path: "/intake/email",
+    title: "Email intake",
+    nav: "Intake",
+  },
+  {
+    id: "templates",
+    module: "templates.js",
+    screen: "Templates",
+    path: "/intake/templates",
+    title: "Templates",
+    nav: "Intake",
+  },
+  {
+    id: "inbox",
+    module: "inbox.js",
+    screen: "Inbox",
+    path: "/intake/inbox",
+    title: "Inbox",
+    nav: "Intake",
+  },
+  {
+    id: "webhooks",
+    module: "webhooks.js",
+    screen: "Webhooks",
+    path: "/webhooks",
+    title: "Webhooks",
+    nav: "Webhooks",
+  },
+  {
+    id: "webhookLog",
+    module: "webhooks.js",
+    screen: "WebhookLog",
+    path: "/webhooks/log",
+    title: "Delivery log",
+    nav: "Webhooks",
+  },
+  {
+    id: "account",
+    module: "account.js",
+    screen: "Account",
+    path: "/account",
+    title: "Account",
+    nav: "Account",
+  },
+  {
+    id: "apiKeys",
+    module: "api_keys.js",
+    screen: "ApiKeys",
+    path: "/account/api-keys",
+    title: "API keys",
+    nav: "Account",
+  },
+  {
+    id: "signIn",
+    module: "auth.js",
+    screen: "SignIn",
+    path: "/sign-in",
+    title: "Sign in",
+    public: true,
+  },
+  {
+    id: "register",
+    module: "auth.js",
+    screen: "Register",
+    path: "/register",
+    title: "Create an account",
+    public: true,
+  },
+  {
+    id: "forgot",
+    module: "auth.js",
+    screen: "Forgot",
+    path: "/forgot-password",
+    title: "Forgot password",
+    public: true,
+  },
+  {
+    id: "reset",
+    module: "auth.js",
+    screen: "Reset",
+    path: "/reset-password",
+    title: "Choose a new password",
+    public: true,
+  },
 ];
 
 /** The top navigation: its entries in order, each opening its first route. */

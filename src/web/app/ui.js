@@ -6,7 +6,14 @@
  */
 import { html } from "htm/preact";
 import { createContext } from "preact";
-import { useCallback, useContext, useEffect, useRef, useState } from "preact/hooks";
+import {
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "preact/hooks";
 
 /** @typedef {import("preact").ComponentChildren} Children */
 
@@ -49,7 +56,8 @@ export function useLoad(load, deps) {
     /** @type {{data?: T, error?: Error, loading: boolean}} */ ({ loading: true }),
   );
   const [tick, setTick] = useState(0);
-  useEffect(() => {
+  // Before paint, not after it: the request leaves a frame earlier.
+  useLayoutEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true, error: undefined }));
     load().then(
@@ -296,15 +304,28 @@ export function ShownOnce({ value, label, onDone }) {
  *   ready?: boolean, buttonLabel?: string}} props
  */
 export function ConfirmButton(props) {
-  const dialog = useRef(/** @type {HTMLDialogElement | null} */ (null));
-  const { run, busy, error, setError } = useAction(props.onConfirm);
-  const id = useId();
+  // The dialog exists only while open: a table of 200 rows has 200 of these buttons.
+  const [open, setOpen] = useState(false);
   return html`
     <button type="button" class=${props.class ?? "danger small"} aria-label=${props.buttonLabel}
-      onClick=${() => {
-        setError(null);
-        dialog.current?.showModal();
-      }}>${props.label}</button>
+      aria-haspopup="dialog" onClick=${() => setOpen(true)}>${props.label}</button>
+    ${open && html`<${ConfirmDialog} ...${props} onClose=${() => setOpen(false)} />`}
+  `;
+}
+
+/** @param {Parameters<typeof ConfirmButton>[0] & {onClose: () => void}} props */
+function ConfirmDialog(props) {
+  const dialog = useRef(/** @type {HTMLDialogElement | null} */ (null));
+  const { run, busy, error } = useAction(props.onConfirm);
+  const id = useId();
+  useEffect(() => {
+    const d = dialog.current;
+    if (!d) return;
+    d.showModal();
+    d.addEventListener("close", props.onClose);
+    return () => d.removeEventListener("close", props.onClose);
+  }, []);
+  return html`
     <dialog ref=${dialog} aria-labelledby=${`${id}-t`}>
       <form method="dialog" onSubmit=${async (/** @type {Event} */ e) => {
         e.preventDefault();

@@ -13,22 +13,15 @@ import {
   Form,
   Loading,
   Page,
-  SubNav,
   TextField,
   TimezoneField,
   useAction,
   useLoad,
 } from "../ui.js";
+import { AccountNav } from "./parts.js";
 
-/** @typedef {import("./index.js").ScreenProps} ScreenProps */
+/** @typedef {import("../app.js").ScreenProps} ScreenProps */
 /** @typedef {import("../session.js").User} User */
-
-/** @param {{current: string}} props */
-export const AccountNav = ({ current }) =>
-  html`<${SubNav} current=${current} items=${[
-    { href: "/account", label: "Profile and data" },
-    { href: "/account/api-keys", label: "API keys" },
-  ]} />`;
 
 /** @param {ScreenProps} props */
 export function Account({ path }) {

@@ -15,9 +15,9 @@ import {
   TextField,
   useLoad,
 } from "../ui.js";
-import { AccountNav } from "./account.js";
+import { AccountNav } from "./parts.js";
 
-/** @typedef {import("./index.js").ScreenProps} ScreenProps */
+/** @typedef {import("../app.js").ScreenProps} ScreenProps */
 
 /** @param {ScreenProps} props */
 export function ApiKeys({ path }) {

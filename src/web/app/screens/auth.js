@@ -8,7 +8,7 @@ import { navigate } from "../router.js";
 import { signedIn } from "../session.js";
 import { Checkbox, fieldError, Form, Page, TextField, TimezoneField } from "../ui.js";
 
-/** @typedef {import("./index.js").ScreenProps} ScreenProps */
+/** @typedef {import("../app.js").ScreenProps} ScreenProps */
 
 /** @param {{remember: boolean, onChange: (v: boolean) => void}} props */
 const Remember = ({ remember, onChange }) =>

@@ -17,21 +17,13 @@ import {
   Loading,
   Page,
   SelectField,
-  SubNav,
   TextField,
   useLoad,
 } from "../ui.js";
+import { IntakeNav } from "./parts.js";
 
 /** @typedef {import("../api.js").Schemas["EmailSource"]} Source */
-/** @typedef {import("./index.js").ScreenProps} ScreenProps */
-
-/** The intake section's pages (bots join here when their API lands). @param {{current: string}} props */
-export const IntakeNav = ({ current }) =>
-  html`<${SubNav} current=${current} items=${[
-    { href: "/intake/email", label: "Email sources" },
-    { href: "/intake/templates", label: "Templates" },
-    { href: "/intake/inbox", label: "Inbox" },
-  ]} />`;
+/** @typedef {import("../app.js").ScreenProps} ScreenProps */
 
 /** One address or `@domain` a line. @param {string} text */
 const senderList = (text) => text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);

@@ -19,35 +19,9 @@ import {
   useAction,
   useLoad,
 } from "../ui.js";
-import { IntakeNav } from "./email.js";
+import { IntakeNav, RawMessage } from "./parts.js";
 
-/** @typedef {import("./index.js").ScreenProps} ScreenProps */
-
-/** The stored message, fetched with the session (a plain link could not send it). @param {{id: string}} props */
-export function RawMessage({ id }) {
-  const [text, setText] = useState(/** @type {string | null} */ (null));
-  const { run, busy, error } = useAction(async () => {
-    const { data, response } = await api.GET("/api/inbox/{id}/raw", {
-      params: { path: { id } },
-      parseAs: "text",
-    });
-    if (!response.ok) throw new ApiError(response.status, "The stored message could not be read");
-    setText(data ?? "");
-  });
-  if (text !== null) {
-    return html`
-      <details open>
-        <summary>Stored message</summary>
-        <pre class="raw" tabIndex="0">${text}</pre>
-      </details>
-    `;
-  }
-  return html`
-    <button type="button" class="secondary small" onClick=${() => run()} disabled=${busy}
-      aria-busy=${busy}>${busy ? "Loading…" : "Show the stored message"}</button>
-    <${ErrorText} error=${error} />
-  `;
-}
+/** @typedef {import("../app.js").ScreenProps} ScreenProps */
 
 /** @param {{sources: {id: string, name: string}[], onDone: () => void}} props */
 function ImportEmail({ sources, onDone }) {

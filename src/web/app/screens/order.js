@@ -21,11 +21,11 @@ import {
   useId,
   useLoad,
 } from "../ui.js";
-import { RawMessage } from "./inbox.js";
+import { RawMessage } from "./parts.js";
 
 /** @typedef {import("../api.js").Schemas["Order"]} Order */
 /** @typedef {import("../api.js").Schemas["PatchOrder"]} PatchOrder */
-/** @typedef {import("./index.js").ScreenProps} ScreenProps */
+/** @typedef {import("../app.js").ScreenProps} ScreenProps */
 
 /** @type {readonly Order["status"][]} */
 export const STATUSES = ["ordered", "shipped", "delivered", "canceled", "issue"];

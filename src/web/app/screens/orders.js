@@ -22,7 +22,7 @@ import {
 import { NewOrder, PriceInput, STATUSES, StatusSelect } from "./order.js";
 
 /** @typedef {import("../api.js").Schemas["Order"]} Order */
-/** @typedef {import("./index.js").ScreenProps} ScreenProps */
+/** @typedef {import("../app.js").ScreenProps} ScreenProps */
 
 const PAGE_SIZES = ["25", "50", "100", "200"];
 

@@ -16,11 +16,11 @@ import {
   TextField,
   useLoad,
 } from "../ui.js";
-import { IntakeNav } from "./email.js";
+import { IntakeNav } from "./parts.js";
 
 /** @typedef {import("../api.js").Schemas["CustomTemplate"]} Template */
 /** @typedef {import("../api.js").Schemas["CreateTemplate"]} TemplateBody */
-/** @typedef {import("./index.js").ScreenProps} ScreenProps */
+/** @typedef {import("../app.js").ScreenProps} ScreenProps */
 
 /** @type {readonly (keyof TemplateBody["fields"])[]} */
 const FIELDS = [

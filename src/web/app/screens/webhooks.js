@@ -18,16 +18,16 @@ import {
   Page,
   SelectField,
   ShownOnce,
-  SubNav,
   TextField,
   useAction,
   useFieldError,
   useLoad,
 } from "../ui.js";
+import { WebhooksNav } from "./parts.js";
 
 /** @typedef {import("../api.js").Schemas["WebhookSubscription"]} Subscription */
 /** @typedef {import("../api.js").Schemas["EventType"]} EventType */
-/** @typedef {import("./index.js").ScreenProps} ScreenProps */
+/** @typedef {import("../app.js").ScreenProps} ScreenProps */
 
 /** @type {readonly EventType[]} */
 const EVENT_TYPES = [
@@ -41,13 +41,6 @@ const EVENT_TYPES = [
 ];
 /** What a new subscription starts with, as the spec's dashboard does. */
 const DEFAULT_TYPES = ["order.created", "order.shipped", "order.delivered"];
-
-/** @param {{current: string}} props */
-const WebhooksNav = ({ current }) =>
-  html`<${SubNav} current=${current} items=${[
-    { href: "/webhooks", label: "Subscriptions" },
-    { href: "/webhooks/log", label: "Delivery log" },
-  ]} />`;
 
 /** @param {ScreenProps} props */
 export function Webhooks({ path }) {
