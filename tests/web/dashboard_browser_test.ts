@@ -159,6 +159,7 @@ Deno.test({
 
     // A template's live preview reads a pasted email.
     await page.goto(`${server.url}/intake/templates`, { waitUntil: "networkidle0" });
+    await heading(page, "Templates");
     await paste(page, "textarea[name=raw]", fixture("amazon/ordered.eml"));
     await page.waitForSelector(".preview-out dl");
     assert.match(await text(page, ".preview-out"), /113-4820917-5531468/);
@@ -187,6 +188,7 @@ Deno.test({
     );
     await check(browser, page, "webhooks");
     await page.click(".subnav a::-p-text(Delivery log)");
+    await heading(page, "Delivery log");
     await page.waitForSelector("table.log tbody tr");
     await check(browser, page, "webhook-log");
 
@@ -195,6 +197,7 @@ Deno.test({
     await heading(page, "Account");
     await check(browser, page, "account");
     await page.click(".subnav a::-p-text(API keys)");
+    await heading(page, "API keys");
     await page.type("input[name=name]", "Shop sync");
     await page.click("button::-p-text(Create key)");
     await page.waitForSelector(".once code");
@@ -205,6 +208,7 @@ Deno.test({
 
     // The export downloads as a file.
     await page.click(".subnav a::-p-text(Profile and data)");
+    await heading(page, "Account");
     await page.click("button::-p-text(Download export)");
     const file = await waitFor(async () => {
       for await (const e of Deno.readDir(browser.downloads)) {

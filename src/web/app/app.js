@@ -120,7 +120,9 @@ export function App() {
       <button type="button" onClick=${() => location.reload()}>Reload</button>
     `
     : html`<${Loading} />`;
-  if (route.public) return html`<main id="main" class="narrow">${screen}</main>`;
+  if (route.public) {
+    return html`<main id="main" class="narrow"><p class="brand">Order tracker</p>${screen}</main>`;
+  }
   if (!current) return null;
   return html`
     <a class="skip" href="#main">Skip to content</a>
