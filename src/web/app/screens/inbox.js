@@ -140,7 +140,8 @@ export function Inbox({ query, path }) {
         ${inbox.loading && !inbox.data && html`<${Loading} />`}
         ${inbox.data &&
           (inbox.data.items.length === 0 ? html`<p class="empty">No email received yet.</p>` : html`
-            <p class="sub">The newest ${inbox.data.items.length.toLocaleString()} of ${inbox.data.total.toLocaleString()}</p>
+            <p class="sub">The newest ${inbox.data.items.length.toLocaleString()} of ${inbox.data
+              .total.toLocaleString()}</p>
             <ul class="messages">
               ${inbox.data.items.map((m) =>
                 html`

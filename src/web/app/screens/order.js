@@ -27,8 +27,12 @@ import { RawMessage } from "./parts.js";
 /** @typedef {import("../api.js").Schemas["PatchOrder"]} PatchOrder */
 /** @typedef {import("../app.js").ScreenProps} ScreenProps */
 
-/** @type {readonly Order["status"][]} */
-export const STATUSES = ["ordered", "shipped", "delivered", "canceled", "issue"];
+/**
+ * Every status, as a record so the generated types keep the list complete.
+ * @type {Record<Order["status"], true>}
+ */
+const ALL_STATUSES = { ordered: true, shipped: true, delivered: true, canceled: true, issue: true };
+export const STATUSES = /** @type {Order["status"][]} */ (Object.keys(ALL_STATUSES));
 
 /**
  * @param {string} id

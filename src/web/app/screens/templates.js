@@ -22,20 +22,24 @@ import { IntakeNav } from "./parts.js";
 /** @typedef {import("../api.js").Schemas["CreateTemplate"]} TemplateBody */
 /** @typedef {import("../app.js").ScreenProps} ScreenProps */
 
-/** @type {readonly (keyof TemplateBody["fields"])[]} */
-const FIELDS = [
-  "orderNumber",
-  "itemSummary",
-  "store",
-  "total",
-  "price",
-  "trackingNumber",
-  "carrier",
-  "estimatedDelivery",
-  "size",
-  "quantity",
-  "imageUrl",
-];
+/**
+ * The fields a template can read, labelled; a record, so the generated types keep it complete.
+ * @type {Record<keyof TemplateBody["fields"], string>}
+ */
+const FIELD_LABELS = {
+  orderNumber: "Order number",
+  itemSummary: "Item",
+  store: "Store",
+  total: "Total",
+  price: "Price",
+  trackingNumber: "Tracking number",
+  carrier: "Carrier",
+  estimatedDelivery: "Estimated delivery",
+  size: "Size",
+  quantity: "Quantity",
+  imageUrl: "Image URL",
+};
+const FIELDS = /** @type {(keyof TemplateBody["fields"])[]} */ (Object.keys(FIELD_LABELS));
 
 /** @param {ScreenProps} props */
 export function Templates({ path }) {
@@ -153,7 +157,7 @@ function TemplateForm({ template, onSaved, onCancel }) {
       <div class="grid">
         ${FIELDS.map((f) =>
           html`
-            <${TextField} label=${f} name=${`fields.${f}`} value=${fields[f] ?? ""}
+            <${TextField} label=${FIELD_LABELS[f]} name=${`fields.${f}`} value=${fields[f] ?? ""}
               onInput=${(/** @type {string} */ v) =>
                 setFields({ ...fields, [f]: v })} spellcheck=${false}
               class="mono" />
