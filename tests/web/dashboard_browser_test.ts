@@ -186,6 +186,13 @@ Deno.test({
       delivery.headers.get("x-service-signature"),
       await expectedSignature(secret, delivery.body),
     );
+    // Its events, changed in place.
+    await page.click("button::-p-text(Edit events)");
+    await page.click("input[name='type-order.delivered']");
+    await page.click("button::-p-text(Save events)");
+    await page.waitForSelector("button::-p-text(Edit events)");
+    const [sub] = (await api("/api/webhook-subscriptions")).body.items;
+    assert.deepEqual(sub.eventTypes, ["order.created", "order.shipped"]);
     await check(browser, page, "webhooks");
     await page.click(".subnav a::-p-text(Delivery log)");
     await heading(page, "Delivery log");

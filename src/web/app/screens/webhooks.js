@@ -134,6 +134,39 @@ function NewSubscription({ onCreated }) {
   `;
 }
 
+/** The events a subscription receives, changed in place. @param {{sub: Subscription, onChange: (s: Subscription) => void}} props */
+function Events({ sub, onChange }) {
+  const [editing, setEditing] = useState(false);
+  const [types, setTypes] = useState(/** @type {string[]} */ (sub.eventTypes));
+  if (!editing) {
+    return html`
+      <p class="tags">${sub.eventTypes.map((t) => html`<code class="tag">${t}</code>`)}
+        <button type="button" class="secondary small" aria-label=${`Edit events of ${sub.url}`}
+          onClick=${() => {
+            setTypes(sub.eventTypes);
+            setEditing(true);
+          }}>Edit events</button></p>
+    `;
+  }
+  const submit = async () => {
+    if (types.length === 0) throw fieldError("eventTypes", "Pick at least one event.");
+    onChange(
+      await ok(api.PATCH("/api/webhook-subscriptions/{id}", {
+        params: { path: { id: sub.id } },
+        body: { eventTypes: /** @type {EventType[]} */ (types) },
+      })),
+    );
+    setEditing(false);
+  };
+  return html`
+    <${Form} onSubmit=${submit} submit="Save events" busyText="Saving…" label=${`Events of ${sub.url}`}
+      secondary=${html`<button type="button" class="secondary" onClick=${() =>
+        setEditing(false)}>Cancel</button>`}>
+      <${EventTypes} value=${types} onChange=${setTypes} />
+      <//>
+  `;
+}
+
 /** @param {{sub: Subscription, onChange: (s: Subscription) => void, onDeleted: () => void,
  *   onSecret: (s: {url: string, secret: string}) => void}} props */
 function SubscriptionCard({ sub, onChange, onDeleted, onSecret }) {
@@ -166,11 +199,7 @@ function SubscriptionCard({ sub, onChange, onDeleted, onSecret }) {
         <h2 id=${titleId} class="url">${sub.url}</h2>
         <span class=${sub.active ? "tag on" : "tag off"}>${sub.active ? "Active" : "Paused"}</span>
       </div>
-      <p>${sub.eventTypes.map((t) =>
-        html`
-          <code class="tag">${t}</code>
-        `
-      )}</p>
+      <${Events} sub=${sub} onChange=${onChange} />
       <p class="sub">Secret ${sub.prefix ?? "?"}… · ${sub.lastFiredAt
         ? `last sent ${dateTime(sub.lastFiredAt, zone)}`
         : "never sent"}
