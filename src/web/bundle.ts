@@ -84,7 +84,9 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
 function shellHtml(importMap: string, urls: Map<string, string>, modules: string[]): string {
-  const preload = modules.map((path) => `<link rel="modulepreload" href="${escapeHtml(urls.get(path)!)}">`);
+  const preload = modules.map((path) =>
+    `<link rel="modulepreload" href="${escapeHtml(urls.get(path)!)}">`
+  );
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -165,7 +167,9 @@ export function buildBundle(sources: readonly Source[] = SOURCES): Bundle {
     if (source.specifier) bySpecifier.set(source.specifier, source.path);
   }
   const graph = new Map(
-    sources.filter((s) => s.path.endsWith(".js")).map((s) => [s.path, staticImports(s, bySpecifier)]),
+    sources.filter((s) => s.path.endsWith(".js")).map((
+      s,
+    ) => [s.path, staticImports(s, bySpecifier)]),
   );
   const importMap = JSON.stringify({ imports });
   const shells = new Map<string, Asset>();

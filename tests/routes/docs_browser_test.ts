@@ -4,7 +4,7 @@
  * CSP violation fails the test.
  */
 import assert from "node:assert/strict";
-import { browserSkip, launchBrowser } from "../browser.ts";
+import { browserSkip, launchBrowser } from "../chromium.ts";
 import { testApp } from "../helpers.ts";
 import { serve } from "../serve.ts";
 

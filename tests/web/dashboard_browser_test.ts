@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
-import { axeFindings, browserSkip, launchBrowser, type TestBrowser, waitFor } from "../browser.ts";
+import { axeFindings, browserSkip, launchBrowser, type TestBrowser, waitFor } from "../chromium.ts";
 import { fixture } from "../email/helpers.ts";
 import { startReceiver } from "../net/receiver.ts";
 import { serve } from "../serve.ts";
