@@ -5,7 +5,9 @@
  * violations), downloads kept in a fresh folder.
  */
 import { join } from "node:path";
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
+// @ts-types="./puppeteer.d.ts"
+import puppeteer from "puppeteer-core";
+import type { Browser, Page } from "./puppeteer.d.ts";
 
 const FLAGS = [
   "--no-sandbox",

@@ -55,12 +55,8 @@ async function collect(
   onLine?: (line: string) => void,
 ) {
   let rest = "";
-  // A TextDecoder rather than pipeThrough(new TextDecoderStream()): puppeteer-core's types (the
-  // browser tests and the dashboard bench share this program) bring @types/node's stream types,
-  // under which that pipe does not type-check.
-  const decoder = new TextDecoder();
-  for await (const chunk of stream) {
-    const parts = (rest + decoder.decode(chunk, { stream: true })).split("\n");
+  for await (const text of stream.pipeThrough(new TextDecoderStream())) {
+    const parts = (rest + text).split("\n");
     rest = parts.pop()!;
     for (const line of parts) {
       into.push(line);

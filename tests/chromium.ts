@@ -2,7 +2,7 @@
  * Browser tests' helpers: Chromium from scripts/browser.ts, skipped where it is missing (never
  * in CI), and axe-core injected to scan for accessibility problems.
  */
-import type { Page } from "puppeteer-core";
+import type { Page } from "../scripts/puppeteer.d.ts";
 import axeSource from "axe-core/axe.min.js" with { type: "text" };
 import { findChromium } from "../scripts/browser.ts";
 

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { posix } from "node:path";
-import { ENTRY, ICON, SCREENS_DIR, type Source, SOURCES, STYLE } from "./sources.ts";
+import { ENTRY, ICON, loadSources, SCREENS_DIR, type Source, STYLE } from "./sources.ts";
 
 export type Encoding = "br" | "gzip";
 
@@ -152,7 +152,7 @@ function policy(importMapHash: string): string {
 }
 
 /** Hashes every source and works out the module graph; shells and compression come on use. */
-export function buildBundle(sources: readonly Source[] = SOURCES): Bundle {
+export function buildBundle(sources: readonly Source[] = loadSources()): Bundle {
   const assets = new Map<string, Asset>();
   const urls = new Map<string, string>();
   const imports: Record<string, string> = {};

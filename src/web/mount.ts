@@ -1,13 +1,13 @@
 /**
  * Serves the dashboard beside the API: the page shell at every path of the client's route table
- * (`app/routes.js`, shared with the client) and the hashed assets under `/assets/`. Nothing here
+ * (`routes.js`, shared with the client) and the hashed assets under `/assets/`. Nothing here
  * is under `/api`, so the API, its document and its JSON 404 stay as they are; a path that is
  * neither a page nor an asset falls through to the same JSON 404.
  */
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../http/env.ts";
 import { notFound } from "../http/errors.ts";
-import { ROUTES } from "./app/routes.js";
+import { ROUTES } from "./routes.js";
 import { type Asset, type Bundle, dashboardBundle, type Encoding } from "./bundle.ts";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";

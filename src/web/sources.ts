@@ -1,35 +1,21 @@
 /**
- * Every file the dashboard serves, inside the program: npm packages' ES module builds and the
- * client's own modules, imported as text so `deno compile` embeds them and nothing is fetched
- * from a CDN. `specifier` is the bare name modules import (the page's import map points it at
- * the hashed URL); the client's relative imports resolve to `/assets/<path>`, mapped likewise.
- * Adding a client module adds one line here (tests/web/assets_test.ts lists the folder).
+ * Every file the dashboard serves, inside the program: npm packages' ES module builds (imported
+ * as text, so `deno compile` embeds them and nothing is fetched from a CDN), the page table, and
+ * the client's own files under `app/`, read from that folder once per process (`deno task
+ * compile` embeds it with `--include src/web/app`). `specifier` is the bare name modules import
+ * (the page's import map points it at the hashed URL); relative imports resolve to
+ * `/assets/<path>`, mapped likewise.
+ *
+ * Why `app/` is read rather than imported as text: it is a workspace member type-checked with the
+ * DOM's types, and a text import of its modules from here puts them in the server's type-check
+ * program too, where the DOM's stream and crypto types replace Deno's.
  */
 import preact from "preact" with { type: "text" };
 import preactHooks from "preact/hooks" with { type: "text" };
 import htm from "htm" with { type: "text" };
 import htmPreact from "htm/preact" with { type: "text" };
 import openapiFetch from "openapi-fetch" with { type: "text" };
-import style from "./app/style.css" with { type: "text" };
-import icon from "./app/icon.svg" with { type: "text" };
-import main from "./app/main.js" with { type: "text" };
-import app from "./app/app.js" with { type: "text" };
-import api from "./app/api.js" with { type: "text" };
-import session from "./app/session.js" with { type: "text" };
-import router from "./app/router.js" with { type: "text" };
-import routes from "./app/routes.js" with { type: "text" };
-import ui from "./app/ui.js" with { type: "text" };
-import format from "./app/format.js" with { type: "text" };
-import parts from "./app/screens/parts.js" with { type: "text" };
-import auth from "./app/screens/auth.js" with { type: "text" };
-import orders from "./app/screens/orders.js" with { type: "text" };
-import order from "./app/screens/order.js" with { type: "text" };
-import email from "./app/screens/email.js" with { type: "text" };
-import templates from "./app/screens/templates.js" with { type: "text" };
-import inbox from "./app/screens/inbox.js" with { type: "text" };
-import webhooks from "./app/screens/webhooks.js" with { type: "text" };
-import account from "./app/screens/account.js" with { type: "text" };
-import apiKeys from "./app/screens/api_keys.js" with { type: "text" };
+import routes from "./routes.js" with { type: "text" };
 
 export interface Source {
   /** Under `/assets/`, before hashing: `app/main.js`, `vendor/preact.js`. */
@@ -42,33 +28,36 @@ export interface Source {
 export const ENTRY = "app/main.js";
 export const STYLE = "app/style.css";
 export const ICON = "app/icon.svg";
-/** Where the screens named by `app/routes.js` live. */
+/** Where the screens named by `routes.js` live. */
 export const SCREENS_DIR = "app/screens/";
 
-export const SOURCES: readonly Source[] = [
-  { path: "vendor/preact.js", text: preact, specifier: "preact" },
-  { path: "vendor/preact-hooks.js", text: preactHooks, specifier: "preact/hooks" },
-  { path: "vendor/htm.js", text: htm, specifier: "htm" },
-  { path: "vendor/htm-preact.js", text: htmPreact, specifier: "htm/preact" },
-  { path: "vendor/openapi-fetch.js", text: openapiFetch, specifier: "openapi-fetch" },
-  { path: STYLE, text: style },
-  { path: ICON, text: icon },
-  { path: ENTRY, text: main },
-  { path: "app/app.js", text: app },
-  { path: "app/api.js", text: api },
-  { path: "app/session.js", text: session },
-  { path: "app/router.js", text: router },
-  { path: "app/routes.js", text: routes },
-  { path: "app/ui.js", text: ui },
-  { path: "app/format.js", text: format },
-  { path: "app/screens/parts.js", text: parts },
-  { path: "app/screens/auth.js", text: auth },
-  { path: "app/screens/orders.js", text: orders },
-  { path: "app/screens/order.js", text: order },
-  { path: "app/screens/email.js", text: email },
-  { path: "app/screens/templates.js", text: templates },
-  { path: "app/screens/inbox.js", text: inbox },
-  { path: "app/screens/webhooks.js", text: webhooks },
-  { path: "app/screens/account.js", text: account },
-  { path: "app/screens/api_keys.js", text: apiKeys },
-];
+const APP = new URL("./app/", import.meta.url);
+/** What `app/` holds that is served (its deno.json is not). */
+const SERVED = /\.(js|css|svg)$/;
+
+/** Every served file of `app/`, as `app/<path>`, sorted. */
+export function appFiles(dir = APP, prefix = "app/"): string[] {
+  const out: string[] = [];
+  for (const entry of Deno.readDirSync(dir)) {
+    if (entry.isDirectory) {
+      out.push(...appFiles(new URL(`${entry.name}/`, dir), `${prefix}${entry.name}/`));
+    } else if (SERVED.test(entry.name)) out.push(`${prefix}${entry.name}`);
+  }
+  return out.sort();
+}
+
+/** The vendor modules, the page table and every file of `app/`. */
+export function loadSources(): Source[] {
+  return [
+    { path: "vendor/preact.js", text: preact, specifier: "preact" },
+    { path: "vendor/preact-hooks.js", text: preactHooks, specifier: "preact/hooks" },
+    { path: "vendor/htm.js", text: htm, specifier: "htm" },
+    { path: "vendor/htm-preact.js", text: htmPreact, specifier: "htm/preact" },
+    { path: "vendor/openapi-fetch.js", text: openapiFetch, specifier: "openapi-fetch" },
+    { path: "routes.js", text: routes },
+    ...appFiles().map((path) => ({
+      path,
+      text: Deno.readTextFileSync(new URL(path.slice("app/".length), APP)),
+    })),
+  ];
+}

@@ -9,7 +9,7 @@
  * (docs/dashboard/ holds the committed set: `SCREENSHOTS=docs/dashboard deno test -A <this>`).
  */
 import assert from "node:assert/strict";
-import type { Page } from "puppeteer-core";
+import type { Page } from "../../scripts/puppeteer.d.ts";
 import { axeFindings, browserSkip, launchBrowser, type TestBrowser, waitFor } from "../chromium.ts";
 import { fixture } from "../email/helpers.ts";
 import { startReceiver } from "../net/receiver.ts";

@@ -7,7 +7,7 @@ import { html } from "htm/preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "./api.js";
 import { navigate, useLocation } from "./router.js";
-import { NAV, ROUTES } from "./routes.js";
+import { NAV, ROUTES } from "../routes.js";
 import { onSessionChange, session, signedOut } from "./session.js";
 import { Loading } from "./ui.js";
 
@@ -39,7 +39,7 @@ const screens = new Map();
 /**
  * The route's screen component, loaded on first use (only the modules of the page opened
  * first are fetched with it; the server preloads them).
- * @param {import("./routes.js").Route | undefined} route
+ * @param {import("../routes.js").Route | undefined} route
  * @returns {{screen?: Screen, error?: Error}}
  */
 function useScreen(route) {

@@ -5,7 +5,7 @@
  * from a mail (the password-reset link) opens the same screen.
  */
 import { useEffect, useState } from "preact/hooks";
-import { matchRoute } from "./routes.js";
+import { matchRoute } from "../routes.js";
 
 /** @typedef {{path: string, query: URLSearchParams, match: ReturnType<typeof matchRoute>}} Location */
 
