@@ -3,11 +3,26 @@ import { ConfigError, loadConfig } from "./src/config.ts";
 import { createDeps, drainDeps } from "./src/deps.ts";
 import { startQueueListener } from "./src/events/queue.ts";
 import { listen } from "./src/http/listener.ts";
-import { serviceJobs } from "./src/jobs/registry.ts";
+import { CRON_JOBS, type JobContext, jobContext } from "./src/jobs/registry.ts";
+import { scheduleCronJobs } from "./src/jobs/schedule.ts";
+import { smtpReceiverFromConfig } from "./src/intake/smtp.ts";
 import { openFilesLimit } from "./src/lib/limits.ts";
 import { openStore } from "./src/store/kv.ts";
 import { VERSION } from "./src/version.ts";
 import { dashboardBundle, precompress } from "./src/web/bundle.ts";
+
+// Every cron job of the service is registered first, synchronously and whatever the
+// configuration: Deno Deploy schedules only the jobs it sees registered while it evaluates this
+// module's top-level code, before `Deno.serve`. Their runs wait for the service set up below.
+const ready = Promise.withResolvers<JobContext>();
+const cron = scheduleCronJobs(CRON_JOBS, ready.promise);
+
+/**
+ * Deno Deploy kills an instance 5 s after SIGINT. Shutdown waits this long for running work,
+ * then exits anyway: events not yet sent stay with their transport (outbox entry or queue
+ * message) and are delivered by another instance or the next start.
+ */
+const SHUTDOWN_BUDGET_MS = 3500;
 
 let config;
 try {
@@ -23,25 +38,14 @@ const deps = createDeps({ kv, config, persistence });
 const app = createApp(deps);
 // The dashboard's compressed assets are made once, before the first visitor asks.
 precompress(dashboardBundle());
+// The built-in SMTP receiver, when SMTP_PORT is set.
+const smtp = await smtpReceiverFromConfig(deps);
 
-// Every job of the service (src/jobs/registry.ts): the process's one queue listener routes
-// messages by kind (with the KV queue; where KV has none, the hand-over at commit), and every
-// cron job is registered whatever the configuration (one with nothing to do returns at once).
-const jobs = serviceJobs(deps);
+// The process's one event listener routes queue messages by kind (src/jobs/registry.ts); with
+// the outbox it hands this process's events over at commit, and the drain job does the rest.
+const jobs = jobContext(deps);
 const queue = startQueueListener(deps, jobs.queue);
-const stopJobs = new AbortController();
-const runningJobs = new Set<Promise<unknown>>();
-for (const job of jobs.cron) {
-  Deno.cron(job.name, job.schedule, { backoffSchedule: [], signal: stopJobs.signal }, async () => {
-    const run = job.run(stopJobs.signal);
-    runningJobs.add(run);
-    try {
-      await run;
-    } finally {
-      runningJobs.delete(run);
-    }
-  });
-}
+ready.resolve(jobs);
 
 // Every connection holds a descriptor: the limit bounds how many clients are served at once.
 const fileLimit = openFilesLimit();
@@ -60,22 +64,47 @@ const server = listen({
       hostname,
       port,
       version: VERSION,
+      deploy: config.deploy,
       persistence,
       events: deps.events.transport.name,
+      eventsChosenBy: config.eventsTransport ? "EVENTS_TRANSPORT" : "store",
+      cronJobs: CRON_JOBS.map((job) => job.name),
       maxOpenFiles: fileLimit ? fileLimit.soft ?? "unlimited" : "unknown",
     }),
 });
 
-/** Stop accepting, let in-flight requests finish, then close storage. */
+let stopping = false;
+
+/**
+ * Stops accepting, lets in-flight requests, cron runs, event handlers and background writes
+ * finish within the budget, then closes storage and exits.
+ */
 async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  const started = Date.now();
   deps.log.info("shutting down", { signal });
-  stopJobs.abort();
-  await server.shutdown();
-  await Promise.allSettled([...runningJobs]);
-  await queue.drain();
-  await drainDeps(deps);
-  kv.close();
-  await queue.close();
+  const finished = (async () => {
+    const cronStopped = cron.stop();
+    await Promise.all([server.shutdown(), smtp?.close()]);
+    await cronStopped;
+    await queue.drain();
+    await drainDeps(deps);
+    return true;
+  })();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((r) => timer = setTimeout(() => r(false), SHUTDOWN_BUDGET_MS));
+  const complete = await Promise.race([finished, late]);
+  clearTimeout(timer);
+  if (complete) {
+    kv.close();
+    await queue.close();
+  } else {
+    deps.log.warn("shutdown budget spent; unfinished work is left to its transport", {
+      budgetMs: SHUTDOWN_BUDGET_MS,
+    });
+  }
+  deps.log.info("stopped", { signal, ms: Date.now() - started });
   Deno.exit(0);
 }
 

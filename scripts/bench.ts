@@ -20,6 +20,9 @@ import { accounts } from "./bench/scenarios/accounts.ts";
 import { orders } from "./bench/scenarios/orders.ts";
 import { webhooks } from "./bench/scenarios/webhooks.ts";
 import { email } from "./bench/scenarios/email.ts";
+import { carriers } from "./bench/scenarios/carriers.ts";
+import { mailArrival } from "./bench/scenarios/mail_arrival.ts";
+import { chat } from "./bench/scenarios/chat.ts";
 import { dashboard } from "./bench/scenarios/dashboard.ts";
 
 const SCENARIOS: Scenario[] = [
@@ -28,6 +31,9 @@ const SCENARIOS: Scenario[] = [
   orders,
   webhooks,
   email,
+  carriers,
+  mailArrival,
+  chat,
   dashboard,
 ];
 

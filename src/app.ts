@@ -21,6 +21,12 @@ import { emailSourceRoutes } from "./routes/email_sources.ts";
 import { emailIntakeRoutes } from "./routes/email_intake.ts";
 import { templateRoutes } from "./routes/templates.ts";
 import { orderIntakeRoutes } from "./routes/order_intake.ts";
+import { carrierRoutes } from "./routes/carriers.ts";
+import { inboundMailRoutes } from "./routes/inbound_mail.ts";
+import { botRoutes } from "./routes/bots.ts";
+import { chatIntakeRoutes } from "./routes/chat_intake.ts";
+import { chatRoutes } from "./routes/chat.ts";
+import { embedCopierRoutes } from "./routes/embed_copier.ts";
 import { mountDashboard } from "./web/mount.ts";
 
 /**
@@ -50,7 +56,13 @@ export function createApp(deps: AppDeps) {
     .route("/", billingRoutes)
     .route("/", emailSourceRoutes)
     .route("/", emailIntakeRoutes)
-    .route("/", templateRoutes);
+    .route("/", templateRoutes)
+    .route("/", carrierRoutes)
+    .route("/", inboundMailRoutes)
+    .route("/", botRoutes)
+    .route("/", chatIntakeRoutes)
+    .route("/", chatRoutes)
+    .route("/", embedCopierRoutes);
   app.route("/api", api);
   mountDocs(app);
   mountDashboard(app);

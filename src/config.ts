@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { isAddressList } from "./net/address.ts";
+import { hasQueues, type Persistence, persistenceOf } from "./store/kv.ts";
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 const optionalText = z.string().trim().min(1).optional();
@@ -13,7 +14,8 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().min(1).default("0.0.0.0"),
   LISTENER_RECYCLE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
-  KV_PATH: z.string().min(1).default("./data/kv.sqlite3"),
+  KV_PATH: z.string().min(1).optional(),
+  EVENTS_TRANSPORT: z.enum(["queue", "outbox"]).optional(),
   BASE_URL: z.url().optional(),
   MAIL_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, "must be a domain name").default(
     "inbound.localhost",
@@ -21,6 +23,11 @@ const EnvSchema = z.object({
   BILLING_ENABLED: bool.default(false),
   FREE_PLAN_MONTHLY_ORDERS: z.coerce.number().int().min(0).default(100),
   INBOUND_MAIL_KEY: optionalText,
+  SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  SMTP_HOST: optionalText,
+  SMTP_TLS_CERT: optionalText,
+  SMTP_TLS_KEY: optionalText,
+  IMAP_POLL_MINUTES: z.coerce.number().int().min(1).max(59).default(5),
   SECRETS_KEY: z.string().refine((v) => decodedLength(v) === 32, "must be base64 of 32 bytes")
     .optional(),
   ALLOWED_PRIVATE_ADDRESSES: addressList,
@@ -37,12 +44,38 @@ const EnvSchema = z.object({
   ATLAS_AUDIENCE: optionalText,
   DISCORD_CLIENT_ID: optionalText,
   DISCORD_API_BASE: z.url().default("https://discord.com/api/v10"),
+  COMMUNITY_FEED_URL: z.url().optional(),
+  COMMUNITY_FEED_NAME: z.string().trim().min(1).max(80).default("Checkout Feed"),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_PRICE_ID: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_API_BASE: z.url().default("https://api.stripe.com"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  // Set by Deno Deploy on every instance.
+  DENO_DEPLOYMENT_ID: optionalText,
+  DENO_DEPLOY: optionalText,
+  UPS_CLIENT_ID: optionalText,
+  UPS_CLIENT_SECRET: optionalText,
+  UPS_API_BASE: z.url().default("https://onlinetools.ups.com"),
+  FEDEX_API_KEY: optionalText,
+  FEDEX_SECRET_KEY: optionalText,
+  FEDEX_API_BASE: z.url().default("https://apis.fedex.com"),
+  USPS_CLIENT_ID: optionalText,
+  USPS_CLIENT_SECRET: optionalText,
+  USPS_API_BASE: z.url().default("https://apis.usps.com"),
+  DHL_API_KEY: optionalText,
+  DHL_API_BASE: z.url().default("https://api-eu.dhl.com"),
+  TRACKING_CACHE_MINUTES: z.coerce.number().int().min(0).max(1440).default(15),
+  TRACKING_POLL_MINUTES: z.coerce.number().int().refine(
+    (m) =>
+      m === 0 || (m > 0 && m < 60 && 60 % m === 0) || (m >= 60 && 1440 % m === 0 && m % 60 === 0),
+    "must be 0 (off), a divisor of 60, or whole hours dividing 24",
+  ).default(30),
+  TRACKING_DAILY_BUDGET: z.coerce.number().int().min(0).max(100_000_000).default(1000),
 });
+
+/** Where KV lives when `KV_PATH` is unset, off Deno Deploy. */
+export const DEFAULT_KV_PATH = "./data/kv.sqlite3";
 
 function decodedLength(b64: string): number {
   try {
@@ -59,12 +92,23 @@ export interface Config {
   host: string;
   /** Replace the listener this often, closing idle and half-sent connections; 0 never. */
   listenerRecycleSeconds: number;
-  kvPath: string;
+  /** Running on Deno Deploy (`DENO_DEPLOYMENT_ID` or `DENO_DEPLOY` set). */
+  deploy: boolean;
+  /** A file, `:memory:` or a KV Connect URL; undefined on Deploy: the app's own KV database. */
+  kvPath?: string;
+  /** Where KV lives, as `kvPath` says. */
+  persistence: Persistence;
+  /** `EVENTS_TRANSPORT` when set; unset, the store decides (`transportFor`). */
+  eventsTransport?: "queue" | "outbox";
   baseUrl: string;
   mailDomain: string;
   billingEnabled: boolean;
   freePlanMonthlyOrders: number;
   inboundMailKey?: string;
+  /** The built-in SMTP receiver: off without a port; STARTTLS with both PEM file paths. */
+  smtpReceiver: { port?: number; host: string; tlsCertFile?: string; tlsKeyFile?: string };
+  /** How often mailboxes are polled (the cron schedule of the polling job). */
+  imapPollMinutes: number;
   secretsKey?: Uint8Array;
   allowedPrivateAddresses: string[];
   /** Proxies whose `X-Forwarded-For` is believed; empty: the spec's first-address rule. */
@@ -77,7 +121,34 @@ export interface Config {
   /** Chat-platform sign-in: access tokens of the OAuth app `clientId`; off without it. */
   discord: { clientId?: string; apiBase: string };
   stripe: { secretKey?: string; priceId?: string; webhookSecret?: string; apiBase: string };
+  /** Where chat checkouts of workspaces with public stats are mirrored; off without a URL. */
+  communityFeed: { url?: string; name: string };
   logLevel: LogLevel;
+  /** Carrier tracking APIs: credentials (a carrier without them answers 503) and API bases. */
+  carriers: CarrierApis;
+  tracking: {
+    /** Live answers younger than this are served from the cache; 0 never. */
+    cacheMinutes: number;
+    /** The background tracker's period; 0 turns it off. */
+    pollMinutes: number;
+    /** Calls per carrier API per UTC day, tracker and lookups together. */
+    dailyBudget: number;
+  };
+}
+
+/** An OAuth client-credentials API (UPS, FedEx, USPS). */
+export interface OAuthApiConfig {
+  clientId?: string;
+  clientSecret?: string;
+  apiBase: string;
+}
+
+export interface CarrierApis {
+  ups: OAuthApiConfig;
+  fedex: OAuthApiConfig;
+  usps: OAuthApiConfig;
+  /** DHL's one tracking API (both `dhl` and `dhl-express`), with a static key. */
+  dhl: { apiKey?: string; apiBase: string };
 }
 
 export class ConfigError extends Error {}
@@ -101,17 +172,59 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (e.ATLAS_ISSUER && !e.ATLAS_AUDIENCE) {
     throw new ConfigError("Invalid ATLAS_AUDIENCE: required when ATLAS_ISSUER is set");
   }
+  const deploy = Boolean(e.DENO_DEPLOYMENT_ID || e.DENO_DEPLOY);
+  const kvPath = e.KV_PATH ?? (deploy ? undefined : DEFAULT_KV_PATH);
+  const persistence = persistenceOf(kvPath);
+  // An instance's files and memory do not outlive it, and other instances never see them.
+  if (deploy && persistence !== "deploy" && persistence !== "remote") {
+    throw new ConfigError(
+      "Invalid KV_PATH: on Deno Deploy leave it unset (the app's KV database) or give a KV Connect URL",
+    );
+  }
+  if (deploy && !e.SECRETS_KEY) {
+    throw new ConfigError(
+      "Invalid SECRETS_KEY: required on Deno Deploy, where no key file survives an instance",
+    );
+  }
+  if (e.EVENTS_TRANSPORT === "queue" && !hasQueues(persistence)) {
+    throw new ConfigError(
+      "Invalid EVENTS_TRANSPORT: queue needs a local KV (KV Connect and Deno Deploy have no queues)",
+    );
+  }
+  for (const [id, secret] of CREDENTIAL_PAIRS) {
+    if (Boolean(e[id]) !== Boolean(e[secret])) {
+      const missing = e[id] ? secret : id;
+      throw new ConfigError(`Invalid ${missing}: required when ${e[id] ? id : secret} is set`);
+    }
+  }
+  if (!e.SMTP_TLS_CERT !== !e.SMTP_TLS_KEY) {
+    throw new ConfigError(
+      `Invalid ${
+        e.SMTP_TLS_CERT ? "SMTP_TLS_KEY" : "SMTP_TLS_CERT"
+      }: SMTP_TLS_CERT and SMTP_TLS_KEY go together`,
+    );
+  }
   const origins = list(e.CORS_ORIGINS);
   return {
     port: e.PORT,
     host: e.HOST,
     listenerRecycleSeconds: e.LISTENER_RECYCLE_SECONDS,
-    kvPath: e.KV_PATH,
+    deploy,
+    kvPath,
+    persistence,
+    eventsTransport: e.EVENTS_TRANSPORT,
     baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     mailDomain: e.MAIL_DOMAIN.toLowerCase(),
     billingEnabled: e.BILLING_ENABLED,
     freePlanMonthlyOrders: e.FREE_PLAN_MONTHLY_ORDERS,
     inboundMailKey: e.INBOUND_MAIL_KEY,
+    smtpReceiver: {
+      port: e.SMTP_PORT,
+      host: e.SMTP_HOST ?? e.HOST,
+      tlsCertFile: e.SMTP_TLS_CERT,
+      tlsKeyFile: e.SMTP_TLS_KEY,
+    },
+    imapPollMinutes: e.IMAP_POLL_MINUTES,
     secretsKey: e.SECRETS_KEY ? Uint8Array.fromBase64(e.SECRETS_KEY) : undefined,
     allowedPrivateAddresses: list(e.ALLOWED_PRIVATE_ADDRESSES),
     trustedProxies: list(e.TRUSTED_PROXIES),
@@ -131,8 +244,33 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       webhookSecret: e.STRIPE_WEBHOOK_SECRET,
       apiBase: e.STRIPE_API_BASE,
     },
+    communityFeed: { url: e.COMMUNITY_FEED_URL, name: e.COMMUNITY_FEED_NAME },
     logLevel: e.LOG_LEVEL,
+    carriers: {
+      ups: oauthApi(e.UPS_CLIENT_ID, e.UPS_CLIENT_SECRET, e.UPS_API_BASE),
+      fedex: oauthApi(e.FEDEX_API_KEY, e.FEDEX_SECRET_KEY, e.FEDEX_API_BASE),
+      usps: oauthApi(e.USPS_CLIENT_ID, e.USPS_CLIENT_SECRET, e.USPS_API_BASE),
+      dhl: { apiKey: e.DHL_API_KEY, apiBase: trimSlash(e.DHL_API_BASE) },
+    },
+    tracking: {
+      cacheMinutes: e.TRACKING_CACHE_MINUTES,
+      pollMinutes: e.TRACKING_POLL_MINUTES,
+      dailyBudget: e.TRACKING_DAILY_BUDGET,
+    },
   };
+}
+
+/** Carrier credentials come in pairs: one without the other is a mistake, not "off". */
+const CREDENTIAL_PAIRS = [
+  ["UPS_CLIENT_ID", "UPS_CLIENT_SECRET"],
+  ["FEDEX_API_KEY", "FEDEX_SECRET_KEY"],
+  ["USPS_CLIENT_ID", "USPS_CLIENT_SECRET"],
+] as const;
+
+const trimSlash = (url: string) => url.replace(/\/+$/, "");
+
+function oauthApi(clientId: string | undefined, clientSecret: string | undefined, base: string) {
+  return { clientId, clientSecret, apiBase: trimSlash(base) };
 }
 
 /** A configuration for tests: in-memory KV and defaults, with overrides. */

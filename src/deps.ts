@@ -7,7 +7,7 @@ import { OrderSearch } from "./store/order_search.ts";
 import { BackgroundTasks } from "./lib/background.ts";
 import { createMailer, type Mailer } from "./vendors/mailer.ts";
 import { type AtlasVerifier, createAtlasVerifier } from "./vendors/atlas.ts";
-import type { Persistence } from "./store/kv.ts";
+import { hasQueues, type Persistence } from "./store/kv.ts";
 import { type SecretBox, secretBoxFor } from "./lib/secret_box.ts";
 import { Outbound } from "./net/outbound.ts";
 import { dnsResolver, type Resolver } from "./net/resolver.ts";
@@ -15,6 +15,7 @@ import { EventBus } from "./events/bus.ts";
 import { type EventTransport, OUTBOX, QUEUE } from "./events/transport.ts";
 import { ClaimWriter } from "./store/webhook_attempts.ts";
 import { OutcomeWriter } from "./store/webhook_outcomes.ts";
+import { type CarrierOptions, Carriers } from "./carriers/client.ts";
 
 /** Everything a request handler may use; built once by main.ts, or per test. */
 export interface AppDeps {
@@ -42,6 +43,8 @@ export interface AppDeps {
   outbound: Outbound;
   /** The event path: read it off here (see {@link Events}). */
   events: Events;
+  /** Carrier tracking APIs: credentials, budgets, token caches, pacing. */
+  carriers: Carriers;
 }
 
 /**
@@ -67,16 +70,20 @@ export interface DepsInput {
   secrets?: SecretBox | null;
   /** Outbound requests: name resolution, deadline, extra TLS roots (tests set their own). */
   outbound?: { resolver?: Resolver; timeoutMs?: number; ca?: string[] };
-  /** How committed events travel; by default the outbox on a remote KV, else the queue. */
+  /** How committed events travel; by default `EVENTS_TRANSPORT`, else as the store allows. */
   events?: "queue" | "outbox";
+  /** Carrier call pacing and deadline (tests and the benchmark shorten them). */
+  carriers?: CarrierOptions;
 }
 
 /** Wires the runtime services every request may use. */
 export function createDeps(input: DepsInput): AppDeps {
   const log = input.log ?? createLogger(input.config.logLevel);
-  // KV Connect has no queues: there, events wait in an outbox (decided once, here).
-  const transport = input.events ?? (input.persistence === "remote" ? "outbox" : "queue");
+  // KV Connect and Deno Deploy have no queues: there, events wait in an outbox (decided once).
+  const transport = input.events ?? input.config.eventsTransport ??
+    (hasQueues(input.persistence) ? "queue" : "outbox");
   const chosen = transport === "outbox" ? OUTBOX : QUEUE;
+  const now = input.now ?? Date.now;
   const events: Events = {
     transport: chosen,
     bus: new EventBus(chosen),
@@ -96,7 +103,7 @@ export function createDeps(input: DepsInput): AppDeps {
     mailer: createMailer(input.config.smtp, log),
     atlas: createAtlasVerifier(input.config.atlas),
     startedAt: Date.now(),
-    now: input.now ?? Date.now,
+    now,
     secrets: input.secrets !== undefined
       ? input.secrets
       : secretBoxFor(input.config, input.persistence),
@@ -107,11 +114,20 @@ export function createDeps(input: DepsInput): AppDeps {
       ca: input.outbound?.ca,
     }),
     events,
+    carriers: new Carriers(
+      input.kv,
+      input.config.carriers,
+      input.config.tracking.dailyBudget,
+      log,
+      now,
+      input.carriers,
+    ),
   };
 }
 
 /** Waits for background writes so KV can be closed; ends kept-alive outbound connections. */
 export async function drainDeps(deps: AppDeps): Promise<void> {
+  deps.background.stop();
   await deps.background.drain();
   await deps.apiKeyUse.flush();
   deps.outbound.close();

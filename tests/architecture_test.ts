@@ -1,6 +1,7 @@
 /**
  * The house rules of docs/architecture.md, checked on the source: dependencies point down, and
- * no module imports itself back through others (type-only imports included).
+ * no module imports itself back through others (type-only imports included), and every KV write
+ * goes through the one commit helper.
  */
 import { equal } from "node:assert/strict";
 import { dirname, join, relative } from "node:path";
@@ -37,6 +38,7 @@ const BELOW_HTTP = [
   "webhooks",
   "jobs",
   "intake",
+  "chat",
   "carriers",
   "vendors",
   "lib",
@@ -83,4 +85,15 @@ Deno.test("no import cycles, type-only imports included", async () => {
   };
   for (const node of edges.keys()) if (!state.has(node)) visit(node);
   equal(cycles.join("\n"), "");
+});
+
+Deno.test("every KV write goes through commit() (it retries a file locked by another process)", async () => {
+  const direct: string[] = [];
+  const WRITE = /\.commit\(\)|\bkv\.(?:set|delete|enqueue)\(/g;
+  for (const path of (await graph()).keys()) {
+    if (path === "src/store/kv.ts") continue;
+    const text = await Deno.readTextFile(join(ROOT, path));
+    for (const m of text.matchAll(WRITE)) direct.push(`${path}: ${m[0]}`);
+  }
+  equal(direct.join("\n"), "");
 });

@@ -20,7 +20,10 @@ export interface TestContext extends AsyncDisposable {
 /** A fresh app on an in-memory KV; `await using ctx = await testApp()` closes it. */
 export async function testApp(
   env: Record<string, string> = {},
-  options: { now?: () => number; deps?: Pick<DepsInput, "secrets" | "outbound" | "events"> } = {},
+  options: {
+    now?: () => number;
+    deps?: Pick<DepsInput, "secrets" | "outbound" | "events" | "carriers">;
+  } = {},
 ): Promise<TestContext> {
   const kv = await Deno.openKv(":memory:");
   const config = testConfig({ LOG_LEVEL: "debug", ...env });

@@ -9,14 +9,14 @@ import { loadConfig } from "../../src/config.ts";
 import { createDeps } from "../../src/deps.ts";
 import { startQueueListener } from "../../src/events/queue.ts";
 import { receiveMessage } from "../../src/intake/receive.ts";
-import { serviceJobs } from "../../src/jobs/registry.ts";
+import { jobContext } from "../../src/jobs/registry.ts";
 import { resolveToken } from "../../src/store/credentials.ts";
 import { openStore } from "../../src/store/kv.ts";
 
 const config = loadConfig(Deno.env.toObject());
 const { kv, persistence } = await openStore(config.kvPath);
 const deps = createDeps({ kv, config, persistence });
-startQueueListener(deps, serviceJobs(deps).queue);
+startQueueListener(deps, jobContext(deps).queue);
 const HEADERS = { "content-type": "application/json; charset=utf-8" };
 const json = (body: unknown, status: number) =>
   new Response(JSON.stringify(body), { status, headers: HEADERS });

@@ -4,7 +4,10 @@
  * CPU use and peak memory.
  */
 import { join } from "node:path";
+import type { UserRecord } from "../../src/domain/user.ts";
+import { createApiKey } from "../../src/store/api_keys.ts";
 import { openStore } from "../../src/store/kv.ts";
+import { createUser } from "../../src/store/users.ts";
 import { type RunningService, startService } from "../service.ts";
 import { load, type LoadOptions, type LoadResult } from "./load.ts";
 import { cpuSeconds, peakRssMiB } from "./proc.ts";
@@ -183,4 +186,58 @@ export function measurementRow(label: string, server: BenchServer, m: Measuremen
  */
 export function perServerCore(m: Measurement): number {
   return m.serverCpuPct > 0 ? Math.round(m.rps * 100 / m.serverCpuPct) : 0;
+}
+
+/** One measurement of a labelled request on a server, at a number of connections. */
+export interface Row {
+  label: string;
+  server: BenchServer;
+  connections: number;
+  m: Measurement;
+}
+
+/** Rows as a table: the request, its connections, then {@link MEASUREMENT_COLUMNS}. */
+export function rowsTable(rows: Row[]): string {
+  return table(
+    ["Request", "Connections", ...MEASUREMENT_COLUMNS],
+    rows.map(({ label, server, connections, m }) => {
+      const [, ...cells] = measurementRow(label, server, m);
+      return [label, connections, ...cells];
+    }),
+  );
+}
+
+/** Each load runs against the bare ceiling first, then the service, in the same run. */
+export async function pair(
+  ctx: BenchContext,
+  servers: [BenchServer, BenchServer],
+  label: string,
+  options: MeasureOptions,
+  headersFor: (server: BenchServer) => Record<string, string> = () => ({}),
+): Promise<[Row, Row]> {
+  const out: Row[] = [];
+  const connections = options.connections ?? ctx.connections;
+  for (const server of servers) {
+    const headers = { ...options.headers, ...headersFor(server) };
+    const m = await ctx.measure(server, { ...options, headers });
+    out.push({ label, server, connections, m });
+  }
+  return out as [Row, Row];
+}
+
+export const pct = (n: number) => `${Math.round(n * 100)}%`;
+export const verdict = (ok: boolean) => ok ? "met" : "**not met**";
+
+/** The bench account (`bench@example.com`) with an API key, whose raw key goes to `onKey`. */
+export async function seedAccount(
+  kv: Deno.Kv,
+  onKey: (key: string) => void,
+  timezone = "UTC",
+): Promise<UserRecord> {
+  const user = await createUser(kv, { email: "bench@example.com", timezone });
+  if (!user.ok) throw new Error("bench account not created");
+  const key = await createApiKey(kv, user.user.id, "bench");
+  if (!key.ok) throw new Error("bench API key not created");
+  onKey(key.key);
+  return user.user;
 }

@@ -13,6 +13,12 @@ export interface LoadOptions {
   body?: string | Uint8Array;
   /** A body per request (`i` counts requests across all connections). */
   makeBody?: (i: number) => string | Uint8Array;
+  /** A path (with query), extra headers and body per request, where `makeBody` is not enough. */
+  makeRequest?: (i: number) => {
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string | Uint8Array;
+  };
   connections?: number;
   durationMs?: number;
 }
@@ -150,7 +156,15 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   const url = new URL(options.url);
   const method = options.method ?? "GET";
   const headers = options.headers ?? {};
-  const fixed = options.makeBody ? null : requestBytes(url, method, headers, options.body);
+  const perRequest = (i: number) => {
+    if (options.makeBody) return requestBytes(url, method, headers, options.makeBody(i));
+    const r = options.makeRequest!(i);
+    const target = r.path ? new URL(r.path, url) : url;
+    return requestBytes(target, method, { ...headers, ...r.headers }, r.body);
+  };
+  const fixed = options.makeBody || options.makeRequest
+    ? null
+    : requestBytes(url, method, headers, options.body);
   const connections = options.connections ?? 50;
   const latencies: number[] = [];
   const statuses: Record<number, number> = {};
@@ -173,7 +187,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     while (performance.now() < deadline) {
       try {
         link ??= await connect();
-        const bytes = fixed ?? requestBytes(url, method, headers, options.makeBody!(counter++));
+        const bytes = fixed ?? perRequest(counter++);
         const sent = performance.now();
         await writeAll(link.conn, bytes);
         const { status, close } = await link.reader.response();

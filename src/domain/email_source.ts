@@ -38,6 +38,82 @@ export function publicSource(source: StoredEmailSource, mailDomain: string) {
   return slug ? { ...rest, forwardingAddress: `${slug}@${mailDomain}` } : rest;
 }
 
+/** Where polling a mailbox has got to; kept apart from the source (the API never shows it). */
+export interface MailboxCursor {
+  /** Which mailbox (`mailboxIdentity`): a source moved to another mailbox starts again. */
+  mailbox: string;
+  /** The UIDVALIDITY the UIDs belong to (IMAP allows 32 bits; a string, as imapflow's is a bigint). */
+  uidValidity: string;
+  /** The highest UID read (0: none yet). */
+  lastUid: number;
+  /**
+   * History: UIDs up to this one were in the mailbox when it was first read; of those, only
+   * the ones received since `historySince` (epoch ms) are imported, without events.
+   */
+  historyUntil: number;
+  historySince: number;
+}
+
+/** A new source (or one whose UIDVALIDITY changed) imports this much of what the mailbox holds. */
+export const HISTORY_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+/** A source's mailbox as the cursor names it: user, host, port and folder. */
+export function mailboxIdentity(source: StoredEmailSource): string {
+  return `${source.username}@${source.host}:${source.port}/${source.mailbox}`;
+}
+
+/**
+ * The cursor a poll goes on from: the stored one while it is for the same mailbox and the
+ * mailbox keeps its UIDVALIDITY, else a fresh one (UIDs of another mailbox or validity mean
+ * nothing) whose history is what the mailbox holds now from the last `HISTORY_DAYS` days.
+ */
+export function cursorFor(
+  stored: MailboxCursor | null,
+  mailbox: { identity: string; uidValidity: string; uidNext: number },
+  now: number,
+): MailboxCursor {
+  if (
+    stored && stored.mailbox === mailbox.identity && stored.uidValidity === mailbox.uidValidity
+  ) return stored;
+  return {
+    mailbox: mailbox.identity,
+    uidValidity: mailbox.uidValidity,
+    lastUid: 0,
+    historyUntil: Math.max(0, mailbox.uidNext - 1),
+    historySince: now - HISTORY_DAYS * DAY_MS,
+  };
+}
+
+/**
+ * Whether a source is due for a poll: active, imap, and not polled in the last interval (a
+ * little early counts, so a tick that fires a few seconds late does not skip a round).
+ */
+export function pollDue(source: StoredEmailSource, now: number, intervalMs: number): boolean {
+  if (source.kind !== "imap" || !source.active) return false;
+  if (!source.lastPolledAt) return true;
+  return Date.parse(source.lastPolledAt) <= now - intervalMs + Math.min(30_000, intervalMs / 2);
+}
+
+/** The start of a rebuild's window: `sinceDays` days before `now`. */
+export function sinceDaysStart(sinceDays: number, now: number): number {
+  return now - sinceDays * DAY_MS;
+}
+
+/**
+ * The slug of a forwarding address at `mailDomain` (`<slug>@<domain>`, also `<slug>+tag@...`
+ * and `Name <...>`, in any case); null for any other address.
+ */
+export function forwardingSlugOf(address: string, mailDomain: string): string | null {
+  let a = address.trim().toLowerCase();
+  const bracketed = /<([^<>]*)>$/.exec(a);
+  if (bracketed) a = bracketed[1].trim();
+  const at = a.lastIndexOf("@");
+  if (at <= 0 || a.slice(at + 1) !== mailDomain.toLowerCase()) return null;
+  const local = a.slice(0, at).split("+")[0];
+  return /^[a-z0-9._-]{1,64}$/.test(local) ? local : null;
+}
+
 export function defaultSourceName(kind: EmailSourceKind, host?: string): string {
   return kind === "forwarding" ? "Forwarding address" : `Mailbox ${host ?? ""}`.trim();
 }

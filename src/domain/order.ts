@@ -152,7 +152,10 @@ export function statusAfterSignals(current: OrderStatus, signals: StatusSignals)
 }
 
 /** Status events of a real status change: repeats and other moves fire nothing. */
-export function statusEvents(before: OrderStatus, after: OrderStatus): EventType[] {
+export function statusEvents(
+  before: OrderStatus,
+  after: OrderStatus,
+): ("order.shipped" | "order.delivered")[] {
   if (before === after) return [];
   if (after === "shipped" && before !== "delivered") return ["order.shipped"];
   if (after === "delivered") return ["order.delivered"];

@@ -81,6 +81,22 @@ export function normalizeTrackingNumber(raw: string): string | null {
   return ALPHANUMERIC.test(stripped) ? stripped.toUpperCase() : null;
 }
 
+/** Longest number a carrier lookup or the order index takes (carriers' APIs stop near 40). */
+export const MAX_TRACKING_KEY_LENGTH = 64;
+
+/**
+ * The form a tracking number is indexed and looked up by, whatever its carrier: upper-cased,
+ * whitespace and dashes removed, letters and digits only, at most
+ * {@link MAX_TRACKING_KEY_LENGTH}; null for anything else. Unlike
+ * {@link normalizeTrackingNumber} it takes numbers of any format.
+ */
+export function trackingKey(raw: string): string | null {
+  if (raw.length > MAX_RAW_LENGTH) return null;
+  const stripped = raw.replace(SEPARATORS, "");
+  if (stripped.length === 0 || stripped.length > MAX_TRACKING_KEY_LENGTH) return null;
+  return ALPHANUMERIC.test(stripped) ? stripped.toUpperCase() : null;
+}
+
 /** Detects the carrier of a tracking number typed or pasted by a person. */
 export function detectCarrier(raw: string): CarrierDetection {
   const trackingNumber = normalizeTrackingNumber(raw);

@@ -10,6 +10,7 @@ import { keys } from "../store/keys.ts";
 import { EVENT_RETENTION_MS } from "./emit.ts";
 import type { EventTransport } from "./transport.ts";
 import type { EventEnvelope } from "./types.ts";
+import { commit } from "../store/kv.ts";
 
 export type CommitListener = (events: EventEnvelope[]) => void;
 
@@ -32,7 +33,7 @@ export class EventBus {
     events: EventEnvelope[],
   ): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
     this.add(op, events);
-    const result = await op.commit();
+    const result = await commit(op);
     if (result.ok && events.length) this.#tell(events);
     return result;
   }

@@ -1,5 +1,6 @@
 import type { AppDeps } from "../deps.ts";
 import type { EventMessage } from "./emit.ts";
+import { commit } from "../store/kv.ts";
 
 /** A queue message: its `kind` picks the handler, which validates the rest. */
 export interface QueueMessage {
@@ -21,6 +22,29 @@ export interface QueueListener {
    * which it does when KV closes (so close KV first).
    */
   close(): Promise<void>;
+}
+
+/**
+ * Several consumers' handlers as one set: a kind more than one of them handles (every consumer
+ * of `event`) runs each of their handlers, concurrently; the message fails (and comes again)
+ * if any of them throws, so each must be safe to run again.
+ */
+export function combineHandlers(...sets: QueueHandlers[]): QueueHandlers {
+  const byKind = new Map<string, QueueHandler[]>();
+  for (const set of sets) {
+    for (const [kind, handler] of Object.entries(set)) {
+      byKind.set(kind, [...(byKind.get(kind) ?? []), handler]);
+    }
+  }
+  const out: QueueHandlers = {};
+  for (const [kind, handlers] of byKind) {
+    out[kind] = handlers.length === 1 ? handlers[0] : async (message) => {
+      const results = await Promise.allSettled(handlers.map((handle) => handle(message)));
+      const failed = results.find((r) => r.status === "rejected");
+      if (failed) throw failed.reason;
+    };
+  }
+  return out;
 }
 
 /**
@@ -87,7 +111,7 @@ export async function enqueueAll(kv: Deno.Kv, messages: Outgoing[]): Promise<voi
   for (let i = 0; i < messages.length; i += 500) {
     const op = kv.atomic();
     for (const { message, delay } of messages.slice(i, i + 500)) op.enqueue(message, { delay });
-    const res = await op.commit();
+    const res = await commit(op);
     if (!res.ok) throw new Error("enqueue failed");
   }
 }

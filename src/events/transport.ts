@@ -30,7 +30,7 @@ export const QUEUE: EventTransport = {
 };
 
 /**
- * A KV without queues (KV Connect): an `["outbox", eventId]` entry in the change's commit,
+ * A KV without queues (KV Connect, Deno Deploy): an `["outbox", eventId]` entry in the change's commit,
  * removed once every pair is done; a cron job (`src/jobs/outbox_drain.ts`) delivers what a
  * dead process left there.
  */

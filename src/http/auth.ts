@@ -65,5 +65,6 @@ export function workspaceOf(c: Context<AppEnv>, user: UserRecord): WorkspaceCont
     apiKeyUse,
     mailDomain: config.mailDomain,
     builtInTemplates: builtInTemplates(),
+    baseUrl: config.baseUrl,
   };
 }

@@ -12,8 +12,15 @@ export const DRAIN_LIMIT = 16 * 1024 * 1024;
 
 const DROPPED_KEYS = new Set(["__proto__", "prototype", "constructor"]);
 
-/** JSON.parse that drops prototype-polluting keys at any depth. */
+/** Text that may spell a dropped key: literally, or through a `\u` escape. */
+const MAY_HOLD_DROPPED = /__proto__|prototype|constructor|\\u/;
+
+/**
+ * JSON.parse that drops prototype-polluting keys at any depth. A reviver makes parsing several
+ * times slower, so it runs only when the text could hold such a key.
+ */
 export function parseJsonSafely(text: string): unknown {
+  if (!MAY_HOLD_DROPPED.test(text)) return JSON.parse(text);
   return JSON.parse(text, (key, value) => DROPPED_KEYS.has(key) ? undefined : value);
 }
 

@@ -81,8 +81,11 @@ export function describeZodError(error: z.ZodError): string {
 
 const REQUIRED = "__required__";
 
-// A missing field reads as "x is required" rather than "expected string, received undefined".
+// A missing field reads as "x is required" rather than "expected string, received undefined"
+// (or, for a required enum, "expected one of ...").
 z.config({
   customError: (iss) =>
-    iss.code === "invalid_type" && iss.input === undefined ? REQUIRED : undefined,
+    (iss.code === "invalid_type" || iss.code === "invalid_value") && iss.input === undefined
+      ? REQUIRED
+      : undefined,
 });

@@ -67,4 +67,17 @@ export function registerSecurity(app: OpenAPIHono<never>) {
     scheme: "bearer",
     description: "An API key (`sk_...`) or a session token (64 hexadecimal characters).",
   });
+  const inbound = "The operator's inbound mail key (`INBOUND_MAIL_KEY`)";
+  app.openAPIRegistry.registerComponent("securitySchemes", "InboundKey", {
+    type: "apiKey",
+    in: "header",
+    name: "x-service-inbound-key",
+    description: `${inbound}, in a header.`,
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "InboundKeyQuery", {
+    type: "apiKey",
+    in: "query",
+    name: "key",
+    description: `${inbound}, in the query (for mail workers that cannot set headers).`,
+  });
 }

@@ -21,6 +21,7 @@ export const OPERATION_ID_OVERRIDES: Record<string, string> = {
   "POST /api/account/public-stats": "setPublicStats",
   "POST /api/account/timezone": "setTimezone",
   "POST /api/settings": "updateSettings",
+  "POST /api/inbound/mail": "receiveInboundMail",
 };
 
 const ITEM_VERBS: Record<string, string> = {

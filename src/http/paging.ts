@@ -92,3 +92,14 @@ export function pageSchema<T extends z.ZodType>(item: T, name: string) {
     hasMore: z.boolean(),
   }).openapi(name);
 }
+
+/** The `limit` query of a log list (`{logs}`, newest first), documented as it is clamped. */
+export function logLimitQuery({ defaultLimit, maxLimit }: PageBounds) {
+  return z.object({
+    limit: lenientQueryParam().openapi({
+      description: `Entries, 1 to ${maxLimit} (default ${defaultLimit}). Above ${maxLimit} ` +
+        `becomes ${maxLimit}; non-numeric or 0 becomes ${defaultLimit}; negative becomes 1.`,
+      example: String(defaultLimit),
+    }),
+  });
+}

@@ -10,15 +10,21 @@ export interface RateLimitRule {
   message: string;
 }
 
-/** 429 with `Retry-After: 60` once a rule's window is full. */
+/** Counts a hit of `key` under `rule`; 429 with `Retry-After: 60` once its window is full. */
+export function takeOrRefuse(
+  c: Context<AppEnv>,
+  rule: Omit<RateLimitRule, "key">,
+  key: string,
+): void {
+  if (!c.var.deps.rateLimits.get(rule.name, rule.limit).take(key)) {
+    throw new ApiError(429, rule.message, {}, { "Retry-After": "60" });
+  }
+}
+
+/** Route middleware: each rule in turn, keyed by what the request says. */
 export function rateLimit(...rules: RateLimitRule[]): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    for (const rule of rules) {
-      const limiter = c.var.deps.rateLimits.get(rule.name, rule.limit);
-      if (!limiter.take(rule.key(c))) {
-        throw new ApiError(429, rule.message, {}, { "Retry-After": "60" });
-      }
-    }
+    for (const rule of rules) takeOrRefuse(c, rule, rule.key(c));
     await next();
   };
 }

@@ -5,6 +5,7 @@
  */
 import { senderVerdict, type StoredEmailSource } from "../domain/email_source.ts";
 import type { Reading } from "../domain/intake.ts";
+import { firstCopyOf, getIntakeEntry } from "../store/intake_log.ts";
 import { listTemplates } from "../store/templates.ts";
 import { type CompiledTemplate, compileTemplate } from "./email/custom.ts";
 import { type EmailReading, readEmail } from "./email/read.ts";
@@ -32,15 +33,28 @@ export async function customTemplatesOf(kv: Deno.Kv, userId: string): Promise<Co
   });
 }
 
-export async function receiveMail(
+/** The largest message any arrival path takes (the SMTP receiver answers 552; polling skips). */
+export const MAX_MAIL_BYTES = 2 * 1024 * 1024;
+
+/** A message read and checked against its source's allow-list, not yet stored. */
+export interface ReadMail {
+  read: EmailReading;
+  /** The reading to store: `blocked` when the allow-list refused the real sender. */
+  reading: Reading;
+  blocked: boolean;
+}
+
+/** Reads a message with the workspace's custom templates (loaded when not given). */
+export async function readMail(
   kv: Deno.Kv,
   mail: IncomingMail,
-  options: ReceiveOptions,
-): Promise<MailResult> {
+  now: number,
+  templates?: CompiledTemplate[],
+): Promise<ReadMail> {
   const { userId, raw, source } = mail;
   const read = await readEmail(raw, {
-    now: options.now,
-    customTemplates: await customTemplatesOf(kv, userId),
+    now,
+    customTemplates: templates ?? await customTemplatesOf(kv, userId),
   });
   const verdict = source ? senderVerdict(source.allowedSenders, read.realSender) : "allowed";
   let reading: Reading = read.reading;
@@ -48,6 +62,18 @@ export async function receiveMail(
   else if (reading.kind === "order" && source) {
     reading = { ...reading, fields: { ...reading.fields, sourceId: source.id } };
   }
+  return { read, reading, blocked: verdict !== "allowed" };
+}
+
+/** Stores a message read by `readMail` through `receiveMessage`. */
+export async function storeMail(
+  kv: Deno.Kv,
+  mail: IncomingMail,
+  { read, reading, blocked }: ReadMail,
+  options: ReceiveOptions & { supersedes?: string },
+): Promise<MailResult> {
+  const { userId, raw, source } = mail;
+  const { supersedes, ...receive } = options;
   const received = await receiveMessage(kv, {
     userId,
     channel: "email",
@@ -56,10 +82,52 @@ export async function receiveMail(
     raw,
     facts: read.facts,
     reading,
-  }, options);
+    ...(supersedes ? { supersedes } : {}),
+  }, receive);
   return {
     received,
     read,
-    ...(verdict === "blocked" && read.realSender ? { blockedSender: read.realSender } : {}),
+    ...(blocked && read.realSender ? { blockedSender: read.realSender } : {}),
+  };
+}
+
+export async function receiveMail(
+  kv: Deno.Kv,
+  mail: IncomingMail,
+  options: ReceiveOptions & { templates?: CompiledTemplate[] },
+): Promise<MailResult> {
+  const { templates, ...receive } = options;
+  return await storeMail(kv, mail, await readMail(kv, mail, options.now, templates), receive);
+}
+
+/** What reading a message of the history again came to. */
+export type Reread =
+  /** Stored now (new to the workspace, or an earlier copy that made no order now does). */
+  | { kind: "stored"; result: MailResult }
+  /** Already stored as part of `orderId`: that order's messages are what to re-read. */
+  | { kind: "known"; orderId?: string };
+
+/**
+ * One message of a mailbox's history (a new source's first read, a rebuild): stored without
+ * events, and a message the workspace already has is not logged again. A copy that made an
+ * order names it (the rebuild re-reads that order's messages); a copy that made none is
+ * replaced when the message now reads as an order its source allows.
+ */
+export async function rereadMail(
+  kv: Deno.Kv,
+  mail: IncomingMail,
+  options: ReceiveOptions & { templates: CompiledTemplate[] },
+): Promise<Reread> {
+  const { templates, ...receive } = options;
+  const quiet = { ...receive, quiet: true };
+  const read = await readMail(kv, mail, options.now, templates);
+  const first = await firstCopyOf(kv, mail.userId, "email", read.read.identity);
+  if (!first) return { kind: "stored", result: await storeMail(kv, mail, read, quiet) };
+  const entry = await getIntakeEntry(kv, mail.userId, first);
+  if (entry?.orderId) return { kind: "known", orderId: entry.orderId };
+  if (read.reading.kind !== "order") return { kind: "known" };
+  return {
+    kind: "stored",
+    result: await storeMail(kv, mail, read, { ...quiet, supersedes: first }),
   };
 }

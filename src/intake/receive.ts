@@ -34,6 +34,12 @@ export interface IncomingMessage {
   raw?: Uint8Array;
   facts: MessageFacts;
   reading: Reading;
+  /** A rebuild: the log id of an earlier copy that made no order, which this one replaces. */
+  supersedes?: string;
+  /** Writes of the channel's own that commit with the log entry (never with a duplicate's). */
+  alsoWrite?: Keeping["alsoWrite"];
+  /** Keys read with the order's own read, for a message that reads as an order. */
+  alsoRead?: Keeping["alsoRead"];
 }
 
 /** The seam's options: the clock, the plan settings, the event bus, and `quiet` for rebuilds. */
@@ -67,7 +73,15 @@ export async function receiveMessage(
   const staged = message.raw
     ? await stageBlob(kv, keys.intakeRaw(userId, logId), message.raw)
     : null;
-  const keeping: Keeping = { userId, channel, identity: message.identity, staged };
+  const keeping: Keeping = {
+    userId,
+    channel,
+    identity: message.identity,
+    staged,
+    supersedes: message.supersedes,
+    alsoWrite: message.alsoWrite,
+    alsoRead: message.alsoRead,
+  };
   let kept = false;
   try {
     const result = reading.kind === "order"

@@ -4,7 +4,7 @@ import type { AppDeps } from "../deps.ts";
 import { withLease } from "../store/lease.ts";
 import { listOutbox } from "../store/outbox.ts";
 
-/** Every minute (cron's finest step); `main.ts` schedules it where events use the outbox. */
+/** Every minute (cron's finest step); registered everywhere, it drains where events use the outbox. */
 export const OUTBOX_DRAIN_SCHEDULE = "* * * * *";
 /** Younger entries are left to the hand-over of the process that committed them. */
 export const OUTBOX_GRACE_MS = 30_000;

@@ -1,11 +1,22 @@
 import type { Logger } from "./log.ts";
 
 /**
- * Work a request starts but does not wait for (mail sending): failures are logged, and
- * shutdown (or a test) waits for what is still running.
+ * Work a request starts but does not wait for (mail sending, mailbox rebuilds): failures are
+ * logged, and shutdown (or a test) waits for what is still running. Long work watches
+ * `signal`, which `stop()` aborts at shutdown.
  */
 export class BackgroundTasks {
   #running = new Set<Promise<void>>();
+  #stop = new AbortController();
+
+  /** Aborted by `stop()`: long tasks end early and leave the rest for another time. */
+  get signal(): AbortSignal {
+    return this.#stop.signal;
+  }
+
+  stop(): void {
+    this.#stop.abort();
+  }
 
   constructor(private log: Logger) {}
 

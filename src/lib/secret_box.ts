@@ -67,12 +67,12 @@ export const KEY_FILE_NAME = "secrets.key";
  * The deployment's box (CONTRACT.md `SECRETS_KEY`): the configured key; else, for a KV file, a
  * key file `secrets.key` (mode 0600) beside it, created on first start; else, for `:memory:`,
  * an ephemeral key. A remote KV without `SECRETS_KEY` has none: features that store secrets
- * answer 503.
+ * answer 503. (On Deno Deploy the configuration requires the key.)
  */
 export function secretBoxFor(config: Config, persistence: Persistence): SecretBox | null {
   if (config.secretsKey) return new SecretBox(config.secretsKey);
   if (persistence === "memory") return SecretBox.ephemeral();
-  if (persistence === "remote") return null;
+  if (persistence !== "sqlite" || config.kvPath === undefined) return null;
   return new SecretBox(loadOrCreateKeyFile(join(dirname(config.kvPath), KEY_FILE_NAME)));
 }
 

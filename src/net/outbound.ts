@@ -136,6 +136,11 @@ export class Outbound {
     });
   }
 
+  /** The extra trusted roots (PEM), for other TLS connections to checked user hosts (IMAP). */
+  get tlsRoots(): string[] | undefined {
+    return this.#ca;
+  }
+
   /** Closes the kept-alive connections; later requests open new ones. */
   close(): void {
     this.#pool.close();

@@ -12,12 +12,15 @@ import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openap
 import { pageOf, pageSchema, PagingQuery, parsePaging } from "../http/paging.ts";
 import { createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
+import { checkMailboxHost } from "../intake/imap/host.ts";
+import { startRebuild } from "../intake/rebuild.ts";
 import { newId, randomHex } from "../lib/ids.ts";
 import {
   CreateEmailSourceBody,
   EmailSourceEnvelope,
   EmailSourceSchema,
   PatchEmailSourceBody,
+  RebuildBody,
 } from "../schemas/email.ts";
 import {
   changeEmailSource,
@@ -99,6 +102,25 @@ const remove = createRoute({
   responses: { 200: jsonResponse(OkSchema, "Deleted"), ...errors(401, 404) },
 });
 
+const rebuild = createRoute({
+  ...authed,
+  method: "post",
+  path: "/email-sources/{id}/rebuild",
+  tags: TAGS,
+  summary: "Read a source's recent mail again",
+  description: "Reads the last `sinceDays` days again in the background: an imap source's " +
+    "mailbox (the newest 10,000 messages), a forwarding source's stored messages. Messages " +
+    "not yet stored are stored, a stored message that made no order is stored again when it " +
+    "now reads as one, and the orders of the others are re-read with today's templates " +
+    "(fields the user edited are kept). Never fires events. 409 while a rebuild of the " +
+    "source runs.",
+  request: { params: IdParam, body: jsonBody(RebuildBody) },
+  responses: {
+    202: jsonResponse(OkSchema, "Started"),
+    ...errors(400, 401, 404, 409, 413),
+  },
+});
+
 /** The allow-list as stored: each entry normalised; a malformed one is a 400 naming it. */
 function allowList(raw: string[] | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
@@ -113,13 +135,9 @@ function allowList(raw: string[] | undefined): string[] | undefined {
 
 /** The mailbox host under the private-address rule; plain IMAP only for allowed hosts. */
 async function checkedHost(deps: AppDeps, host: string, tls: boolean): Promise<string> {
-  if (!/^[a-z0-9.:[\]-]+$/i.test(host)) throw badRequest("host: must be a host name or address");
-  const check = await deps.outbound.check(`${tls ? "https" : "http"}://${host}/`);
-  if (check.ok) return host.toLowerCase();
-  if (!tls && check.error === "must use https") {
-    throw badRequest("tls: plain IMAP is only allowed for hosts in ALLOWED_PRIVATE_ADDRESSES");
-  }
-  throw badRequest(`host: ${check.error}`);
+  const check = await checkMailboxHost(deps.outbound, host, tls);
+  if (!check.ok) throw badRequest(`${check.field}: ${check.error}`);
+  return host.toLowerCase();
 }
 
 /** Sealing the mailbox password needs the deployment's secret key. */
@@ -234,6 +252,18 @@ export const emailSourceRoutes = createRouter()
       SOURCE_NOT_FOUND,
     );
     return c.json({ source: publicSource(stored, deps.config.mailDomain) }, 200);
+  })
+  .openapi(rebuild, async (c) => {
+    const deps = c.var.deps;
+    const userId = c.var.auth.userId;
+    const source = found(
+      await getEmailSource(deps.kv, userId, c.req.valid("param").id),
+      SOURCE_NOT_FOUND,
+    );
+    if (!(await startRebuild(deps, userId, source, c.req.valid("json").sinceDays))) {
+      throw new ApiError(409, "A rebuild of this source is already running");
+    }
+    return c.json({ ok: true as const }, 202);
   })
   .openapi(remove, async (c) => {
     const { kv } = c.var.deps;

@@ -11,8 +11,9 @@ const HealthSchema = z.object({
   version: z.string().openapi({ description: "Version of the running deployment" }),
   node: z.string().openapi({ description: "Node.js compatibility level of the runtime" }),
   runtime: z.string().openapi({ description: "The runtime and its version" }),
-  persistence: z.enum(["sqlite", "memory", "remote"]).openapi({
-    description: "KV backend: a local SQLite file, in-memory, or a remote KV Connect store",
+  persistence: z.enum(["sqlite", "memory", "remote", "deploy"]).openapi({
+    description:
+      "KV backend: a local SQLite file, in-memory, a remote KV Connect store, or the KV database Deno Deploy assigns to the app",
   }),
   counts: z.object({ users: z.number().int(), orders: z.number().int() }),
   error: z.string().optional(),

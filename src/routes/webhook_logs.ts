@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authed, errors, jsonResponse } from "../http/openapi.ts";
-import { lenientQueryParam, type PageBounds, parsePaging } from "../http/paging.ts";
+import { logLimitQuery, type PageBounds, parsePaging } from "../http/paging.ts";
 import { createRouter } from "../http/router.ts";
 import { WebhookLogSchema } from "../schemas/webhooks.ts";
 import { listWebhookLogs } from "../store/webhook_logs.ts";
@@ -14,15 +14,7 @@ const route = createRoute({
   tags: ["Webhook subscriptions"],
   summary: "Webhook delivery log, newest first",
   description: "One entry per delivery attempt, test deliveries included, kept 7 days.",
-  request: {
-    query: z.object({
-      limit: lenientQueryParam().openapi({
-        description: "Entries, 1 to 500 (default 100). Above 500 becomes 500; non-numeric or " +
-          "0 becomes 100; negative becomes 1.",
-        example: "100",
-      }),
-    }),
-  },
+  request: { query: logLimitQuery(BOUNDS) },
   responses: {
     200: jsonResponse(z.object({ logs: z.array(WebhookLogSchema) }), "The newest entries"),
     ...errors(401),

@@ -87,6 +87,21 @@ export const ImportedSchema = z.object({
   logId: z.string(),
 }).openapi("EmailImported");
 
+export const InboundMailBody = z.object({
+  to: z.string().max(320).openapi({
+    description: "The forwarding address the message was sent to (`<slug>@MAIL_DOMAIN`)",
+    example: "3f9a1c0b7d2e4f6a8b1c@inbound.example.com",
+  }),
+  raw: RawMessage,
+}).openapi("InboundMail");
+
+export const RebuildBody = z.object({
+  sinceDays: z.number().int().min(1).max(365).openapi({
+    description: "How many days back to read again (1 to 365)",
+    example: 30,
+  }),
+}).openapi("EmailSourceRebuild");
+
 export const DuplicateSchema = z.object({
   duplicate: z.literal(true),
   logId: z.string().openapi({ description: "The log entry of this repeat" }),

@@ -1,9 +1,12 @@
 import type { UserRecord } from "../domain/user.ts";
 import { apiKeyLookupKeysOf } from "./api_keys.ts";
-import { forwardingKeysOf } from "./email_sources.ts";
+import { botUrlKeysOf } from "./bots.ts";
+import { digestKeysOf } from "./chat_digest.ts";
+import { sourceLookupKeysOf } from "./email_sources.ts";
 import { sessionKeysOf } from "./credentials.ts";
+import { copierKeysOf } from "./embed_copier.ts";
 import { keys } from "./keys.ts";
-import { addToCounter, counterValue, deleteKeys, deletePrefix, withRetry } from "./kv.ts";
+import { addToCounter, commit, counterValue, deleteKeys, deletePrefix, withRetry } from "./kv.ts";
 import { resetKeysOf } from "./password_resets.ts";
 import { lookupKeysOf } from "./users.ts";
 
@@ -16,7 +19,10 @@ const OWNED_GLOBAL_KEYS: ((kv: Deno.Kv, userId: string) => Promise<Deno.KvKey[]>
   sessionKeysOf,
   apiKeyLookupKeysOf,
   resetKeysOf,
-  forwardingKeysOf,
+  sourceLookupKeysOf,
+  botUrlKeysOf,
+  copierKeysOf,
+  digestKeysOf,
 ];
 
 /**
@@ -50,7 +56,7 @@ export async function deleteAccount(kv: Deno.Kv, userId: string): Promise<boolea
       addToCounter(op, stat, -counterValue(shares[i].value));
       op.delete(shares[i].key);
     });
-    return { commit: await op.commit(), value: true };
+    return { commit: await commit(op), value: true };
   });
   if (!deleted) return false;
   const owned = await Promise.all(OWNED_GLOBAL_KEYS.map((find) => find(kv, userId)));

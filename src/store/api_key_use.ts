@@ -1,4 +1,5 @@
 import { keys } from "./keys.ts";
+import { commit } from "./kv.ts";
 
 interface Use {
   userId: string;
@@ -48,9 +49,8 @@ export class ApiKeyUseRecorder {
   async #write(keyId: string, use: Use) {
     const record = await this.kv.get(keys.apiKey(use.userId, keyId));
     if (!record.versionstamp) return;
-    await this.kv.atomic()
-      .check(record)
-      .set(keys.apiKeyLastUsed(use.userId, keyId), use.at)
-      .commit();
+    await commit(
+      this.kv.atomic().check(record).set(keys.apiKeyLastUsed(use.userId, keyId), use.at),
+    );
   }
 }

@@ -10,7 +10,7 @@ import { newId, randomToken } from "../lib/ids.ts";
 import type { ApiKeyUseRecorder } from "./api_key_use.ts";
 import type { ApiKeyLookup } from "./credentials.ts";
 import { keys } from "./keys.ts";
-import { addToCounter, counterValue, listValues, lookup, withRetry } from "./kv.ts";
+import { addToCounter, commit, counterValue, listValues, lookup, withRetry } from "./kv.ts";
 
 /** As stored: the record plus the key's SHA-256 (never returned, needed to revoke). */
 interface StoredApiKey extends Omit<ApiKeyRecord, "lastUsedAt"> {
@@ -57,7 +57,7 @@ export async function createApiKey(
       .set(keys.apiKey(userId, stored.id), stored)
       .set(keys.apiKeyByHash(stored.hash), lookup);
     addToCounter(op, keys.apiKeyCount(userId), 1);
-    return { commit: await op.commit(), value: { ok: true, key, record: toRecord(stored) } };
+    return { commit: await commit(op), value: { ok: true, key, record: toRecord(stored) } };
   });
 }
 
@@ -106,7 +106,7 @@ export function revokeApiKey(kv: Deno.Kv, userId: string, keyId: string): Promis
       .delete(keys.apiKeyByHash(entry.value.hash))
       .delete(keys.apiKeyLastUsed(userId, keyId));
     addToCounter(op, keys.apiKeyCount(userId), -1);
-    return { commit: await op.commit(), value: true };
+    return { commit: await commit(op), value: true };
   });
 }
 

@@ -1,4 +1,5 @@
 import { ConflictError } from "../errors.ts";
+import { commit } from "./kv.ts";
 
 /** Under KV's 64 KiB value limit with room for the key. */
 const CHUNK_SIZE = 60_000;
@@ -9,6 +10,8 @@ interface BlobMeta {
   version: string;
   size: number;
   chunks: number;
+  /** A blob that fits one value is kept here, with no chunks. */
+  bytes?: Uint8Array;
 }
 
 const metaKey = (key: Deno.KvKey) => [...key, "meta"];
@@ -24,7 +27,7 @@ export async function putBlob(kv: Deno.Kv, key: Deno.KvKey, bytes: Uint8Array): 
   const chunks = await writeChunks(kv, key, version, bytes);
   const previous = await kv.get<BlobMeta>(metaKey(key));
   const meta: BlobMeta = { version, size: bytes.byteLength, chunks };
-  const flipped = await kv.atomic().check(previous).set(metaKey(key), meta).commit();
+  const flipped = await commit(kv.atomic().check(previous).set(metaKey(key), meta));
   if (!flipped.ok) {
     await deleteChunks(kv, key, version);
     throw new ConflictError("Blob changed while it was written");
@@ -49,6 +52,12 @@ export async function stageBlob(
   bytes: Uint8Array,
 ): Promise<StagedBlob> {
   const version = crypto.randomUUID();
+  // What fits one value rides in the meta entry of the caller's commit: no commit of its own,
+  // nothing to clean up.
+  if (bytes.byteLength <= CHUNK_SIZE) {
+    const meta: BlobMeta = { version, size: bytes.byteLength, chunks: 0, bytes };
+    return { commit: (op) => void op.set(metaKey(key), meta), discard: () => Promise.resolve() };
+  }
   const chunks = await writeChunks(kv, key, version, bytes);
   const meta: BlobMeta = { version, size: bytes.byteLength, chunks };
   return {
@@ -60,6 +69,7 @@ export async function stageBlob(
 export async function getBlob(kv: Deno.Kv, key: Deno.KvKey): Promise<Uint8Array | null> {
   const meta = (await kv.get<BlobMeta>(metaKey(key))).value;
   if (!meta) return null;
+  if (meta.bytes) return meta.bytes;
   const out = new Uint8Array(meta.size);
   let at = 0;
   let expected = 0;
@@ -79,7 +89,7 @@ export async function getBlob(kv: Deno.Kv, key: Deno.KvKey): Promise<Uint8Array 
 export async function deleteBlob(kv: Deno.Kv, key: Deno.KvKey): Promise<void> {
   const meta = await kv.get<BlobMeta>(metaKey(key));
   if (!meta.value) return;
-  await kv.atomic().check(meta).delete(metaKey(key)).commit();
+  await commit(kv.atomic().check(meta).delete(metaKey(key)));
   await deleteChunks(kv, key, meta.value.version);
 }
 
@@ -91,7 +101,7 @@ async function writeChunks(kv: Deno.Kv, key: Deno.KvKey, version: string, bytes:
     for (let j = i; j < Math.min(chunks, i + CHUNKS_PER_COMMIT); j++) {
       op.set(chunkKey(key, version, j), bytes.subarray(j * CHUNK_SIZE, (j + 1) * CHUNK_SIZE));
     }
-    if (!(await op.commit()).ok) throw new Error("Blob chunks could not be written");
+    if (!(await commit(op)).ok) throw new Error("Blob chunks could not be written");
   }
   return chunks;
 }
@@ -102,9 +112,9 @@ async function deleteChunks(kv: Deno.Kv, key: Deno.KvKey, version: string) {
   for await (const entry of kv.list({ prefix: [...key, "chunk", version] })) {
     op.delete(entry.key);
     if (++n % 500 === 0) {
-      await op.commit();
+      await commit(op);
       op = kv.atomic();
     }
   }
-  await op.commit();
+  await commit(op);
 }

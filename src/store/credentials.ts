@@ -2,7 +2,7 @@ import { AccountGoneError } from "../errors.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { randomHex } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
-import { backReferencedKeys, deleteKeys } from "./kv.ts";
+import { backReferencedKeys, commit, deleteKeys } from "./kv.ts";
 import { commitForAccount } from "./users.ts";
 
 /** Who is calling: what a bearer token resolves to. */
@@ -56,10 +56,11 @@ export async function issueSession(
 export async function endSession(kv: Deno.Kv, tokenHash: string): Promise<void> {
   const entry = await kv.get<SessionRecord>(keys.session(tokenHash));
   if (!entry.value) return;
-  await kv.atomic()
-    .delete(keys.session(tokenHash))
-    .delete(keys.userSession(entry.value.userId, tokenHash))
-    .commit();
+  await commit(
+    kv.atomic()
+      .delete(keys.session(tokenHash))
+      .delete(keys.userSession(entry.value.userId, tokenHash)),
+  );
 }
 
 /** The global keys of every session of an account: what ending them all deletes. */

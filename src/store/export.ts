@@ -1,9 +1,10 @@
 import type { ApiKeyRecord } from "../domain/api_key.ts";
 import { type PublicUser, toPublicUser } from "../domain/user.ts";
 import { listApiKeys } from "./api_keys.ts";
+import { botsExport } from "./bots.ts";
 import { emailSourcesSection } from "./email_sources.ts";
 import { intakeMessagesSection } from "./intake_log.ts";
-import { settingsSection } from "./settings.ts";
+import { settingsExport } from "./settings.ts";
 import { customTemplatesSection } from "./templates.ts";
 import { webhookSubscriptionsSection } from "./webhook_subscriptions.ts";
 import { ordersSection } from "./order_list.ts";
@@ -35,10 +36,10 @@ export interface AccountExport {
 
 /** One loader per export section; each capability puts its reader here. */
 const SECTIONS = {
-  settings: settingsSection,
+  settings: settingsExport,
   orders: ordersSection,
   emailSources: emailSourcesSection,
-  bots: noItems,
+  bots: botsExport,
   customTemplates: customTemplatesSection,
   subscriptions: noItems,
   webhookSubscriptions: webhookSubscriptionsSection,

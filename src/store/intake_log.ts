@@ -6,7 +6,7 @@
 import type { IntakeChannel, IntakeLogEntry } from "../domain/intake.ts";
 import { getBlob, type StagedBlob } from "./blob.ts";
 import { keys } from "./keys.ts";
-import { getManyChunked, keyFits, withRetry } from "./kv.ts";
+import { commit, getManyChunked, keyFits, withRetry } from "./kv.ts";
 import type { InCommit, StoredOutcome } from "./orders.ts";
 import type { Item, WorkspaceContext } from "./sections.ts";
 
@@ -24,6 +24,23 @@ export interface Keeping {
   channel: IntakeChannel;
   identity?: string;
   staged?: StagedBlob | null;
+  /**
+   * The log id of an earlier copy that made no order and that this one may replace as the
+   * dedupe key's target (a rebuild reading it again as an order); any other copy still stops it.
+   */
+  supersedes?: string;
+  /** The channel's own writes that go with the entry (a bot's tallies, an ignored post's sample). */
+  alsoWrite?: (op: Deno.AtomicOperation, entry: IntakeLogEntry) => void;
+  /**
+   * Keys the channel reads with the order's own read (no round trip of their own), checked in
+   * its commit; `seen` gets their entries on every attempt.
+   */
+  alsoRead?: AlsoRead;
+}
+
+export interface AlsoRead {
+  keys: Deno.KvKey[];
+  seen(entries: Deno.KvEntryMaybe<unknown>[]): void;
 }
 
 /** A repeat of a message already logged: the entry of its first copy. */
@@ -34,8 +51,11 @@ export interface Repeat {
 const dedupeKeyOf = ({ userId, channel, identity }: Keeping) =>
   identity ? keys.intakeDedupe(userId, channel, identity) : null;
 
-const repeatOf = (first: Deno.KvEntryMaybe<unknown> | undefined): Repeat | undefined =>
-  first?.value ? { duplicateOf: first.value as string } : undefined;
+const repeatOf = (
+  first: Deno.KvEntryMaybe<unknown> | undefined,
+  supersedes?: string,
+): Repeat | undefined =>
+  first?.value && first.value !== supersedes ? { duplicateOf: first.value as string } : undefined;
 
 /** The entry with its indexes, the dedupe key pointing at it, and the raw copy. */
 function keepWrites(op: Deno.AtomicOperation, keeping: Keeping, entry: IntakeLogEntry) {
@@ -43,6 +63,7 @@ function keepWrites(op: Deno.AtomicOperation, keeping: Keeping, entry: IntakeLog
   const dedupe = dedupeKeyOf(keeping);
   if (dedupe) op.set(dedupe, entry.id);
   keeping.staged?.commit(op);
+  keeping.alsoWrite?.(op, entry);
 }
 
 /**
@@ -54,9 +75,13 @@ export function messageInCommit(
   entryOf: (outcome: StoredOutcome) => IntakeLogEntry,
 ): InCommit<Repeat> {
   const dedupe = dedupeKeyOf(keeping);
+  const own = dedupe ? [dedupe] : [];
   return {
-    keys: dedupe ? [dedupe] : [],
-    stop: ([first]) => repeatOf(first),
+    keys: [...own, ...keeping.alsoRead?.keys ?? []],
+    stop: (entries) => {
+      keeping.alsoRead?.seen(entries.slice(own.length));
+      return dedupe ? repeatOf(entries[0], keeping.supersedes) : undefined;
+    },
     write: (op, outcome) => keepWrites(op, keeping, entryOf(outcome)),
   };
 }
@@ -77,11 +102,11 @@ export function logAlone(
       ...(dedupe ? [dedupe] : []),
     ]);
     if (!user.value) return { commit: null, value: "account_gone" };
-    const repeat = repeatOf(first);
+    const repeat = repeatOf(first, keeping.supersedes);
     if (repeat) return { commit: null, value: repeat };
     const op = kv.atomic().check(user, ...(first ? [first] : []));
     keepWrites(op, keeping, entry);
-    return { commit: await op.commit(), value: "stored" };
+    return { commit: await commit(op), value: "stored" };
   });
 }
 
@@ -109,14 +134,37 @@ export async function listIntakeLog(
   for await (const e of kv.list({ prefix }, { reverse: true, batchSize: 500 })) {
     ids.push(String(e.key.at(-1)));
   }
-  const wanted = ids.slice(0, query.limit);
-  const entries = await getManyChunked<IntakeLogEntry>(
-    kv,
-    wanted.map((id) => keys.intakeLog(userId, id)),
-  );
-  const items = entries.flatMap((e) => e.value ? [e.value] : [])
+  const items = (await entriesOf(kv, userId, ids.slice(0, query.limit)))
     .filter((e) => !query.channel || e.channel === query.channel);
   return { items, total: ids.length };
+}
+
+/**
+ * The newest `limit` entries of one source (a bot's log), or of a channel: a bounded read of
+ * the index, no total.
+ */
+export async function latestIntakeEntries(
+  kv: Deno.Kv,
+  userId: string,
+  from: { sourceId: string } | { channel: IntakeChannel },
+  limit: number,
+): Promise<IntakeLogEntry[]> {
+  const prefix = "sourceId" in from
+    ? keys.intakeBySource(userId, from.sourceId)
+    : keys.intakeByChannel(userId, from.channel);
+  const ids: string[] = [];
+  for await (const e of kv.list({ prefix }, { reverse: true, limit, batchSize: limit })) {
+    ids.push(String(e.key.at(-1)));
+  }
+  return await entriesOf(kv, userId, ids);
+}
+
+async function entriesOf(kv: Deno.Kv, userId: string, ids: string[]) {
+  const entries = await getManyChunked<IntakeLogEntry>(
+    kv,
+    ids.map((id) => keys.intakeLog(userId, id)),
+  );
+  return entries.flatMap((e) => e.value ? [e.value] : []);
 }
 
 /** The ids of the workspace's orders that have at least one logged message. */
@@ -125,6 +173,17 @@ export async function ordersWithMessages(kv: Deno.Kv, userId: string): Promise<s
   const prefix = keys.orderMessagesAll(userId);
   for await (const e of kv.list({ prefix }, { batchSize: 1000 })) ids.add(String(e.key.at(-2)));
   return [...ids];
+}
+
+/** The log id of the first copy of a message (by its dedupe identity), or null. */
+export async function firstCopyOf(
+  kv: Deno.Kv,
+  userId: string,
+  channel: IntakeChannel,
+  identity: string,
+): Promise<string | null> {
+  const key = keys.intakeDedupe(userId, channel, identity);
+  return keyFits(key) ? (await kv.get<string>(key)).value : null;
 }
 
 export async function getIntakeEntry(

@@ -6,6 +6,8 @@
 export const keys = {
   // Accounts (global)
   user: (userId: string) => ["user", userId] as const,
+  /** Every account record (the carrier tracker walks them). */
+  users: () => ["user"] as const,
   userByEmail: (emailLower: string) => ["user_by_email", emailLower] as const,
   userByUsername: (usernameLower: string) => ["user_by_username", usernameLower] as const,
   userByHandle: (handle: string) => ["user_by_handle", handle] as const,
@@ -121,10 +123,57 @@ export const keys = {
     ["ws", userId, "email_source", sourceId] as const,
   /** Forwarding slug -> {userId, sourceId}: where mail to `<slug>@MAIL_DOMAIN` goes. */
   forwardingAddress: (slug: string) => ["email_forward", slug] as const,
+  /** (user id, source id) -> null: every imap source, what the polling job walks. */
+  mailboxesToPoll: () => ["email_poll"] as const,
+  mailboxToPoll: (userId: string, sourceId: string) => ["email_poll", userId, sourceId] as const,
+  /** Source id -> `MailboxCursor`: the mailbox's UIDVALIDITY and the last UID read. */
+  mailboxCursor: (userId: string, sourceId: string) =>
+    ["ws", userId, "imap_cursor", sourceId] as const,
   /** Template id -> the custom template; ids sort by creation. */
   customTemplates: (userId: string) => ["ws", userId, "template"] as const,
   customTemplate: (userId: string, templateId: string) =>
     ["ws", userId, "template", templateId] as const,
+
+  // Carriers: orders by tracking number, live answers with the tracker's schedule, budgets
+  /** (tracking key, order id) -> order id: the orders a carrier answer applies to. */
+  ordersByTracking: (userId: string, trackingKey: string) =>
+    ["ws", userId, "order_by_tracking", trackingKey] as const,
+  orderByTracking: (userId: string, trackingKey: string, orderId: string) =>
+    ["ws", userId, "order_by_tracking", trackingKey, orderId] as const,
+  /** Tracking key -> the last live answer and the tracker's schedule (`store/tracking.ts`). */
+  trackingRecords: (userId: string) => ["ws", userId, "tracking"] as const,
+  trackingRecord: (userId: string, trackingKey: string) =>
+    ["ws", userId, "tracking", trackingKey] as const,
+  /** KvU64: calls made to a carrier API on a UTC day, by purpose (`tracker`, `lookup`). */
+  carrierCalls: (api: string, day: string, purpose: string) =>
+    ["carrier_calls", api, day, purpose] as const,
+
+  // Chat: bots, their tallies, embed samples, the embed copier, digests and update relays
+  /** Bot id -> the bot; ids sort by creation time. */
+  bots: (userId: string) => ["ws", userId, "bot"] as const,
+  bot: (userId: string, botId: string) => ["ws", userId, "bot", botId] as const,
+  /**
+   * Global: (account's webhook handle, SHA-256 of the bot's slug) -> a copy of the bot, what
+   * its intake URL finds in one read.
+   */
+  botByUrl: (handle: string, slugHash: string) => ["bot_by_url", handle, slugHash] as const,
+  botCount: (userId: string) => ["ws", userId, "count", "bots"] as const,
+  /** KvU64 per bot and outcome (`created`, `merged`, `rejected`): its posts that had it. */
+  botTallies: (userId: string, botId: string) => ["ws", userId, "bot_tally", botId] as const,
+  botTally: (userId: string, botId: string, name: string) =>
+    ["ws", userId, "bot_tally", botId, name] as const,
+  /** Log id -> an ignored chat post's redacted embed (for writing templates); expires. */
+  embedSamples: (userId: string) => ["ws", userId, "embed_sample"] as const,
+  embedSample: (userId: string, logId: string) => ["ws", userId, "embed_sample", logId] as const,
+  /** The embed copier's submission token; the global lookup by its SHA-256 -> user id. */
+  embedCopier: (userId: string) => ["ws", userId, "embed_copier"] as const,
+  embedCopierByHash: (tokenHash: string) => ["embed_copier_by_hash", tokenHash] as const,
+  /** The digest setting and its next due time; the global due index the digest job reads. */
+  chatDigest: (userId: string) => ["ws", userId, "chat_digest"] as const,
+  chatDigestsDue: () => ["chat_digest_due"] as const,
+  chatDigestDue: (dueMs: number, userId: string) => ["chat_digest_due", dueMs, userId] as const,
+  /** An order event announced to `updatesWebhook`, claimed before the send: once per event. */
+  chatRelay: (userId: string, eventId: string) => ["ws", userId, "chat_relay", eventId] as const,
 
   // Event hand-off on a KV without queues: events whose fan-out nobody has claimed yet
   outbox: () => ["outbox"] as const,

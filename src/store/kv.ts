@@ -1,22 +1,37 @@
 import { dirname } from "node:path";
 import { ConflictError } from "../errors.ts";
 
-export type Persistence = "sqlite" | "memory" | "remote";
+/**
+ * Where KV lives: a local SQLite file, in memory, a KV Connect URL, or the database Deno Deploy
+ * assigns to the app.
+ */
+export type Persistence = "sqlite" | "memory" | "remote" | "deploy";
 
 export interface OpenedStore {
   kv: Deno.Kv;
   persistence: Persistence;
 }
 
-export function persistenceOf(path: string): Persistence {
+/** A path's store; no path is Deno Deploy's own database. */
+export function persistenceOf(path: string | undefined): Persistence {
+  if (path === undefined) return "deploy";
   if (path === ":memory:") return "memory";
   if (/^https?:\/\//i.test(path)) return "remote";
   return "sqlite";
 }
 
-/** Opens KV at a file (parent directories created), `:memory:` or a KV Connect URL. */
-export async function openStore(path: string): Promise<OpenedStore> {
+/** Only a local KV has queues: KV Connect and Deno Deploy have none. */
+export function hasQueues(persistence: Persistence): boolean {
+  return persistence === "sqlite" || persistence === "memory";
+}
+
+/**
+ * Opens KV at a file (parent directories created), `:memory:`, a KV Connect URL, or, with no
+ * path (on Deno Deploy), the app's own database.
+ */
+export async function openStore(path: string | undefined): Promise<OpenedStore> {
   const persistence = persistenceOf(path);
+  if (path === undefined) return { kv: await Deno.openKv(), persistence };
   if (persistence === "sqlite") await Deno.mkdir(dirname(path), { recursive: true });
   return { kv: await Deno.openKv(path), persistence };
 }
@@ -31,6 +46,39 @@ export interface Paging {
 export const MAX_CHECKS = 10;
 /** getMany reads at most 10 keys. */
 export const MAX_GET_MANY = 10;
+
+/**
+ * Another connection to the same SQLite file (a second process in a rolling restart) won the
+ * write lock after this commit read its checks: SQLite refuses it whole, nothing written.
+ */
+const LOCKED = /database is locked/i;
+/** How long a commit keeps trying for the write lock before giving up with ConflictError. */
+const LOCKED_BUDGET_MS = 3000;
+const LOCKED_BACKOFF_MAX_MS = 40;
+
+/**
+ * Commits `op`; every write to KV goes through here. A commit refused because another
+ * connection held the file's write lock is tried again (the same operation, whose checks then
+ * read afresh) with a jittered backoff of at most {@link LOCKED_BACKOFF_MAX_MS} for up to
+ * {@link LOCKED_BUDGET_MS}; then ConflictError. Any other error is thrown at once.
+ */
+export async function commit(
+  op: Deno.AtomicOperation,
+): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
+  const started = Date.now();
+  for (let attempt = 0;; attempt++) {
+    try {
+      return await op.commit();
+    } catch (err) {
+      if (!(err instanceof Error && LOCKED.test(err.message))) throw err;
+      if (Date.now() - started > LOCKED_BUDGET_MS) {
+        throw new ConflictError("Storage is busy, try again");
+      }
+      const ceiling = Math.min(LOCKED_BACKOFF_MAX_MS, 2 ** attempt);
+      await new Promise((r) => setTimeout(r, ceiling / 2 + Math.random() * ceiling / 2));
+    }
+  }
+}
 
 /**
  * Runs a read-check-write attempt until its commit succeeds. `attempt` returns the commit
@@ -67,11 +115,16 @@ function partSize(part: Deno.KvKeyPart): number {
   return 2 + bytes.length + bytes.filter((b) => b === 0).length;
 }
 
-/** Whether KV can hold `key`: a longer one can be neither written nor read. */
-export function keyFits(key: Deno.KvKey): boolean {
+/** Bytes of a key in KV's encoding (what its limits count). */
+export function keySize(key: Deno.KvKey): number {
   let size = 0;
   for (const part of key) size += partSize(part);
-  return size <= MAX_KEY_BYTES;
+  return size;
+}
+
+/** Whether KV can hold `key`: a longer one can be neither written nor read. */
+export function keyFits(key: Deno.KvKey): boolean {
+  return keySize(key) <= MAX_KEY_BYTES;
 }
 
 const absent = <T>(key: Deno.KvKey): Deno.KvEntryMaybe<T> => ({
@@ -135,12 +188,12 @@ export async function deletePrefix(kv: Deno.Kv, prefix: Deno.KvKey): Promise<num
     pending++;
     deleted++;
     if (pending === 500) {
-      await batch.commit();
+      await commit(batch);
       batch = kv.atomic();
       pending = 0;
     }
   }
-  if (pending) await batch.commit();
+  if (pending) await commit(batch);
   return deleted;
 }
 
@@ -165,7 +218,7 @@ export async function deleteKeys(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<void>
   for (let i = 0; i < keys.length; i += 500) {
     const op = kv.atomic();
     for (const key of keys.slice(i, i + 500)) op.delete(key);
-    await op.commit();
+    await commit(op);
   }
 }
 
@@ -206,7 +259,7 @@ export function changeValue<T>(
     const next = change(entry.value);
     const op = kv.atomic().check(entry).set(key, next);
     alsoWrite?.(op, next);
-    return { commit: await op.commit(), value: next };
+    return { commit: await commit(op), value: next };
   });
 }
 
@@ -224,6 +277,6 @@ export function deleteValue<T>(
     if (entry.value === null) return { commit: null, value: false };
     const op = kv.atomic().check(entry).delete(key);
     alsoWrite?.(op, entry.value);
-    return { commit: await op.commit(), value: true };
+    return { commit: await commit(op), value: true };
   });
 }

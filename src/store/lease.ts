@@ -1,4 +1,5 @@
 import { keys } from "./keys.ts";
+import { commit } from "./kv.ts";
 
 interface Lease {
   /** The process holding it (for diagnosis). */
@@ -26,16 +27,17 @@ export async function withLease(
   const current = await kv.get<Lease>(key);
   const at = now();
   if (current.value && current.value.until > at) return false;
-  const taken = await kv.atomic()
-    .check(current)
-    .set(key, { owner: OWNER, until: at + ttlMs } satisfies Lease, { expireIn: ttlMs })
-    .commit();
+  const taken = await commit(
+    kv.atomic()
+      .check(current)
+      .set(key, { owner: OWNER, until: at + ttlMs } satisfies Lease, { expireIn: ttlMs }),
+  );
   if (!taken.ok) return false;
   try {
     await job();
   } finally {
     // Only our own lease: one taken over after it ran out stays with its new holder.
-    await kv.atomic().check({ key, versionstamp: taken.versionstamp }).delete(key).commit();
+    await commit(kv.atomic().check({ key, versionstamp: taken.versionstamp }).delete(key));
   }
   return true;
 }

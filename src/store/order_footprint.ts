@@ -5,6 +5,7 @@
  */
 import { bucketsOf } from "../domain/buckets.ts";
 import { normaliseOrderNumber, type Order } from "../domain/order.ts";
+import { trackingKey } from "../domain/tracking_number.ts";
 import { keys } from "./keys.ts";
 import { addToCounter } from "./kv.ts";
 import { CHANGE_TTL_MS, type ChangeEntry, searchEntry } from "./order_search.ts";
@@ -29,6 +30,8 @@ function footprint(userId: string, order: Order | null): Footprint {
   if (order.orderNumber) {
     entry(keys.orderByNumber(userId, normaliseOrderNumber(order.orderNumber)), order.id);
   }
+  const tracking = order.trackingNumber ? trackingKey(order.trackingNumber) : null;
+  if (tracking) entry(keys.orderByTracking(userId, tracking, order.id), order.id);
   count(keys.orderCount(userId));
   count(keys.stat("orders"));
   count(keys.orderStatusCount(userId, order.status));

@@ -23,12 +23,21 @@ import {
   type StatusSignals,
 } from "../domain/order.ts";
 import { type BillingSettings, monthlyCap, type PlanLimit, usageMonth } from "../domain/plan.ts";
+import { trackingKey } from "../domain/tracking_number.ts";
 import { ConflictError } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
 import { buildEvent, buildEventOf, type EventEnvelope, type EventSpec } from "../events/types.ts";
 import { newId } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
-import { addToCounter, counterValue, lookup, lookupMany, MAX_CHECKS, withRetry } from "./kv.ts";
+import {
+  addToCounter,
+  commit,
+  counterValue,
+  lookup,
+  lookupMany,
+  MAX_CHECKS,
+  withRetry,
+} from "./kv.ts";
 import { writeChange, writeChanges } from "./order_footprint.ts";
 
 /** Many writers can race for one order (a burst of messages with one number): retry long. */
@@ -143,6 +152,26 @@ async function commitMerge(
 }
 
 /**
+ * A received message without an order number merges into the order that already has its
+ * tracking number (CONTRACT "Order fields added by intake"): the oldest such order, or none.
+ * Manual creates never do: the spec makes each of them a new order.
+ */
+async function orderWithTracking(
+  kv: Deno.Kv,
+  userId: string,
+  fields: MessageFields,
+): Promise<string | null> {
+  const key = fields.trackingNumber ? trackingKey(fields.trackingNumber) : null;
+  if (!key) return null;
+  for await (
+    const e of kv.list<string>({ prefix: keys.ordersByTracking(userId, key) }, { limit: 1 })
+  ) {
+    return e.value;
+  }
+  return null;
+}
+
+/**
  * The one create-or-merge operation. A message whose order number matches an order of the
  * workspace merges into it (never blocked by the plan cap); otherwise a new order is created,
  * unless the free plan's monthly cap is used up. Exactly one order exists per number however
@@ -169,9 +198,9 @@ export function ingestOrder(
     if (stopped) return { commit: null, value: stopped };
     const byNumber = more[0] as Deno.KvEntryMaybe<string> | undefined;
 
-    const existing = byNumber?.value
-      ? await kv.get<Order>(keys.order(userId, byNumber.value))
-      : null;
+    const existingId = byNumber?.value ??
+      (number || source === "manual" ? null : await orderWithTracking(kv, userId, fields));
+    const existing = existingId ? await kv.get<Order>(keys.order(userId, existingId)) : null;
     if (existing?.value) {
       const message = { fields, signals, extension };
       const eventsOf = options.quiet ? null : mergeEventsFor(source);
@@ -262,7 +291,7 @@ export async function importOrders(kv: Deno.Kv, userId: string, orders: Order[])
       }
     }
     writeChanges(op, userId, batch.map((after) => ({ before: null, after })));
-    if (!(await op.commit()).ok) throw new ConflictError("An imported order number is taken");
+    if (!(await commit(op)).ok) throw new ConflictError("An imported order number is taken");
   }
 }
 
@@ -340,7 +369,7 @@ export function rewriteOrder(
     if (!next) return { commit: null, value: "unchanged" };
     const op = kv.atomic().check(entry, user);
     writeChange(op, userId, entry.value, next);
-    return { commit: await op.commit(), value: "changed" };
+    return { commit: await commit(op), value: "changed" };
   }, ATTEMPTS);
 }
 
@@ -351,6 +380,6 @@ export function deleteOrder(kv: Deno.Kv, userId: string, id: string): Promise<bo
     if (!entry.value || !user.value) return { commit: null, value: false };
     const op = kv.atomic().check(entry, user);
     writeChange(op, userId, entry.value, null);
-    return { commit: await op.commit(), value: true };
+    return { commit: await commit(op), value: true };
   });
 }

@@ -1,5 +1,6 @@
 import type { EventEnvelope } from "../events/types.ts";
 import { keys } from "./keys.ts";
+import { commit } from "./kv.ts";
 
 /** An entry nobody handled is dropped with the event log entry it mirrors (7 days). */
 const OUTBOX_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -11,7 +12,7 @@ export function addToOutbox(op: Deno.AtomicOperation, event: EventEnvelope): voi
 
 /** Every pair of the event is done: its entry goes. */
 export async function removeFromOutbox(kv: Deno.Kv, eventId: string): Promise<void> {
-  await kv.delete(keys.outboxEntry(eventId));
+  await commit(kv.atomic().delete(keys.outboxEntry(eventId)));
 }
 
 /** The outbox's events, oldest first (event ids sort by time). */

@@ -3,7 +3,7 @@ import { sha256Hex } from "../lib/crypto.ts";
 import { randomToken } from "../lib/ids.ts";
 import { endAllSessions } from "./credentials.ts";
 import { keys } from "./keys.ts";
-import { backReferencedKeys, deleteKeys, withRetry } from "./kv.ts";
+import { backReferencedKeys, commit, deleteKeys, withRetry } from "./kv.ts";
 import { commitForAccount } from "./users.ts";
 
 export const RESET_TTL_MS = 60 * 60 * 1000;
@@ -53,14 +53,15 @@ export async function resetPassword(
     const entry = await kv.get<UserRecord>(keys.user(reset.value.userId));
     if (!entry.value) return { commit: null, value: null };
     const updated: UserRecord = { ...entry.value, passwordHash, emailVerified: true };
-    const commit = await kv.atomic()
-      .check(reset)
-      .check(entry)
-      .delete(reset.key)
-      .delete(keys.userPasswordReset(updated.id, hash))
-      .set(entry.key, updated)
-      .commit();
-    return { commit, value: updated };
+    const result = await commit(
+      kv.atomic()
+        .check(reset)
+        .check(entry)
+        .delete(reset.key)
+        .delete(keys.userPasswordReset(updated.id, hash))
+        .set(entry.key, updated),
+    );
+    return { commit: result, value: updated };
   });
   if (!user) return null;
   await Promise.all([

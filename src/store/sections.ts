@@ -15,6 +15,8 @@ export interface WorkspaceContext {
   mailDomain: string;
   /** The built-in email templates (`{id, name, stores}`), listed with the custom ones. */
   builtInTemplates: Item[];
+  /** `BASE_URL`: what chat intake URLs start with. */
+  baseUrl: string;
 }
 
 export type Loader<T> = (ctx: WorkspaceContext) => Promise<T>;

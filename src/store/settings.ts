@@ -1,7 +1,8 @@
+import { hostOf } from "../domain/chat.ts";
 import { compact } from "../lib/compact.ts";
 import { keys } from "./keys.ts";
 import type { WorkspaceContext } from "./sections.ts";
-import { withRetry } from "./kv.ts";
+import { commit, withRetry } from "./kv.ts";
 
 /** Workspace settings (`POST /api/settings`; the snapshot's and export's `settings`). */
 export type WorkspaceSettings = {
@@ -26,9 +27,28 @@ export async function getSettings(kv: Deno.Kv, userId: string): Promise<Workspac
   return (await kv.get<WorkspaceSettings>(keys.settings(userId))).value ?? DEFAULTS;
 }
 
-/** The snapshot's and export's `settings`. */
+/** The settings read along with another read (see `AlsoRead` in intake_log.ts). */
+export function settingsRead(userId: string, seen: (settings: WorkspaceSettings) => void) {
+  return {
+    keys: [keys.settings(userId)],
+    seen: ([entry]: Deno.KvEntryMaybe<unknown>[]) =>
+      seen((entry?.value as WorkspaceSettings | null) ?? DEFAULTS),
+  };
+}
+
+/** The snapshot's `settings`. */
 export function settingsSection(ctx: WorkspaceContext) {
   return getSettings(ctx.kv, ctx.user.id);
+}
+
+/** The export's `settings`: the chat webhook URLs (their path is a credential) cut to their host. */
+export async function settingsExport(ctx: WorkspaceContext) {
+  const settings = await getSettings(ctx.kv, ctx.user.id);
+  return compact({
+    ...settings,
+    outputWebhook: hostOf(settings.outputWebhook),
+    updatesWebhook: hostOf(settings.updatesWebhook),
+  });
 }
 
 /** Applies only the fields given, on top of the stored settings. */
@@ -47,6 +67,6 @@ export async function updateSettings(
     }
     merged.updatedAt = new Date(now).toISOString();
     const next = compact(merged) as unknown as WorkspaceSettings;
-    return { commit: await kv.atomic().check(entry).set(key, next).commit(), value: next };
+    return { commit: await commit(kv.atomic().check(entry).set(key, next)), value: next };
   });
 }

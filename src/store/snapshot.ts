@@ -7,6 +7,7 @@ import {
   noItems,
   type WorkspaceContext,
 } from "./sections.ts";
+import { botsSection } from "./bots.ts";
 import { emailSourcesSection } from "./email_sources.ts";
 import { settingsSection } from "./settings.ts";
 import { templatesSection } from "./templates.ts";
@@ -37,7 +38,7 @@ export interface WorkspaceSnapshot {
 const SECTIONS: { [K in Exclude<keyof WorkspaceSnapshot, "user">]: Loader<WorkspaceSnapshot[K]> } =
   {
     settings: settingsSection,
-    bots: noItems,
+    bots: botsSection,
     emailSources: emailSourcesSection,
     orders: ordersSection,
     analytics: orderAnalytics,

@@ -1,6 +1,6 @@
 /** Platform-wide figures (health, landing page) from the counters every change maintains. */
 import { keys } from "./keys.ts";
-import { counterValue } from "./kv.ts";
+import { commit, counterValue } from "./kv.ts";
 
 export interface PlatformCounts {
   users: number;
@@ -28,7 +28,7 @@ export async function platformCounts(kv: Deno.Kv): Promise<PlatformCounts> {
  */
 export async function probeStorage(kv: Deno.Kv): Promise<{ ok: boolean; counts: PlatformCounts }> {
   const stamp = crypto.randomUUID();
-  await kv.set(keys.healthProbe(), stamp);
+  await commit(kv.atomic().set(keys.healthProbe(), stamp));
   const [probe, counts] = await Promise.all([
     kv.get<string>(keys.healthProbe()),
     platformCounts(kv),

@@ -2,7 +2,7 @@
 import type { CustomTemplate } from "../intake/email/custom.ts";
 import { AccountGoneError } from "../errors.ts";
 import { keys } from "./keys.ts";
-import { changeValue, deleteValue, listValues, lookup } from "./kv.ts";
+import { changeValue, commit, deleteValue, listValues, lookup } from "./kv.ts";
 import type { Item, WorkspaceContext } from "./sections.ts";
 
 /** A stored custom template: what the user sent, with its id, name and times. */
@@ -16,8 +16,9 @@ export async function createTemplate(kv: Deno.Kv, userId: string, template: Stor
   const user = await kv.get(keys.user(userId));
   if (!user.value) throw new AccountGoneError();
   const key = keys.customTemplate(userId, template.id);
-  const done = await kv.atomic().check(user).check({ key, versionstamp: null })
-    .set(key, template).commit();
+  const done = await commit(
+    kv.atomic().check(user).check({ key, versionstamp: null }).set(key, template),
+  );
   if (!done.ok) throw new AccountGoneError();
 }
 

@@ -4,7 +4,7 @@ import { USERNAME_MAX, usernameKey } from "../domain/profile.ts";
 import { compact } from "../lib/compact.ts";
 import { newId, randomToken } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
-import { lookup, withRetry } from "./kv.ts";
+import { commit, lookup, withRetry } from "./kv.ts";
 
 export interface NewUser {
   email: string;
@@ -66,7 +66,7 @@ export async function createUser(
     });
     const op = kv.atomic().set(keys.user(user.id), user).sum(keys.stat("users"), 1n);
     for (const key of lookupKeysOf(user)) op.check({ key, versionstamp: null }).set(key, user.id);
-    const res = await op.commit();
+    const res = await commit(op);
     if (res.ok) return { ok: true, user };
     const taken = await whichIsTaken(kv, user);
     if (taken) return { ok: false, taken };
@@ -101,7 +101,7 @@ export function commitForAccount(
     if (!user.versionstamp) return { commit: null, value: false };
     const op = kv.atomic().check(user);
     write(op);
-    return { commit: await op.commit(), value: true };
+    return { commit: await commit(op), value: true };
   });
 }
 
@@ -184,13 +184,13 @@ export function updateUser(
     const added = identityKeys(after).filter((k) => !has(identityKeys(before), k));
     for (const key of identityKeys(before)) if (!has(identityKeys(after), key)) op.delete(key);
     for (const key of added) op.check({ key, versionstamp: null }).set(key, userId);
-    const commit = await op.commit();
-    if (!commit.ok && added.length) {
+    const result = await commit(op);
+    if (!result.ok && added.length) {
       const linked = await kv.getMany(added);
       if (linked.some((e) => e.versionstamp)) {
         return { commit: null, value: { ok: false, taken: "identity" } };
       }
     }
-    return { commit, value: { ok: true, user: after } };
+    return { commit: result, value: { ok: true, user: after } };
   });
 }

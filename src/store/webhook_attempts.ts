@@ -1,7 +1,7 @@
 import type { AttemptMarker } from "../domain/webhook_attempt.ts";
 import { Batcher } from "../lib/batcher.ts";
 import { keys } from "./keys.ts";
-import { getManyChunked, MAX_CHECKS } from "./kv.ts";
+import { commit, getManyChunked, MAX_CHECKS } from "./kv.ts";
 
 /**
  * How long an (event, subscription) attempt marker is kept. Queue redeliveries come within
@@ -109,7 +109,7 @@ export class ClaimWriter {
         expireIn: ATTEMPT_MARKER_TTL_MS,
       });
     }
-    return (await op.commit()).ok;
+    return (await commit(op)).ok;
   }
 }
 

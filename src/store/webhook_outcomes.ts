@@ -1,7 +1,7 @@
 import type { StoredSubscription } from "../domain/webhook.ts";
 import { Batcher } from "../lib/batcher.ts";
 import { keys } from "./keys.ts";
-import { MAX_CHECKS, withRetry } from "./kv.ts";
+import { commit, MAX_CHECKS, withRetry } from "./kv.ts";
 import { type EventRef, markAttemptDone } from "./webhook_attempts.ts";
 import { addWebhookLog, type WebhookLogEntry } from "./webhook_logs.ts";
 
@@ -92,7 +92,7 @@ export class OutcomeWriter {
           }
           writes++;
         });
-        return { commit: writes ? await op.commit() : null, value: null };
+        return { commit: writes ? await commit(op) : null, value: null };
       });
       for (const p of batch) p.resolve();
     } catch (err) {

@@ -12,7 +12,7 @@ import { newId } from "../lib/ids.ts";
 import type { SecretBox } from "../lib/secret_box.ts";
 import { keys } from "./keys.ts";
 import type { WorkspaceContext } from "./sections.ts";
-import { addToCounter, counterValue, listValues, lookup, withRetry } from "./kv.ts";
+import { addToCounter, commit, counterValue, listValues, lookup, withRetry } from "./kv.ts";
 
 export interface NewSubscription {
   userId: string;
@@ -68,7 +68,7 @@ export async function createSubscription(
     }
     const op = kv.atomic().check(count).check({ key: subKey, versionstamp: null }).set(subKey, sub);
     addToCounter(op, countKey, 1);
-    return { commit: await op.commit(), value: { ok: true, sub, secret } };
+    return { commit: await commit(op), value: { ok: true, sub, secret } };
   });
 }
 
@@ -111,7 +111,7 @@ export async function changeSubscription(
     const next = change(entry.value);
     const op = kv.atomic().check(entry).set(key, next);
     alsoWrite?.(op);
-    return { commit: await op.commit(), value: next };
+    return { commit: await commit(op), value: next };
   });
 }
 
@@ -140,6 +140,6 @@ export async function deleteSubscription(kv: Deno.Kv, userId: string, id: string
     if (entry.versionstamp === null) return { commit: null, value: false };
     const op = kv.atomic().check(entry).delete(key);
     addToCounter(op, keys.webhookSubCount(userId), -1);
-    return { commit: await op.commit(), value: true };
+    return { commit: await commit(op), value: true };
   });
 }

@@ -725,6 +725,26 @@ export interface paths {
         patch: operations["updateEmailSource"];
         trace?: never;
     };
+    "/api/email-sources/{id}/rebuild": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a source's recent mail again
+         * @description Reads the last `sinceDays` days again in the background: an imap source's mailbox (the newest 10,000 messages), a forwarding source's stored messages. Messages not yet stored are stored, a stored message that made no order is stored again when it now reads as one, and the orders of the others are re-read with today's templates (fields the user edited are kept). Never fires events. 409 while a rebuild of the source runs.
+         */
+        post: operations["rebuildEmailSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/email/import": {
         parameters: {
             query?: never;
@@ -856,6 +876,363 @@ export interface paths {
          * @description Changes the fields sent, validated as on create.
          */
         patch: operations["updateCustom"];
+        trace?: never;
+    };
+    "/api/carriers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The carrier keys, and which ones this deployment can look up */
+        get: operations["getCarriers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/carriers/detect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which carrier a tracking number belongs to
+         * @description By format and check digit: UPS `1Z` and waybills, FedEx 12/15/22-digit and its barcodes, USPS IMpb and international `..US` items, DHL Express 10-digit waybills (mod 7), DHL eCommerce and Paket forms that no other carrier claims. A number of none of these forms, or with a wrong check digit, is `{valid: false}`.
+         */
+        get: operations["getDetect"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/carrier-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tracking number's status at its carrier
+         * @description Asks the carrier's own API (`carrier`, else the carrier detected from the number). An answer younger than `TRACKING_CACHE_MINUTES` for this workspace and number is served from the cache (`cached: true`) and changes nothing. A live answer is merged into every order of the workspace with this tracking number (carrier, estimated delivery, shipped, delivered with `actualDelivery`, `issue` on a carrier exception; fields in `userEdited` are never touched) and fires `order.tracking_updated` `{order, carrier, delivered, eventCount}` for each, then `order.shipped` / `order.delivered` when an order's status really moved. Lookups spend 20% of each carrier's `TRACKING_DAILY_BUDGET` (the tracker the rest); 60 requests a minute per account.
+         */
+        get: operations["getCarrierStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inbound/mail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand over mail received by the operator's mail worker
+         * @description For the deployment's own mail worker (or any MTA hook) that receives mail for forwarding addresses: the message is read and stored as `POST /api/email/import` would, through the source the address belongs to (its allow-list applies). Needs the operator key (`INBOUND_MAIL_KEY`) in `x-service-inbound-key` or `?key=`; 503 when none is configured. 404 for an address that is not an active forwarding address; 402 (not 429) when the plan's monthly cap is used up.
+         */
+        post: operations["receiveInboundMail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List bots, newest first */
+        get: operations["listBots"];
+        put?: never;
+        /**
+         * Create a bot (a chat intake URL)
+         * @description Point a checkout bot's chat webhook at the new bot's `url`.
+         */
+        post: operations["createBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bots/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One bot with its stats */
+        get: operations["getBot"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a bot
+         * @description Its URL answers 401 at once. Its log entries stay with the orders they made.
+         */
+        delete: operations["deleteBot"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a bot
+         * @description Changes only the fields sent. `active: false` makes its URL answer 401.
+         */
+        patch: operations["updateBot"];
+        trace?: never;
+    };
+    "/api/bots/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a bot a new URL
+         * @description A new `slug` and `url`; the old URL answers 401 at once.
+         */
+        post: operations["rotateBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bots/{id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bot's posts, newest first */
+        get: operations["getBotLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/chat/{handle}/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Chat intake: a checkout bot's post
+         * @description The chat platform's execute-webhook body, as JSON or as `multipart/form-data` with a `payload_json` part (attached files are ignored but count toward the 2 MiB limit). The URL is the credential: an unknown handle or slug, or a rotated, deleted or inactive bot, all answer the same 401. A post with a checkout creates or merges an order; anything else (a decline, a restock monitor, chatter) is logged as `ignored`. Posts are not deduplicated (posts sharing an order number merge). Query parameters (`wait`, `thread_id`) are accepted and ignored. Limits: 60 posts per minute per client IP across all bots, and 60 per minute per bot URL (429, `Retry-After: 60`).
+         */
+        post: operations["postChatIntake"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where to add the service's chat bot to a server
+         * @description 503 when the deployment has no chat-platform application (`DISCORD_CLIENT_ID`).
+         */
+        get: operations["getChatInstallUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Choose the digest
+         * @description `daily` or `weekly` posts a summary of the period's orders to the workspace's `updatesWebhook` every day (or week) from now; `off` stops it. Setting the cadence the workspace already has keeps its schedule.
+         */
+        patch: operations["updateChatSettings"];
+        trace?: never;
+    };
+    "/api/chat/digest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post a digest now
+         * @description Posts a summary of the last day's orders (the last week's with a weekly digest) to `updatesWebhook` now. 409 when no `updatesWebhook` is set; 502 when it does not answer 2xx within 5 s.
+         */
+        post: operations["sendChatDigest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embed-copier/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The embed copier's submission URL
+         * @description For bots that post only inside the chat platform: the user script (`GET /api/embed-copier/userscript.js`) copies their embeds to `submitUrl`. `enabled` is false, and `submitUrl` absent, until the first rotate issues a URL.
+         */
+        get: operations["getEmbedCopierConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embed-copier/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new submission URL
+         * @description The first call issues the URL; later calls replace it, and the old one answers 401 at once.
+         */
+        post: operations["rotateEmbedCopierUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embed-copier/submit/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Embed copier submission
+         * @description The embeds of one chat message, as the user script read them: the same answers as chat intake, and a `messageId` sent before answers `{ok: true, duplicate: true}` with no new order. The URL is the credential (401 when unknown or rotated). 30 per minute per workspace (429 `Too many submissions`).
+         */
+        post: operations["submitEmbeds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embed-samples": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent ignored chat posts
+         * @description The embeds of up to 50 recent chat posts that were ignored (no checkout read from them), newest first, private values removed: what a bot sends, for writing a template. Each is kept 30 days.
+         */
+        get: operations["listEmbedSamples"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embed-samples/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an embed sample */
+        delete: operations["deleteEmbedSample"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embed-copier/userscript.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The embed copier's user script
+         * @description Install it in a user-script manager (Tampermonkey, Violentmonkey); it asks for the submission URL, and copies embeds from the channels you switch on. See docs/intake.md.
+         */
+        get: operations["getEmbedCopierUserScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/openapi.json": {
@@ -1356,10 +1733,10 @@ export interface components {
             /** @description The runtime and its version */
             runtime: string;
             /**
-             * @description KV backend: a local SQLite file, in-memory, or a remote KV Connect store
+             * @description KV backend: a local SQLite file, in-memory, a remote KV Connect store, or the KV database Deno Deploy assigns to the app
              * @enum {string}
              */
-            persistence: "sqlite" | "memory" | "remote";
+            persistence: "sqlite" | "memory" | "remote" | "deploy";
             counts: {
                 users: number;
                 orders: number;
@@ -1975,6 +2352,13 @@ export interface components {
             /** @description Default INBOX */
             mailbox?: string;
         };
+        EmailSourceRebuild: {
+            /**
+             * @description How many days back to read again (1 to 365)
+             * @example 30
+             */
+            sinceDays: number;
+        };
         EmailDuplicate: {
             /** @enum {boolean} */
             duplicate: true;
@@ -2118,6 +2502,233 @@ export interface components {
             };
             /** @enum {string} */
             status?: "ordered" | "shipped" | "delivered" | "canceled";
+        };
+        CarrierList: {
+            carriers: {
+                key: components["schemas"]["CarrierKey"];
+                /** @example UPS */
+                name: string;
+                /** @description Whether this deployment has the carrier's API credentials; `GET /api/carrier-status` answers 503 for a carrier without them */
+                configured: boolean;
+            }[];
+        };
+        /**
+         * @description `dhl` is DHL eCommerce / Paket, `dhl-express` DHL's air waybills
+         * @enum {string}
+         */
+        CarrierKey: "ups" | "fedex" | "usps" | "dhl" | "dhl-express";
+        CarrierDetection: {
+            valid: boolean;
+            carrier?: components["schemas"]["CarrierKey"] & unknown;
+            /**
+             * @description The number normalised (upper case, no spaces or dashes); omitted when not valid
+             * @example 1Z5R89390357567127
+             */
+            trackingNumber?: string;
+        };
+        CarrierStatus: {
+            /** @example 1Z5R89390357567127 */
+            trackingNumber: string;
+            carrier: components["schemas"]["CarrierKey"];
+            /**
+             * @description `unknown` also when the carrier does not know the number; `pre_transit` is a label not yet scanned
+             * @enum {string}
+             */
+            status: "pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "unknown";
+            delivered: boolean;
+            /**
+             * @description Calendar date (account timezone where the carrier gave an instant)
+             * @example 2024-03-12
+             */
+            estimatedDelivery?: string;
+            /** @description Calendar date of delivery in the account's timezone, when delivered */
+            actualDelivery?: string;
+            /** @description Scans the carrier reported */
+            eventCount: number;
+            /** @description Newest first, at most 50 */
+            events: components["schemas"]["TrackingEvent"][];
+            /** @description When the carrier was asked */
+            checkedAt: string;
+            /** @description True when served from the workspace's cache */
+            cached: boolean;
+        };
+        TrackingEvent: {
+            /** @description ISO 8601: UTC (`Z`) when the carrier gave the time zone, else the local time of the scan's place without zone (`2024-11-22T13:58:00`), or a date */
+            time?: string;
+            /** @example PARAMUS, NJ, US */
+            location?: string;
+            /** @example Out For Delivery Today */
+            description: string;
+        };
+        InboundMail: {
+            /**
+             * @description The forwarding address the message was sent to (`<slug>@MAIL_DOMAIN`)
+             * @example 3f9a1c0b7d2e4f6a8b1c@inbound.example.com
+             */
+            to: string;
+            /**
+             * @description The whole RFC 5322 message (headers and body) as text
+             * @example From: Shop <orders@shop.example>
+             *     Subject: Order #1001 confirmed
+             *
+             *     ...
+             */
+            raw: string;
+        };
+        BotPage: {
+            items: components["schemas"]["Bot"][];
+            total: number;
+            limit: number;
+            offset: number;
+            hasMore: boolean;
+        };
+        Bot: {
+            /** @example bot_01j9z3k8q2m4n6p8r0t2v4x6z8 */
+            id: string;
+            /** @example Cybersole */
+            name: string;
+            /** @description The secret half of `url`; changed by rotate */
+            slug: string;
+            /**
+             * @description Where the bot posts: `<BASE_URL>/api/webhooks/chat/<webhookHandle>/<slug>`. The URL is the credential: keep it secret.
+             * @example https://tracker.example/api/webhooks/chat/Zx9aQ2bW7kLm/4fJ2...
+             */
+            url: string;
+            /** @description An inactive bot's URL answers 401 */
+            active: boolean;
+            /** @description Where this bot's posts are forwarded (else the workspace's `outputWebhook`) */
+            outputWebhook?: string;
+            createdAt: string;
+        };
+        BotWithStats: components["schemas"]["Bot"] & {
+            stats: components["schemas"]["BotStats"];
+        };
+        BotStats: {
+            /** @description Posts that created an order */
+            orders: number;
+            /** @description Posts merged into an existing order */
+            merged: number;
+            /** @description Posts refused by the plan cap */
+            rejected: number;
+            /** @description The newest post, any outcome */
+            lastPostAt?: string;
+        };
+        BotCreate: {
+            /**
+             * @description 1 to 80 characters
+             * @example Kodai
+             */
+            name: string;
+            /** @description Receiver URL under the private-address rule (`https:`, no private or internal address; errors start with `outputWebhook: `). */
+            outputWebhook?: string;
+            /** @description Default true */
+            active?: boolean;
+        };
+        BotChange: {
+            name?: string;
+            /** @description Receiver URL under the private-address rule (`https:`, no private or internal address; errors start with `outputWebhook: `). An empty string or null clears it. */
+            outputWebhook?: string | "" | null;
+            active?: boolean;
+        };
+        BotLogEntry: {
+            /** @example log_01j9z3k8q2m4n6p8r0t2v4x6z8 */
+            id: string;
+            botId: string;
+            receivedAt: string;
+            /** @enum {string} */
+            outcome: "created" | "merged" | "rejected" | "ignored";
+            orderId?: string;
+            itemSummary?: string;
+            store?: string;
+        };
+        ChatIntakeAnswer: {
+            /** @enum {boolean} */
+            ok: true;
+            /** @description The order made or merged into */
+            orderId?: string;
+            merged?: boolean;
+            /**
+             * @description No checkout in the post: logged, no order
+             * @enum {boolean}
+             */
+            ignored?: true;
+            /**
+             * @description The free plan's monthly cap blocks a new order
+             * @enum {boolean}
+             */
+            rejected?: true;
+            /** @enum {string} */
+            reason?: "plan_limit_reached";
+            cap?: number;
+            used?: number;
+            /**
+             * @description Embed copier only: this `messageId` was submitted before; no new order
+             * @enum {boolean}
+             */
+            duplicate?: true;
+        };
+        /** @description The chat platform's execute-webhook body. Other keys are accepted and ignored. */
+        ChatPost: {
+            /** @description Message text */
+            content?: string;
+            /** @description The sender name the bot uses */
+            username?: string;
+            /** @description Ignored */
+            avatar_url?: string;
+            /** @description Up to 10 embeds: `title`, `description`, `url`, `author {name}`, `footer {text}`, `thumbnail {url}`, `image {url}`, `fields [{name, value}]`. Read leniently: a part of the wrong type is ignored, text is cut to the platform's limits. */
+            embeds?: unknown[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Attached files (`files[n]`) are ignored; they count toward the 2 MiB limit. */
+        ChatPostForm: {
+            /** @description The execute-webhook body as JSON text (a part or a file) */
+            payload_json?: string;
+            /** @description Without `payload_json`: the message text */
+            content?: string;
+            /** @description Without `payload_json`: the sender name */
+            username?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ChatSettings: {
+            /** @enum {string} */
+            digest: "off" | "daily" | "weekly";
+            /** @description When the next digest is due */
+            nextDigestAt?: string;
+            lastDigestAt?: string;
+            updatedAt: string;
+        };
+        ChatSettingsChange: {
+            /** @enum {string} */
+            digest: "off" | "daily" | "weekly";
+        };
+        EmbedCopierConfig: {
+            /** @description Where the user script sends embeds (`<BASE_URL>/api/embed-copier/submit/<token>`); absent until the first rotate */
+            submitUrl?: string;
+            /** @description Whether a submission URL has been issued */
+            enabled: boolean;
+        };
+        EmbedCopierSubmission: {
+            /** @description Up to 10 embeds: `title`, `description`, `url`, `author {name}`, `footer {text}`, `thumbnail {url}`, `image {url}`, `fields [{name, value}]`. Read leniently: a part of the wrong type is ignored, text is cut to the platform's limits. */
+            embeds?: unknown[];
+            /**
+             * @description The chat message's id: a repeat answers `duplicate: true`
+             * @example 1312345678901234567
+             */
+            messageId?: string;
+        };
+        EmbedSample: {
+            /** @description The post's log entry id */
+            id: string;
+            receivedAt: string;
+            botId?: string;
+            /** @example decline: header says "declined" */
+            why?: string;
+            /** @description The embed that decided it, private values (emails, profiles, proxies) removed */
+            embed: {
+                [key: string]: unknown;
+            };
         };
         OpenApiDocument: {
             /** @enum {string} */
@@ -4441,6 +5052,78 @@ export interface operations {
             };
         };
     };
+    rebuildEmailSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailSourceRebuild"];
+            };
+        };
+        responses: {
+            /** @description Started */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     import: {
         parameters: {
             query?: never;
@@ -4892,6 +5575,1010 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCarriers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every carrier key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CarrierList"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDetect: {
+        parameters: {
+            query: {
+                /** @description As printed or pasted: spaces and dashes are ignored, case too */
+                trackingNumber: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verdict */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CarrierDetection"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCarrierStatus: {
+        parameters: {
+            query: {
+                /** @description As printed or pasted: spaces and dashes are ignored, case too */
+                trackingNumber: string;
+                /** @description Default: detected */
+                carrier?: components["schemas"]["CarrierKey"] & unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The carrier's answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CarrierStatus"];
+                };
+            };
+            /** @description No carrier given and none detected, or not a tracking number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or resource cap reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The carrier's API failed, timed out, or asked for fewer requests (then with `retryAfterSeconds` and `Retry-After`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        carrier: components["schemas"]["CarrierKey"];
+                        retryAfterSeconds?: number;
+                    };
+                };
+            };
+            /** @description The carrier has no credentials on this deployment, or its daily lookup budget is spent (`Retry-After`: seconds to 00:00 UTC) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    receiveInboundMail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InboundMail"];
+            };
+        };
+        responses: {
+            /** @description A repeat of a message already received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailDuplicate"];
+                };
+            };
+            /** @description Accepted: the order was created or merged */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailImported"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The free plan's monthly new-order cap is used up (merges are never blocked) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanLimitError"];
+                };
+            };
+            /** @description The real sender is not in the source's allowed senders */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not readable as an email order */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description Feature not configured on this deployment */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBots: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 (default 50). Above 200 becomes 200; non-numeric (repeated included) or 0 becomes 50; negative becomes 1. */
+                limit?: string | string[];
+                /** @description Items to skip (default 0). Non-numeric (repeated included) becomes 0. */
+                offset?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of bots */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotPage"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BotCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bot: components["schemas"]["Bot"];
+                    };
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bot */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bot: components["schemas"]["BotWithStats"];
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BotChange"];
+            };
+        };
+        responses: {
+            /** @description The changed bot */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bot: components["schemas"]["Bot"];
+                    };
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bot with its new URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bot: components["schemas"]["Bot"];
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBotLogs: {
+        parameters: {
+            query?: {
+                /** @description Entries, 1 to 500 (default 200). Above 500 becomes 500; non-numeric or 0 becomes 200; negative becomes 1. */
+                limit?: string | string[];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest posts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        logs: components["schemas"]["BotLogEntry"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postChatIntake: {
+        parameters: {
+            query?: {
+                /** @description Accepted, ignored */
+                wait?: string;
+                /** @description Accepted, ignored */
+                thread_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The account's `webhookHandle` */
+                handle: string;
+                /** @description The bot's `slug` */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ChatPost"];
+                "multipart/form-data": components["schemas"]["ChatPostForm"];
+            };
+        };
+        responses: {
+            /** @description Processed: `{ok, orderId, merged}`, `{ok, ignored: true}`, or `{ok, rejected: true, reason, cap, used}` at the plan cap */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatIntakeAnswer"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or resource cap reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getChatInstallUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chat platform's authorisation page for the bot */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example https://discord.com/oauth2/authorize?client_id=123 */
+                        installUrl: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description Feature not configured on this deployment */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateChatSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatSettingsChange"];
+            };
+        };
+        responses: {
+            /** @description The chat settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        settings: components["schemas"]["ChatSettings"];
+                    };
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendChatDigest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Posted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalError"];
+            /** @description An upstream service is unreachable */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEmbedCopierConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedCopierConfig"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateEmbedCopierUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedCopierConfig"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    submitEmbeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmbedCopierSubmission"];
+            };
+        };
+        responses: {
+            /** @description Processed */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatIntakeAnswer"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or resource cap reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listEmbedSamples: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The samples */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["EmbedSample"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteEmbedSample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEmbedCopierUserScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
                 };
             };
             500: components["responses"]["InternalError"];

@@ -17,6 +17,7 @@ import { addWebhookLog, type WebhookLogEntry } from "../store/webhook_logs.ts";
 import { signatureHeader, signingKey } from "./signature.ts";
 import type { EventType } from "../domain/event_types.ts";
 import { buildTestEvent, type EventEnvelope } from "../events/types.ts";
+import { commit } from "../store/kv.ts";
 import { type Attempt, deliveryHeaders } from "./headers.ts";
 
 const signingKeys = new WeakMap<SecretBox, Map<string, Promise<CryptoKey | null>>>();
@@ -106,7 +107,7 @@ export async function sendTestEvent(
   const entry = logEntry(deps, sub.id, event, result, { test: true });
   const op = deps.kv.atomic();
   addWebhookLog(op, sub.userId, entry);
-  await op.commit();
+  await commit(op);
   if (entry.ok) return { ok: true, status: entry.status! };
   return entry.status === undefined
     ? { ok: false, error: entry.error! }

@@ -66,7 +66,11 @@ async function linkAtlasIdentity(email: string) {
 Deno.test("delete: nothing of the account is left anywhere in KV; others are untouched", async () => {
   const atlas = await linkAtlasIdentity("sam@example.com");
   await using _jwks = atlas.jwks;
-  await using ctx = await testApp({ ...atlas.env, BASE_URL: "https://t.example.com" });
+  await using ctx = await testApp({
+    ...atlas.env,
+    BASE_URL: "https://t.example.com",
+    ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1",
+  });
   const other = await signUp(ctx, { email: "other@example.com", username: "Other" });
   const otherKey = (await call(ctx, "POST", "/api/account/api-keys", {
     token: other.token,
@@ -92,6 +96,17 @@ Deno.test("delete: nothing of the account is left anywhere in KV; others are unt
   }
   await call(ctx, "POST", "/api/auth/forgot-password", { body: { email: "sam@example.com" } });
   await call(ctx, "POST", "/api/account/display-name", { token, body: { displayName: "Sam" } });
+  // Email sources own global keys: a forwarding address, a mailbox in the polling index.
+  for (
+    const body of [{ kind: "forwarding" }, {
+      kind: "imap",
+      host: "127.0.0.1",
+      username: "sam",
+      password: "mailbox-password",
+    }]
+  ) {
+    assert.equal((await call(ctx, "POST", "/api/email-sources", { token, body })).status, 201);
+  }
   await ctx.deps.background.drain();
   await ctx.deps.apiKeyUse.flush();
   // Workspace data other capabilities keep under the account's prefix, and its counter shares.

@@ -26,3 +26,13 @@ export function message(options: {
   ];
   return `${headers.join("\r\n")}\r\n\r\n${options.body}\r\n`;
 }
+
+/** A plain order confirmation for order number `n` (from the shop), its Message-ID by number. */
+export function orderMail(n: number, from = "Shop <orders@shop.example>"): string {
+  return message({
+    from,
+    subject: `Order #${n} confirmed`,
+    body: `Thanks for your order!\nOrder number: ${n}\nItem: Canvas tote\nTotal: $40.00`,
+    messageId: `<order-${n}@shop.example>`,
+  });
+}

@@ -248,3 +248,30 @@ Deno.test("import: hostile messages (10,000 parts, a 1.9 MiB body, deep nesting)
     ok(performance.now() - started < 15_000);
   }
 });
+
+Deno.test("import: a shipping mail without an order number merges into the order with its tracking number", async () => {
+  await using ctx = await testApp();
+  const { token } = await signUp(ctx);
+  // The order is known with its tracking number (typed with spaces) from an earlier message.
+  const known = await call<Body>(ctx, "POST", "/api/orders", {
+    token,
+    body: {
+      itemSummary: "Box logo tee",
+      orderNumber: "SUP-1",
+      trackingNumber: "1z 6r1y 4003 4278 2457",
+    },
+  });
+  equal(known.status, 201);
+  const res = await call<Body>(ctx, "POST", "/api/email/import", {
+    token,
+    body: { raw: fixture("supreme/shipped_no_order_number.eml") },
+  });
+  eq([res.status, res.body.merged, res.body.orderId], [202, true, known.body.order.id]);
+  equal((await call<Body>(ctx, "GET", "/api/orders", { token })).body.total, 1);
+  // A manual create is never merged by tracking number: the spec makes it a new order.
+  const manual = await call<Body>(ctx, "POST", "/api/orders", {
+    token,
+    body: { itemSummary: "Again", trackingNumber: "1Z6R1Y400342782457" },
+  });
+  eq([manual.status, manual.body.merged], [201, false]);
+});

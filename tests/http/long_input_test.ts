@@ -34,6 +34,8 @@ interface Parameter {
 interface Operation {
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: Schema }> };
+  security?: unknown[];
+  responses?: Record<string, unknown>;
 }
 
 interface Document {
@@ -145,14 +147,25 @@ async function send(
 
 /** Every operation of the document, each with the probes of its parameters and fields. */
 function operations(doc: Document) {
-  const out: { template: string; method: string; params: Parameter[]; body?: Schema }[] = [];
+  const out: {
+    template: string;
+    method: string;
+    params: Parameter[];
+    body?: Schema;
+    unknownStatus: number;
+  }[] = [];
   for (const [template, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
+      // A public URL whose path is the credential (chat intake, the embed copier) answers an
+      // unknown value 401, as it documents; every other path parameter names a resource: 404.
+      const credentialPath = !op.security?.length && op.responses?.["401"] &&
+        !op.responses?.["404"];
       out.push({
         template,
         method: method.toUpperCase(),
         params: op.parameters ?? [],
         body: op.requestBody?.content["application/json"]?.schema,
+        unknownStatus: credentialPath ? 401 : 404,
       });
     }
   }
@@ -177,7 +190,7 @@ Deno.test("long input: no operation of the OpenAPI document answers 500 to an ov
     const basePath = Object.fromEntries(pathParams.map((p) => [p.name, UNKNOWN]));
     const name = `${op.method} ${op.template}`;
 
-    // An over-long path parameter names nothing: the same 404 as an unknown short one.
+    // An over-long path parameter names nothing: the same 404 (or 401) as an unknown short one.
     for (const param of pathParams) {
       const unknown = await send(ctx, user.id, op.template, {
         label: `${name} ${param.name}=${UNKNOWN}`,
@@ -186,7 +199,7 @@ Deno.test("long input: no operation of the OpenAPI document answers 500 to an ov
         query: {},
         body,
       }, problems);
-      assert.equal(unknown.status, 404, `${name} with an unknown ${param.name}`);
+      assert.equal(unknown.status, op.unknownStatus, `${name} with an unknown ${param.name}`);
       for (const [kind, value] of LONG_VALUES) {
         const label = `${name} ${param.name} ${kind}`;
         const res = await send(ctx, user.id, op.template, {
@@ -196,7 +209,10 @@ Deno.test("long input: no operation of the OpenAPI document answers 500 to an ov
           query: {},
           body,
         }, problems);
-        if (res.status !== 404 || JSON.stringify(res.body) !== JSON.stringify(unknown.body)) {
+        if (
+          res.status !== op.unknownStatus ||
+          JSON.stringify(res.body) !== JSON.stringify(unknown.body)
+        ) {
           problems.push(`${label}: ${res.status} ${JSON.stringify(res.body)}, not as unknown`);
         }
         pathProbes++;

@@ -95,6 +95,7 @@ Deno.test("KV_PATH kinds", () => {
   assert.equal(persistenceOf(":memory:"), "memory");
   assert.equal(persistenceOf("https://kv.example.com/db"), "remote");
   assert.equal(persistenceOf("./data/kv.sqlite3"), "sqlite");
+  assert.equal(persistenceOf(undefined), "deploy");
 });
 
 /** Whether KV itself takes `key` (writes have the tighter limit). */

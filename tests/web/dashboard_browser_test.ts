@@ -231,6 +231,7 @@ Deno.test({
     const session = await token(page);
     await page.click("button::-p-text(Delete account…)");
     const confirm = "dialog[open] button[type=submit]";
+    await page.waitForSelector(confirm);
     assert.equal(
       await page.$eval(confirm, (b) => (b as unknown as { disabled: boolean }).disabled),
       true,

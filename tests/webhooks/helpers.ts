@@ -1,6 +1,11 @@
 import { createHmac } from "node:crypto";
 import { webhookHandlers } from "../../src/webhooks/delivery.ts";
-import { type QueueListener, startQueueListener } from "../../src/events/queue.ts";
+import type { AppDeps } from "../../src/deps.ts";
+import {
+  type QueueHandlers,
+  type QueueListener,
+  startQueueListener,
+} from "../../src/events/queue.ts";
 import { newOrder } from "../../src/domain/order.ts";
 import { buildEvent, type EventEnvelope, type OrderEventData } from "../../src/events/types.ts";
 import type { Resolver } from "../../src/net/resolver.ts";
@@ -29,6 +34,8 @@ export async function webhookApp(
     env?: Record<string, string>;
     /** How committed events travel (default: the queue of the in-memory KV). */
     events?: "queue" | "outbox";
+    /** The queue handlers to listen with (default: webhook delivery's). */
+    handlers?: (deps: AppDeps) => QueueHandlers;
   } = {},
 ): Promise<WebhookContext> {
   const ctx = await testApp({ ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1", ...options.env }, {
@@ -40,7 +47,7 @@ export async function webhookApp(
   });
   const queue = options.listen === false
     ? undefined
-    : startQueueListener(ctx.deps, webhookHandlers(ctx.deps));
+    : startQueueListener(ctx.deps, (options.handlers ?? webhookHandlers)(ctx.deps));
   const close = async () => {
     await queue?.drain();
     await ctx.close();

@@ -34,10 +34,18 @@ async function outboxIds(ctx: WebhookContext): Promise<string[]> {
 const pairs = (requests: { path: string; headers: Headers }[]) =>
   requests.map((r) => `${r.headers.get("x-service-event-id")} ${r.path}`).sort();
 
-Deno.test("the transport is chosen once from persistence: the outbox on a remote KV only", async () => {
-  for (const [persistence, expected] of [["remote", "outbox"], ["sqlite", "queue"]] as const) {
+Deno.test("the transport is chosen once: EVENTS_TRANSPORT, else the outbox where KV has no queues", async () => {
+  const cases = [
+    ["remote", {}, "outbox"],
+    ["deploy", {}, "outbox"],
+    ["sqlite", {}, "queue"],
+    ["memory", {}, "queue"],
+    ["sqlite", { EVENTS_TRANSPORT: "outbox" }, "outbox"],
+    ["memory", { EVENTS_TRANSPORT: "queue" }, "queue"],
+  ] as const;
+  for (const [persistence, env, expected] of cases) {
     using kv = await Deno.openKv(":memory:");
-    const deps = createDeps({ kv, config: testConfig(), persistence });
+    const deps = createDeps({ kv, config: testConfig(env), persistence });
     assert.equal(deps.events.transport.name, expected);
     const event = buildEvent("order.created", "usr_1", orderEventData());
     assert.ok((await deps.events.bus.commit(kv.atomic(), [event])).ok);

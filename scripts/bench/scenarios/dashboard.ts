@@ -8,13 +8,15 @@ import { hashPassword } from "../../../src/lib/password.ts";
 import { updateUser } from "../../../src/store/users.ts";
 import { dashboardBundle } from "../../../src/web/bundle.ts";
 import { launchBrowser } from "../../browser.ts";
-import { type Scenario, table } from "../context.ts";
-import { seedAccount, SEEDED_ORDERS, seedOrders } from "./orders.ts";
+import { type Scenario, seedAccount, table } from "../context.ts";
+import { SEEDED_ORDERS, seedOrders } from "./orders.ts";
 
 const LOAD_TARGET_MS = 1000;
 const TRANSFER_TARGET_KIB = 200;
 const RUNS = 7;
 const PASSWORD = "bench password 1";
+/** As the orders scenario seeds its account. */
+const TIMEZONE = "America/New_York";
 
 interface Load {
   ms: number;
@@ -31,10 +33,10 @@ export const dashboard: Scenario = {
   async run(ctx) {
     const service = await ctx.startService({
       seed: async (kv) => {
-        const userId = await seedAccount(kv, () => {});
+        const { id } = await seedAccount(kv, () => {}, TIMEZONE);
         const hash = await hashPassword(PASSWORD);
-        await updateUser(kv, userId, (u) => ({ ...u, passwordHash: hash }));
-        await seedOrders(kv, userId);
+        await updateUser(kv, id, (u) => ({ ...u, passwordHash: hash }));
+        await seedOrders(kv, id);
       },
     });
     // Signed in as a person is: the session the sign-in screen would keep.

@@ -1,17 +1,16 @@
 import { newOrder, type Order, type OrderStatus } from "../../../src/domain/order.ts";
 import { newId } from "../../../src/lib/ids.ts";
-import { createApiKey } from "../../../src/store/api_keys.ts";
 import { importOrders } from "../../../src/store/orders.ts";
-import { createUser } from "../../../src/store/users.ts";
 import {
-  type BenchContext,
-  type BenchServer,
   type Measurement,
-  MEASUREMENT_COLUMNS,
-  measurementRow,
-  type MeasureOptions,
+  pair,
+  pct,
+  type Row,
+  rowsTable,
   type Scenario,
+  seedAccount,
   table,
+  verdict,
 } from "../context.ts";
 
 /** Creating orders: the service's share of the bare ceiling (issue 4). */
@@ -39,16 +38,6 @@ const STATUS_MIX: OrderStatus[] = [
   "ordered",
   "issue",
 ];
-
-/** An account with an API key; the raw key is handed to `onKey`. */
-export async function seedAccount(kv: Deno.Kv, onKey: (key: string) => void): Promise<string> {
-  const user = await createUser(kv, { email: "bench@example.com", timezone: TIMEZONE });
-  if (!user.ok) throw new Error("bench account not created");
-  const key = await createApiKey(kv, user.user.id, "bench");
-  if (!key.ok) throw new Error("bench API key not created");
-  onKey(key.key);
-  return user.user.id;
-}
 
 /** 100,000 orders over a year (one every 5 minutes from 2025-01-01), through the store. */
 export async function seedOrders(kv: Deno.Kv, userId: string) {
@@ -80,44 +69,6 @@ export async function seedOrders(kv: Deno.Kv, userId: string) {
   }
 }
 
-interface Row {
-  label: string;
-  server: BenchServer;
-  connections: number;
-  m: Measurement;
-}
-
-function rowsTable(rows: Row[]): string {
-  return table(
-    ["Request", "Connections", ...MEASUREMENT_COLUMNS],
-    rows.map(({ label, server, connections, m }) => {
-      const [, ...cells] = measurementRow(label, server, m);
-      return [label, connections, ...cells];
-    }),
-  );
-}
-
-/** Each load runs against the bare ceiling first, then the service, in the same run. */
-async function pair(
-  ctx: BenchContext,
-  servers: [BenchServer, BenchServer],
-  label: string,
-  options: MeasureOptions,
-  headersFor: (server: BenchServer) => Record<string, string> = () => ({}),
-): Promise<[Row, Row]> {
-  const out: Row[] = [];
-  const connections = options.connections ?? ctx.connections;
-  for (const server of servers) {
-    const headers = { ...options.headers, ...headersFor(server) };
-    const m = await ctx.measure(server, { ...options, headers });
-    out.push({ label, server, connections, m });
-  }
-  return out as [Row, Row];
-}
-
-const pct = (n: number) => `${Math.round(n * 100)}%`;
-const verdict = (ok: boolean) => ok ? "met" : "**not met**";
-
 export const orders: Scenario = {
   name: "orders",
   title: "Orders: creating, and listing a workspace of 100,000 orders",
@@ -128,10 +79,10 @@ export const orders: Scenario = {
     const keys: string[] = [];
     const bare = await ctx.startBare({
       script: "scripts/bench/bare_orders.ts",
-      seed: (kv) => seedAccount(kv, (k) => keys.push(k)).then(() => {}),
+      seed: (kv) => seedAccount(kv, (k) => keys.push(k), TIMEZONE).then(() => {}),
     });
     const service = await ctx.startService({
-      seed: (kv) => seedAccount(kv, (k) => keys.push(k)).then(() => {}),
+      seed: (kv) => seedAccount(kv, (k) => keys.push(k), TIMEZONE).then(() => {}),
     });
     let n = 0;
     const [createBare, createService] = await pair(ctx, [bare, service], "`POST /api/orders`", {
@@ -169,7 +120,7 @@ export const orders: Scenario = {
     const seedStarted = performance.now();
     const listService = await ctx.startService({
       seed: async (kv) => {
-        await seedOrders(kv, await seedAccount(kv, (k) => listKey = k));
+        await seedOrders(kv, (await seedAccount(kv, (k) => listKey = k, TIMEZONE)).id);
       },
     });
     const seedSeconds = Math.round((performance.now() - seedStarted) / 100) / 10;

@@ -42,8 +42,15 @@ export function stripInvisible(s: string): string {
   return s.replace(INVISIBLE, "").replace(SPACES, " ");
 }
 
+/**
+ * A character any of the patterns above needs: without one (most plain values: a size, a
+ * price, a store), the text is already unwrapped.
+ */
+const MARKUP = /[`<@\[|*_~:\	-￿]/;
+
 /** Markdown and decoration unwrapped; line breaks kept. */
 export function unwrap(s: string): string {
+  if (!MARKUP.test(s)) return s;
   let out = stripInvisible(s)
     .replace(CODE_BLOCK, "$1")
     .replace(CODE_SPAN, "$2")

@@ -181,8 +181,21 @@ export interface LabelMeaning {
   part?: LabelPart;
 }
 
+/** Labels repeat from post to post (`Store`, `Product`...): their meanings are remembered. */
+const MEANINGS = new Map<string, Readonly<LabelMeaning> | null>();
+const MEANINGS_MAX = 5000;
+
 /** What a label means, or null for a label we do not know. */
-export function labelMeaning(raw: string): LabelMeaning | null {
+export function labelMeaning(raw: string): Readonly<LabelMeaning> | null {
+  const known = MEANINGS.get(raw);
+  if (known !== undefined) return known;
+  const meaning = readLabel(raw);
+  if (MEANINGS.size >= MEANINGS_MAX) MEANINGS.clear();
+  MEANINGS.set(raw, meaning && Object.freeze(meaning));
+  return meaning;
+}
+
+function readLabel(raw: string): LabelMeaning | null {
   const text = cleanText(raw).normalize("NFKC").toLowerCase()
     .replace(/\s*\(\s*\d+\s*\)/g, " ") // Product (1)
     .replace(/#\s*\d+\b/g, " ") // Product #2

@@ -1,0 +1,46 @@
+import type { CronJob, JobContext } from "./registry.ts";
+
+/** `Deno.cron`'s four-argument form (a test passes a recording one). */
+export type CronRegistrar = (
+  name: string,
+  schedule: string,
+  options: { backoffSchedule?: number[]; signal?: AbortSignal },
+  handler: () => Promise<void>,
+) => Promise<void>;
+
+export interface CronSchedule {
+  /** No new runs, and the runs under way stop taking work; resolves when they have ended. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Registers every job with `cron` now, synchronously, before the service is ready: Deno Deploy
+ * schedules only the cron jobs registered while it evaluates the module's top-level code,
+ * before `Deno.serve`. Each run waits for `ready` (the service's jobs context), then runs the
+ * job; a failed run is logged by the runtime and not retried (the next tick comes).
+ */
+export function scheduleCronJobs(
+  jobs: readonly CronJob[],
+  ready: Promise<JobContext>,
+  cron: CronRegistrar = Deno.cron,
+): CronSchedule {
+  const stopping = new AbortController();
+  const running = new Set<Promise<unknown>>();
+  for (const job of jobs) {
+    cron(job.name, job.schedule, { backoffSchedule: [], signal: stopping.signal }, async () => {
+      const run = ready.then((context) => job.run(context, stopping.signal));
+      running.add(run);
+      try {
+        await run;
+      } finally {
+        running.delete(run);
+      }
+    });
+  }
+  return {
+    async stop() {
+      stopping.abort();
+      while (running.size) await Promise.allSettled([...running]);
+    },
+  };
+}

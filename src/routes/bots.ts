@@ -1,0 +1,202 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { botLogEntry, botView, type StoredBot } from "../domain/bot.ts";
+import type { AppDeps } from "../deps.ts";
+import { AccountGoneError } from "../errors.ts";
+import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
+import {
+  envelope,
+  logLimitQuery,
+  type PageBounds,
+  pageSchema,
+  PagingQuery,
+  parsePaging,
+} from "../http/paging.ts";
+import { checkedReceiverUrl } from "../http/receiver_url.ts";
+import { createRouter } from "../http/router.ts";
+import { found, resourceParam } from "../http/scope.ts";
+import {
+  BotLogSchema,
+  BotSchema,
+  BotWithStatsSchema,
+  CreateBotBody,
+  PatchBotBody,
+} from "../schemas/chat.ts";
+import {
+  botStats,
+  createBot,
+  deleteBot,
+  getBot,
+  listBots,
+  rotateBotSlug,
+  updateBot,
+} from "../store/bots.ts";
+import { latestIntakeEntries } from "../store/intake_log.ts";
+import { getUser } from "../store/users.ts";
+
+const TAGS = ["Bots"];
+const NOT_FOUND = "Bot not found";
+const IdParam = resourceParam("id", NOT_FOUND, { example: "bot_01j9z3k8q2m4n6p8r0t2v4x6z8" });
+const LOG_BOUNDS: PageBounds = { defaultLimit: 200, maxLimit: 500 };
+
+const list = createRoute({
+  ...authed,
+  method: "get",
+  path: "/bots",
+  tags: TAGS,
+  summary: "List bots, newest first",
+  request: { query: PagingQuery },
+  responses: {
+    200: jsonResponse(pageSchema(BotSchema, "BotPage"), "A page of bots"),
+    ...errors(401),
+  },
+});
+
+const get = createRoute({
+  ...authed,
+  method: "get",
+  path: "/bots/{id}",
+  tags: TAGS,
+  summary: "One bot with its stats",
+  request: { params: IdParam },
+  responses: {
+    200: jsonResponse(z.object({ bot: BotWithStatsSchema }), "The bot"),
+    ...errors(401, 404),
+  },
+});
+
+const create = createRoute({
+  ...authed,
+  method: "post",
+  path: "/bots",
+  tags: TAGS,
+  summary: "Create a bot (a chat intake URL)",
+  description: "Point a checkout bot's chat webhook at the new bot's `url`.",
+  request: { body: jsonBody(CreateBotBody) },
+  responses: {
+    201: jsonResponse(z.object({ bot: BotSchema }), "Created"),
+    ...errors(400, 401, 413),
+  },
+});
+
+const patch = createRoute({
+  ...authed,
+  method: "patch",
+  path: "/bots/{id}",
+  tags: TAGS,
+  summary: "Change a bot",
+  description: "Changes only the fields sent. `active: false` makes its URL answer 401.",
+  request: { params: IdParam, body: jsonBody(PatchBotBody) },
+  responses: {
+    200: jsonResponse(z.object({ bot: BotSchema }), "The changed bot"),
+    ...errors(400, 401, 404, 413),
+  },
+});
+
+const remove = createRoute({
+  ...authed,
+  method: "delete",
+  path: "/bots/{id}",
+  tags: TAGS,
+  summary: "Delete a bot",
+  description: "Its URL answers 401 at once. Its log entries stay with the orders they made.",
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(OkSchema, "Deleted"), ...errors(401, 404) },
+});
+
+const rotate = createRoute({
+  ...authed,
+  method: "post",
+  path: "/bots/{id}/rotate",
+  tags: TAGS,
+  summary: "Give a bot a new URL",
+  description: "A new `slug` and `url`; the old URL answers 401 at once.",
+  request: { params: IdParam },
+  responses: {
+    200: jsonResponse(z.object({ bot: BotSchema }), "The bot with its new URL"),
+    ...errors(401, 404),
+  },
+});
+
+const logs = createRoute({
+  ...authed,
+  method: "get",
+  path: "/bots/{id}/logs",
+  tags: TAGS,
+  summary: "A bot's posts, newest first",
+  request: { params: IdParam, query: logLimitQuery(LOG_BOUNDS) },
+  responses: {
+    200: jsonResponse(z.object({ logs: z.array(BotLogSchema) }), "The newest posts"),
+    ...errors(401, 404),
+  },
+});
+
+/** undefined: unchanged; "" or null: cleared; a URL: checked (400 `outputWebhook: ...`). */
+async function outputWebhook(deps: AppDeps, value: string | null | undefined) {
+  if (value === undefined) return undefined;
+  if (value === null || value === "") return null;
+  return await checkedReceiverUrl(deps, "outputWebhook", value);
+}
+
+const view = (deps: AppDeps, bot: StoredBot) => botView(bot, deps.config.baseUrl);
+
+export const botRoutes = createRouter()
+  .openapi(list, async (c) => {
+    const deps = c.var.deps;
+    const paging = parsePaging(c.req.valid("query"));
+    const { items, total } = await listBots(deps.kv, c.var.auth.userId, paging);
+    return c.json(envelope(items.map((bot) => view(deps, bot)), total, paging), 200);
+  })
+  .openapi(get, async (c) => {
+    const deps = c.var.deps;
+    const { userId } = c.var.auth;
+    const bot = found(await getBot(deps.kv, userId, c.req.valid("param").id), NOT_FOUND);
+    const stats = await botStats(deps.kv, userId, bot.id);
+    return c.json({ bot: { ...view(deps, bot), stats } }, 200);
+  })
+  .openapi(create, async (c) => {
+    const deps = c.var.deps;
+    const body = c.req.valid("json");
+    const user = await getUser(deps.kv, c.var.auth.userId);
+    if (!user) throw new AccountGoneError();
+    const bot = await createBot(deps.kv, user, {
+      name: body.name,
+      outputWebhook: await outputWebhook(deps, body.outputWebhook) ?? undefined,
+      active: body.active ?? true,
+    }, deps.now());
+    if (!bot) throw new AccountGoneError();
+    return c.json({ bot: view(deps, bot) }, 201);
+  })
+  .openapi(patch, async (c) => {
+    const deps = c.var.deps;
+    const body = c.req.valid("json");
+    const { userId } = c.var.auth;
+    const { id } = c.req.valid("param");
+    found(await getBot(deps.kv, userId, id), NOT_FOUND);
+    const bot = found(
+      await updateBot(deps.kv, userId, id, {
+        name: body.name,
+        active: body.active,
+        outputWebhook: await outputWebhook(deps, body.outputWebhook),
+      }, deps.now()),
+      NOT_FOUND,
+    );
+    return c.json({ bot: view(deps, bot) }, 200);
+  })
+  .openapi(remove, async (c) => {
+    found(await deleteBot(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id), NOT_FOUND);
+    return c.json({ ok: true as const }, 200);
+  })
+  .openapi(rotate, async (c) => {
+    const deps = c.var.deps;
+    const { id } = c.req.valid("param");
+    const bot = found(await rotateBotSlug(deps.kv, c.var.auth.userId, id, deps.now()), NOT_FOUND);
+    return c.json({ bot: view(deps, bot) }, 200);
+  })
+  .openapi(logs, async (c) => {
+    const { kv } = c.var.deps;
+    const { userId } = c.var.auth;
+    const bot = found(await getBot(kv, userId, c.req.valid("param").id), NOT_FOUND);
+    const { limit } = parsePaging(c.req.valid("query"), LOG_BOUNDS);
+    const entries = await latestIntakeEntries(kv, userId, { sourceId: bot.id }, limit);
+    return c.json({ logs: entries.map(botLogEntry) }, 200);
+  });
