@@ -36,6 +36,14 @@ export const ROUTES = [
     nav: "Orders",
   },
   {
+    id: "bots",
+    module: "bots.js",
+    screen: "Bots",
+    path: "/intake/bots",
+    title: "Chat bots",
+    nav: "Intake",
+  },
+  {
     id: "email",
     module: "email.js",
     screen: "EmailSources",

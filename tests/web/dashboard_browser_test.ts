@@ -1,6 +1,7 @@
 /**
  * A person's workflow over the dashboard in headless Chromium, against a real server: register,
- * create an order, set its sale price and status in the table, import an email, read the order's
+ * create an order, set its sale price and status in the table, add a chat bot and post a checkout
+ * to its URL, import an email, read the order's
  * messages, subscribe a webhook receiver and send a test, create an API key and use it, export
  * and delete the account. Every main screen passes an axe-core scan with no serious or critical
  * finding, and the page reports no error (console, exception, failed load, CSP violation).
@@ -18,6 +19,8 @@ import { expectedSignature, webhookApp } from "../webhooks/helpers.ts";
 
 const SHOTS = Deno.env.get("SCREENSHOTS");
 const EMAIL = "pat@example.com";
+/** A store's checkout notification as its bot posts it (tests/fixtures/chat). */
+const CHECKOUT = new URL("../fixtures/chat/shopify/flow-new-order-kith.json", import.meta.url);
 
 /** Sets a field's value the way a paste does, with the input event the page listens for. */
 async function paste(page: Page, selector: string, value: string) {
@@ -127,8 +130,39 @@ Deno.test({
       "Enter an amount like 12.50",
     );
 
-    // A forwarding source, then an email imported in the inbox.
+    // A chat bot: a checkout posted to its URL becomes an order, listed with the bot's posts.
     await page.click("nav a::-p-text(Intake)");
+    await heading(page, "Chat bots");
+    await page.type("input[name=name]", "Checkout bot");
+    await page.click("button::-p-text(Add bot)");
+    await page.waitForSelector(".cards code.url");
+    const botUrl = new URL(await text(page, ".cards code.url"));
+    const posted = await fetch(`${server.url}${botUrl.pathname}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: Deno.readTextFileSync(CHECKOUT),
+    });
+    assert.equal(posted.status, 202);
+    assert.equal((await posted.json()).merged, false);
+    await page.click("button::-p-text(Recent posts)");
+    await page.waitForSelector(".messages a::-p-text(Open the order)");
+    assert.match(await text(page, ".messages li"), /Kith Nelson Crewneck - Sand/);
+    await page.waitForSelector(".stats::-p-text(1 created an order)");
+    // A private address for updates is refused next to its field; the embed copier's URL.
+    await page.type("input[name=updatesWebhook]", "https://10.0.0.1/hook");
+    await page.click("button::-p-text(Save settings)");
+    await page.waitForSelector("input[name=updatesWebhook][aria-invalid=true]");
+    assert.match(await text(page, "input[name=updatesWebhook] ~ .error"), /^updatesWebhook: /);
+    await page.click("button::-p-text(Get a submission URL)");
+    await page.waitForSelector("#embed-copier ~ .code-row code.url");
+    assert.match(
+      await text(page, "#embed-copier ~ .code-row code.url"),
+      /\/api\/embed-copier\/submit\//,
+    );
+    await check(browser, page, "bots");
+
+    // A forwarding source, then an email imported in the inbox.
+    await page.click(".subnav a::-p-text(Email sources)");
     await heading(page, "Email intake");
     await page.type("input[name=name]", "Forwarded orders");
     await page.click("button::-p-text(Add source)");
@@ -143,7 +177,7 @@ Deno.test({
     await page.waitForSelector(".messages li");
     await check(browser, page, "inbox");
     const orders = (await api("/api/orders")).body;
-    assert.equal(orders.total, 2);
+    assert.equal(orders.total, 3);
     const shoe = orders.items.find((o: { store?: string }) => o.store === "Amazon");
     assert.equal(shoe.orderNumber, "113-4820917-5531468");
 
@@ -210,7 +244,7 @@ Deno.test({
     await page.waitForSelector(".once code");
     const key = await text(page, ".once code");
     assert.match(key, /^sk_/);
-    assert.equal((await api("/api/orders", {}, key)).body.total, 2);
+    assert.equal((await api("/api/orders", {}, key)).body.total, 3);
     await check(browser, page, "api-keys");
 
     // The export downloads as a file.
@@ -225,7 +259,7 @@ Deno.test({
     }, "the export file");
     const exported = JSON.parse(await Deno.readTextFile(file));
     assert.equal(exported.account.email, EMAIL);
-    assert.equal(exported.orders.length, 2);
+    assert.equal(exported.orders.length, 3);
 
     // Deletion waits for the typed email, then ends everything.
     const session = await token(page);

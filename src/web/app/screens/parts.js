@@ -5,9 +5,10 @@ import { useState } from "preact/hooks";
 import { api, ApiError } from "../api.js";
 import { ErrorText, SubNav, useAction } from "../ui.js";
 
-/** The intake section's pages (bots join here when their API lands). @param {{current: string}} props */
+/** The intake section's pages. @param {{current: string}} props */
 export const IntakeNav = ({ current }) =>
   html`<${SubNav} current=${current} items=${[
+    { href: "/intake/bots", label: "Chat bots" },
     { href: "/intake/email", label: "Email sources" },
     { href: "/intake/templates", label: "Templates" },
     { href: "/intake/inbox", label: "Inbox" },
