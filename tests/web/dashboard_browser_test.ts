@@ -1,8 +1,8 @@
 /**
  * A person's workflow over the dashboard in headless Chromium, against a real server: register,
  * create an order, set its sale price and status in the table, add a chat bot and post a checkout
- * to its URL, import an email, read the order's
- * messages, subscribe a webhook receiver and send a test, create an API key and use it, export
+ * to its URL, import an email, read the order's messages, give it a tracking number (its carrier
+ * recognised as it is typed) and see the carrier's scans (a fake UPS on loopback), subscribe a webhook receiver and send a test, create an API key and use it, export
  * and delete the account. Every main screen passes an axe-core scan with no serious or critical
  * finding, and the page reports no error (console, exception, failed load, CSP violation).
  *
@@ -12,6 +12,8 @@
 import assert from "node:assert/strict";
 import type { Page } from "../../scripts/puppeteer.d.ts";
 import { axeFindings, browserSkip, launchBrowser, type TestBrowser, waitFor } from "../chromium.ts";
+import { journey, upsAnswer, upsNumber } from "../carriers/answers.ts";
+import { startFakes } from "../carriers/fakes.ts";
 import { fixture } from "../email/helpers.ts";
 import { startReceiver } from "../net/receiver.ts";
 import { serve } from "../serve.ts";
@@ -66,7 +68,8 @@ Deno.test({
   ignore: browserSkip("dashboard_browser_test"),
   async fn() {
     await using receiver = startReceiver({ reply: () => new Response(null, { status: 204 }) });
-    await using ctx = await webhookApp();
+    await using carriers = startFakes();
+    await using ctx = await webhookApp({ env: carriers.env });
     await using server = serve(ctx.app);
     await using browser = await launchBrowser();
     const page = await browser.page();
@@ -186,6 +189,27 @@ Deno.test({
     await heading(page, shoe.itemSummary);
     await page.waitForSelector(".history li");
     assert.match(await text(page, ".history li"), /Ordered: "Nike Men's Revolution 7\.\.\."/);
+    // A tracking number typed is recognised; saved, the carrier's scans are shown.
+    const parcel = upsNumber(7);
+    const stages = ["label", "transit"] as const;
+    carriers.ups.parcels.set(
+      parcel,
+      upsAnswer(parcel, journey("2026-01-05T14:00:00Z", [...stages])),
+    );
+    await page.type("input[name=trackingNumber]", parcel);
+    await page.waitForSelector("button::-p-text(Use UPS)");
+    await page.click("button::-p-text(Use UPS)");
+    assert.equal(
+      await page.$eval("input[name=carrier]", (e) => (e as unknown as { value: string }).value),
+      "ups",
+    );
+    await page.click("button::-p-text(Save changes)");
+    await page.waitForSelector(".scans li");
+    assert.match(await text(page, "#carrier-events ~ p"), /^UPS: In transit/);
+    assert.deepEqual(
+      await page.$$eval(".scans li p:first-child", (ps) => ps.map((p) => p.textContent)),
+      ["Arrived at facility", "Shipping label created"],
+    );
     await check(browser, page, "order");
     await page.click("a::-p-text(← Orders)");
     await heading(page, "Orders");

@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * One order: its fields edited with PATCH (what a person sets is kept from later messages),
- * and the messages that made it. Also the inline editors and the create form the table uses.
+ * the carrier's scans, and the messages that made it. Also the inline editors and the create
+ * form the table uses.
  */
 import { html } from "htm/preact";
 import { useEffect, useState } from "preact/hooks";
@@ -21,6 +22,7 @@ import {
   useId,
   useLoad,
 } from "../ui.js";
+import { CarrierEvents, DetectedCarrier } from "./carrier.js";
 import { RawMessage } from "./parts.js";
 
 /** @typedef {import("../api.js").Schemas["Order"]} Order */
@@ -180,6 +182,8 @@ function OrderFields({ draft, set }) {
       <${TextField} label="Estimated delivery" name="estimatedDelivery" type="date"
         value=${draft.estimatedDelivery} onInput=${field("estimatedDelivery")} />
     </div>
+    <${DetectedCarrier} trackingNumber=${draft.trackingNumber} carrier=${draft.carrier}
+      onUse=${field("carrier")} />
   `;
 }
 
@@ -226,6 +230,8 @@ export function OrderPage({ params }) {
     `}>
       <${Summary} order=${order} />
       <${EditOrder} order=${order} onSaved=${loaded.set} />
+      <${CarrierEvents} trackingNumber=${order.trackingNumber} carrier=${order.carrier}
+        onMoved=${loaded.reload} />
       <${History} id=${id} />
       <//>
   `;
