@@ -111,6 +111,7 @@ function SourceCard({ source, onChange, onDeleted }) {
           onInput=${setSenders} spellcheck=${false}
           hint="One address (orders@shop.com) or domain (@shop.com) a line. Empty: any sender." />
       <//>
+      <${Rebuild} source=${source} />
       <div class="actions">
         <button type="button" class="secondary small" onClick=${() =>
           change({ active: !source.active }).then(() => setToggleError(null), setToggleError)}>
@@ -131,6 +132,36 @@ function SourceCard({ source, onChange, onDeleted }) {
         <${ErrorText} error=${toggleError} />
       </div>
     </article>
+  `;
+}
+
+/**
+ * Reads the source's mail of the last days again with today's templates. The API runs it in the
+ * background and has no read of its progress: the page says it started, and a second start while
+ * it runs is the API's 409, shown here.
+ * @param {{source: Source}} props
+ */
+function Rebuild({ source }) {
+  const [days, setDays] = useState("30");
+  const [started, setStarted] = useState(false);
+  const submit = async () => {
+    setStarted(false);
+    await ok(api.POST("/api/email-sources/{id}/rebuild", {
+      params: { path: { id: source.id } },
+      body: { sinceDays: Number(days) },
+    }));
+    setStarted(true);
+  };
+  return html`
+    <${Form} class="form inline-form" label=${`Read ${source.name} again`} submit="Read again"
+      busyText="Starting…" onSubmit=${submit} secondary=${started &&
+        html`<span role="status" class="saved">Started: it runs in the background (up to 10
+          minutes); orders appear as their messages are read.</span>`}>
+      <${TextField} label="Days to read again" name="sinceDays" value=${days} onInput=${setDays}
+        inputMode="numeric" hint=${source.kind === "imap"
+          ? "The mailbox's messages of these days, with today's templates (1 to 365)."
+          : "The stored messages of these days, with today's templates (1 to 365)."} />
+      <//>
   `;
 }
 
