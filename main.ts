@@ -23,6 +23,8 @@ const cron = scheduleCronJobs(CRON_JOBS, ready.promise);
  * message) and are delivered by another instance or the next start.
  */
 const SHUTDOWN_BUDGET_MS = 3500;
+/** Quiet time before KV closes, for the queue to record the last acknowledgements. */
+const SETTLE_MS = 100;
 
 let config;
 try {
@@ -88,8 +90,12 @@ async function shutdown(signal: string) {
     const cronStopped = cron.stop();
     await Promise.all([server.shutdown(), smtp?.close()]);
     await cronStopped;
+    // Work already taken is finished; queue messages arriving from now on go back to the
+    // queue for the other instance (a rolling restart) or the next start.
+    queue.handBack();
     await queue.drain();
     await drainDeps(deps);
+    await queue.drain({ quietMs: SETTLE_MS });
     return true;
   })();
   let timer: ReturnType<typeof setTimeout> | undefined;

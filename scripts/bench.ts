@@ -24,6 +24,7 @@ import { carriers } from "./bench/scenarios/carriers.ts";
 import { mailArrival } from "./bench/scenarios/mail_arrival.ts";
 import { chat } from "./bench/scenarios/chat.ts";
 import { dashboard } from "./bench/scenarios/dashboard.ts";
+import { insights } from "./bench/scenarios/insights.ts";
 
 const SCENARIOS: Scenario[] = [
   foundation,
@@ -35,6 +36,7 @@ const SCENARIOS: Scenario[] = [
   mailArrival,
   chat,
   dashboard,
+  insights,
 ];
 
 const REPORT = new URL("../docs/benchmarks.md", import.meta.url);

@@ -27,6 +27,11 @@ import { botRoutes } from "./routes/bots.ts";
 import { chatIntakeRoutes } from "./routes/chat_intake.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { embedCopierRoutes } from "./routes/embed_copier.ts";
+import { recurringCostRoutes } from "./routes/recurring_costs.ts";
+import { insightRoutes } from "./routes/insights.ts";
+import { shareRoutes } from "./routes/shares.ts";
+import { emailVerificationRoutes } from "./routes/email_verification.ts";
+import { sharePageRoutes } from "./routes/share_pages.ts";
 import { mountDashboard } from "./web/mount.ts";
 
 /**
@@ -62,8 +67,14 @@ export function createApp(deps: AppDeps) {
     .route("/", botRoutes)
     .route("/", chatIntakeRoutes)
     .route("/", chatRoutes)
-    .route("/", embedCopierRoutes);
+    .route("/", embedCopierRoutes)
+    .route("/", recurringCostRoutes)
+    .route("/", insightRoutes)
+    .route("/", shareRoutes)
+    .route("/", emailVerificationRoutes);
   app.route("/api", api);
+  // Public share pages live outside /api (their links are shared as they are).
+  app.route("/", sharePageRoutes);
   mountDocs(app);
   mountDashboard(app);
 

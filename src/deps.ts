@@ -16,6 +16,7 @@ import { type EventTransport, OUTBOX, QUEUE } from "./events/transport.ts";
 import { ClaimWriter } from "./store/webhook_attempts.ts";
 import { OutcomeWriter } from "./store/webhook_outcomes.ts";
 import { type CarrierOptions, Carriers } from "./carriers/client.ts";
+import { type BillingClient, createBillingClient } from "./vendors/stripe.ts";
 
 /** Everything a request handler may use; built once by main.ts, or per test. */
 export interface AppDeps {
@@ -45,6 +46,8 @@ export interface AppDeps {
   events: Events;
   /** Carrier tracking APIs: credentials, budgets, token caches, pacing. */
   carriers: Carriers;
+  /** The billing provider; null without STRIPE_SECRET_KEY (billing answers 503). */
+  billing: BillingClient | null;
 }
 
 /**
@@ -122,6 +125,7 @@ export function createDeps(input: DepsInput): AppDeps {
       now,
       input.carriers,
     ),
+    billing: createBillingClient(input.config.stripe),
   };
 }
 

@@ -67,6 +67,8 @@ export interface Order {
   userEdited: EditableField[];
   /** The channel that created the order. */
   source: OrderSource;
+  /** When the order moved to `shipped` (the calendar's shipped count); set by the service. */
+  shippedAt?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -162,6 +164,17 @@ export function statusEvents(
   return [];
 }
 
+/**
+ * Records the move to `shipped` on `next`: the time it happened when the status just moved
+ * there, kept while the order travels on, removed when it goes back to `ordered` (it never
+ * shipped after all).
+ */
+function withShipMove(before: OrderStatus | null, next: Order, at: string): Order {
+  if (next.status === "shipped" && before !== "shipped" && !next.shippedAt) next.shippedAt = at;
+  if (next.status === "ordered") delete next.shippedAt;
+  return next;
+}
+
 function definedFields(fields: MessageFields): Partial<Order> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(fields)) if (v !== undefined && k !== "status") out[k] = v;
@@ -180,7 +193,7 @@ export function newOrder(
   now: number,
 ): Order {
   const at = new Date(now).toISOString();
-  return {
+  const order: Order = {
     id,
     status: fields.status ?? statusAfterSignals("ordered", signalsOf(fields, signals)),
     ...definedFields(fields),
@@ -191,6 +204,8 @@ export function newOrder(
     createdAt: at,
     updatedAt: at,
   };
+  // Created shipped: the message that says so is the move.
+  return withShipMove(null, order, order.receivedAt);
 }
 
 /**
@@ -222,7 +237,7 @@ export function mergeMessage(
     set("status", statusAfterSignals(existing.status, signalsOf(fields, signals)));
   }
   if (changed) next.updatedAt = new Date(now).toISOString();
-  return { order: next, changed };
+  return { order: withShipMove(existing.status, next, next.updatedAt), changed };
 }
 
 /** What a re-read message may correct: its descriptive and travelling facts, not when or where from. */
@@ -284,7 +299,8 @@ export function applyPatch(
   const userEdited = [...new Set([...existing.userEdited, ...sent])].sort();
   next.userEdited = applied.userEdited = userEdited;
   next.updatedAt = new Date(now).toISOString();
-  return { order: next as unknown as Order, applied: applied as AppliedPatch };
+  const order = withShipMove(existing.status, next as unknown as Order, next.updatedAt as string);
+  return { order, applied: applied as AppliedPatch };
 }
 
 /** Event types of a message merged into an existing order, in firing order. */

@@ -1,3 +1,5 @@
+import type { InsightState } from "./insights.ts";
+
 /** Sign-in providers an account can be linked to, by the provider's subject id. */
 export type IdentityProvider = "atlas" | "discord";
 
@@ -27,6 +29,12 @@ export interface UserRecord {
   subscriptionPriceId?: string;
   emailVerified: boolean;
   passwordHash?: string;
+  /** Which maintained insight sums hold the account's orders (store/insights.ts). */
+  insights?: InsightState;
+  /** The billing provider's customer. */
+  billingCustomerId?: string;
+  /** Where the last subscription event applied sits in time (domain/billing.ts `eventOrder`). */
+  subscriptionEventAt?: number;
   /** Linked sign-in identities: provider -> subject. */
   identities?: Partial<Record<IdentityProvider, string>>;
 }

@@ -15,8 +15,19 @@ export type QueueHandler = (message: QueueMessage) => Promise<void>;
 export type QueueHandlers = Record<string, QueueHandler>;
 
 export interface QueueListener {
-  /** Waits for the handlers that are running (graceful shutdown, tests). */
-  drain(): Promise<void>;
+  /**
+   * From now on, messages the KV queue delivers here are put back on the queue, unhandled, for
+   * another process or the next start (graceful shutdown): handling them could outlast the
+   * shutdown, and a message this process has taken but not acknowledged when KV closes is only
+   * given back at another process's queue cleanup, about a minute later.
+   */
+  handBack(): void;
+  /**
+   * Waits for the handlers that are running (graceful shutdown, tests). With `quietMs`, it also
+   * waits until none has started for that long, so the queue has taken the last
+   * acknowledgements before KV closes.
+   */
+  drain(options?: { quietMs?: number }): Promise<void>;
   /**
    * Stops the hand-over at commit; with the KV queue, also waits for `listenQueue` to end,
    * which it does when KV closes (so close KV first).
@@ -74,14 +85,19 @@ export async function dispatch(deps: AppDeps, handlers: QueueHandlers, raw: unkn
  */
 export function startQueueListener(deps: AppDeps, handlers: QueueHandlers): QueueListener {
   const running = new Set<Promise<void>>();
-  const run = (message: unknown) => {
-    const task = dispatch(deps, handlers, message);
+  const track = (task: Promise<void>) => {
     running.add(task);
     const done = () => running.delete(task);
     task.then(done, done);
     return task;
   };
-  const listening = deps.events.transport.name === "queue" ? deps.kv.listenQueue(run) : null;
+  const run = (message: unknown) => track(dispatch(deps, handlers, message));
+  let handingBack = false;
+  // A handed-back message is acknowledged once its copy is on the queue; when that commit
+  // fails, the throw has the queue redeliver the message itself.
+  const fromQueue = (message: unknown) =>
+    handingBack ? track(enqueueAll(deps.kv, [{ message: message as QueueMessage }])) : run(message);
+  const listening = deps.events.transport.name === "queue" ? deps.kv.listenQueue(fromQueue) : null;
   const unsubscribe = deps.events.bus.onCommitted((events) => {
     for (const event of events) {
       run({ kind: "event", event, atCommit: true } satisfies EventMessage).catch((err) =>
@@ -90,8 +106,14 @@ export function startQueueListener(deps: AppDeps, handlers: QueueHandlers): Queu
     }
   });
   return {
-    async drain() {
-      while (running.size) await Promise.allSettled([...running]);
+    handBack() {
+      handingBack = true;
+    },
+    async drain({ quietMs = 0 } = {}) {
+      do {
+        while (running.size) await Promise.allSettled([...running]);
+        if (quietMs) await new Promise((resolve) => setTimeout(resolve, quietMs));
+      } while (running.size);
     },
     async close() {
       unsubscribe();

@@ -17,6 +17,8 @@ export type ShareCard = {
   createdAt: string;
   title: string;
   lines: string[];
+  /** The order's product image (https only); absent for profit cards. */
+  imageUrl?: string;
 };
 
 /**

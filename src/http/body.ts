@@ -106,5 +106,7 @@ export const bodyParser: MiddlewareHandler<AppEnv> = async (c, next) => {
   headers.delete("content-length");
   c.req.raw = new Request(raw.url, { method: raw.method, headers });
   cache.json = Promise.resolve(value);
+  // Signed bodies (the billing webhook) are checked over the exact text.
+  c.set("bodyText", text);
   await next();
 };

@@ -7,6 +7,8 @@ export interface AppEnv {
     requestId: string;
     /** The request body as text when it did not parse as a JSON object. */
     rawBody?: string;
+    /** The whole request body as text (JSON bodies included), as it arrived. */
+    bodyText?: string;
     auth: Principal;
   };
 }

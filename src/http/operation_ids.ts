@@ -22,6 +22,8 @@ export const OPERATION_ID_OVERRIDES: Record<string, string> = {
   "POST /api/account/timezone": "setTimezone",
   "POST /api/settings": "updateSettings",
   "POST /api/inbound/mail": "receiveInboundMail",
+  "GET /s/{slug}": "getSharePage",
+  "GET /s/{slug}.png": "getShareImage",
 };
 
 const ITEM_VERBS: Record<string, string> = {

@@ -4,6 +4,7 @@
  * match a printed figure). The decimal separator is the last `.` or `,` followed by exactly
  * one or two digits at the end; any other separator (`.`, `,`, `'`, space) groups thousands.
  */
+import { memoByText } from "./text.ts";
 
 export interface Money {
   /** As printed (after text normalisation), e.g. `$1,134.65`, `1.234,56 €`, `CHF 1'234.56`. */
@@ -44,6 +45,10 @@ const SUFFIX = new RegExp(
   "g",
 );
 
+/** What every figure holds besides a digit: a currency symbol or code (a cheap test first). */
+const CURRENCY_MARK = new RegExp(String.raw`[$€£¥₹]|kr|zł|Fr\.|${CODES}`);
+const DIGIT = /\d/;
+
 /** The amount of a number as printed, in cents, or null. */
 export function parseAmount(number: string): number | null {
   const text = number.replace(/\s/g, " ").trim();
@@ -56,10 +61,13 @@ export function parseAmount(number: string): number | null {
 
 /** Every money figure in a text, in order; a figure needs a currency symbol or code. */
 export function findMoney(text: string, max = 50): Money[] {
+  if (!DIGIT.test(text) || !CURRENCY_MARK.test(text)) return [];
   const found: Money[] = [];
   const taken: [number, number][] = [];
   const overlaps = (a: number, b: number) => taken.some(([x, y]) => a < y && b > x);
-  for (const m of text.matchAll(PREFIX)) {
+  // `exec` loops rather than `matchAll`, which copies the pattern on every call.
+  PREFIX.lastIndex = 0;
+  for (let m = PREFIX.exec(text); m; m = PREFIX.exec(text)) {
     if (found.length >= max) break;
     const cents = parseAmount(m[3]);
     if (cents === null) continue;
@@ -68,7 +76,8 @@ export function findMoney(text: string, max = 50): Money[] {
     found.push({ display: m[0].trim(), cents, currency, index: m.index! });
     taken.push([m.index!, m.index! + m[0].length]);
   }
-  for (const m of text.matchAll(SUFFIX)) {
+  SUFFIX.lastIndex = 0;
+  for (let m = SUFFIX.exec(text); m; m = SUFFIX.exec(text)) {
     if (found.length >= max) break;
     if (overlaps(m.index!, m.index! + m[0].length)) continue;
     const cents = parseAmount(m[2]);
@@ -83,8 +92,13 @@ export function findMoney(text: string, max = 50): Money[] {
   return found.sort((a, b) => a.index - b.index);
 }
 
-/** The one money figure a short text is made of (`$170.00`, `1 234,56 €`), or null. */
-export function moneyValue(text: string): Money | null {
+/**
+ * The one money figure a short text is made of (`$170.00`, `1 234,56 €`), or null. Remembered
+ * per text: the figure returned is shared and must not be changed.
+ */
+export const moneyValue = memoByText(readMoneyValue);
+
+function readMoneyValue(text: string): Money | null {
   const found = findMoney(text, 3);
   if (found.length !== 1) return null;
   const rest =

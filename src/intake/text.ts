@@ -4,12 +4,46 @@
  * their printed form (money, names) apart from the invisible characters.
  */
 
+/** Texts up to this long are remembered by `memoByText`. */
+const MAX_MEMO_KEY = 4096;
+
+const memos: Map<string, unknown>[] = [];
+
+/**
+ * A pure function of a text that remembers its answers (at most `max`) until
+ * `forgetRememberedTexts`: a reader asks the same question of the same block text many times.
+ * Answers are shared, so they must not be changed.
+ */
+export function memoByText<T>(fn: (text: string) => T, max = 4096): (text: string) => T {
+  const answers = new Map<string, T>();
+  memos.push(answers);
+  return (text: string) => {
+    if (text.length > MAX_MEMO_KEY) return fn(text);
+    let answer = answers.get(text);
+    if (answer === undefined && !answers.has(text)) {
+      answer = fn(text);
+      if (answers.size >= max) answers.clear();
+      answers.set(text, answer);
+    }
+    return answer as T;
+  };
+}
+
+/** Forgets every remembered answer: called per message, as one mail's texts rarely recur in the next. */
+export function forgetRememberedTexts(): void {
+  for (const answers of memos) answers.clear();
+}
+
 /** Zero-width, soft-hyphen, combining-grapheme-joiner and bidi controls: never part of a value. */
 const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD\u034F\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 /** Spaces that are not U+0020 (NBSP, narrow NBSP, thin, figure spaces, ideographic space). */
 const ODD_SPACES = /[\u00A0\u202F\u2000-\u200A\u3000\t\f\v]/g;
 const FULL_WIDTH = /[\uFF01-\uFF5E]/g;
 const QUOTES_SINGLE = /[\u2018\u2019\u201A\u2032]/g;
+const NON_ASCII = /[\u0080-\uFFFF]/;
+/** ASCII whitespace the normal form rewrites: a run becomes one space, or one `\n` if it breaks a line. */
+const ASCII_SPACE_RUN = /[ \t\n\v\f\r]+/g;
+const LINE_BREAK = /[\r\n]/;
 
 /**
  * The form every matcher reads: invisible characters removed, odd spaces made plain, typographic
@@ -18,6 +52,10 @@ const QUOTES_SINGLE = /[\u2018\u2019\u201A\u2032]/g;
  * Line breaks are kept (collapsed to single `\n`s with their surrounding spaces trimmed).
  */
 export function normaliseText(text: string): string {
+  // ASCII (most mail text) has nothing to fold: only the spaces and line breaks to collapse.
+  if (!NON_ASCII.test(text)) {
+    return text.replace(ASCII_SPACE_RUN, (run) => LINE_BREAK.test(run) ? "\n" : " ").trim();
+  }
   return text.normalize("NFC")
     .replace(FULL_WIDTH, (c) => String.fromCharCode(c.charCodeAt(0) - 0xFEE0))
     .replace(INVISIBLE, "")
@@ -32,7 +70,30 @@ export function normaliseText(text: string): string {
 
 /** One line: `normaliseText` with line breaks made spaces. */
 export function normaliseLine(text: string): string {
-  return normaliseText(text).replace(/\n/g, " ");
+  return asciiLine(text) ?? normaliseText(text).replace(/\n/g, " ");
+}
+
+/**
+ * `normaliseLine` of ASCII text in one pass: words joined by single spaces, the text itself
+ * when it is already so. Undefined when the text has a character beyond ASCII.
+ */
+function asciiLine(text: string): string | undefined {
+  let out = "";
+  let word = -1;
+  let same = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x7f) return undefined;
+    // The ASCII white space `normaliseText` collapses: space, \t, \n, \v, \f, \r.
+    if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) {
+      if (c !== 0x20 || word < 0) same = false;
+      if (word >= 0) out += (out ? " " : "") + text.slice(word, i);
+      word = -1;
+    } else if (word < 0) word = i;
+  }
+  if (word >= 0) out += (out ? " " : "") + text.slice(word);
+  else if (text.length > 0) same = false;
+  return same ? text : out;
 }
 
 /**
@@ -40,6 +101,7 @@ export function normaliseLine(text: string): string {
  * (`Numéro` = `numero`, `Größe` = `grosse`). Not for display.
  */
 export function foldForMatch(text: string): string {
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
   return text.normalize("NFKD").replace(/[\u0300-\u036F]/g, "").toLowerCase()
     .replace(/ß/g, "ss");
 }
@@ -69,23 +131,32 @@ const SAME_LENGTH_FOLDS: Record<string, string> = {
  * `foldForMatch` that keeps every character at its offset (one UTF-16 unit in, one out, `№`
  * read as `#`), so a match on the folded text slices the same value out of the original.
  */
-export function foldKeepingOffsets(text: string): string {
+export const foldKeepingOffsets = memoByText(foldUnits);
+
+function foldUnits(text: string): string {
+  // ASCII runs fold with `toLowerCase` (A-Z only); other units one by one, each folded once.
   let out = "";
+  let from = 0;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    const code = c.charCodeAt(0);
-    if (code < 128) {
-      out += code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : c;
-      continue;
-    }
-    const lower = c.toLowerCase();
-    const special = SAME_LENGTH_FOLDS[lower];
-    if (special) {
-      out += special;
-      continue;
-    }
-    const base = lower.normalize("NFKD").replace(/[\u0300-\u036F]/g, "");
-    out += base.length === 1 ? base : lower.length === 1 ? lower : c;
+    if (text.charCodeAt(i) < 128) continue;
+    if (i > from) out += text.slice(from, i).toLowerCase();
+    out += foldUnit(text[i]);
+    from = i + 1;
   }
-  return out;
+  return from === 0 ? text.toLowerCase() : out + text.slice(from).toLowerCase();
+}
+
+const foldedUnits = new Map<string, string>();
+
+/** One non-ASCII UTF-16 unit folded to one unit (the set of units is finite: no bound needed). */
+function foldUnit(c: string): string {
+  let folded = foldedUnits.get(c);
+  if (folded === undefined) {
+    const lower = c.toLowerCase();
+    const base = lower.normalize("NFKD").replace(/[\u0300-\u036F]/g, "");
+    folded = SAME_LENGTH_FOLDS[lower] ??
+      (base.length === 1 ? base : lower.length === 1 ? lower : c);
+    foldedUnits.set(c, folded);
+  }
+  return folded;
 }

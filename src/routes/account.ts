@@ -17,6 +17,7 @@ import { deleteAccount } from "../store/account_deletion.ts";
 import { buildExport } from "../store/export.ts";
 import { buildSnapshot } from "../store/snapshot.ts";
 import { findUserIdByUsername, updateUser } from "../store/users.ts";
+import { ensureRebuilt } from "../store/insights.ts";
 
 interface ProfileField {
   path: string;
@@ -75,6 +76,11 @@ function addProfileField(router: Router, spec: ProfileField) {
     }));
     if (!updated) throw unauthorized();
     if (!updated.ok) throw new ApiError(409, "Username is taken");
+    if (spec.field === "timezone") {
+      // A new zone moves days and months: its insight sums are rebuilt (store/insights.ts).
+      const { deps, auth } = c.var;
+      deps.background.run("insights rebuild", () => ensureRebuilt(deps.kv, auth.userId));
+    }
     return c.json({ user: toPublicUser(updated.user) }, 200);
   });
 }

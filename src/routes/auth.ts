@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { EMAIL_MAX, toPublicUser } from "../domain/user.ts";
 import { bearer, currentUser, workspaceOf } from "../http/auth.ts";
 import { sessionFor, sessionIssuing } from "../http/session.ts";
+import { sendVerificationMail } from "../http/verification_mail.ts";
 import { clientIp } from "../http/client_ip.ts";
 import type { AppEnv } from "../http/env.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
@@ -198,6 +199,8 @@ export const authRoutes = createRouter()
         created.taken === "username" ? "Username is taken" : "Email is already registered",
       );
     }
+    // With outgoing mail configured, the new address gets its verification link at once.
+    if (c.var.deps.config.smtp.url) await sendVerificationMail(c.var.deps, created.user);
     return c.json(await sessionFor(c, created.user), 201);
   })
   .openapi(login, async (c) => {

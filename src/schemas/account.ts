@@ -95,7 +95,10 @@ export const SnapshotSchema = z.object({
   bots: Items.openapi({ description: "Each bot with `stats` and `recentOrders`" }),
   emailSources: Items,
   orders: Items.openapi({ description: "Every order of the workspace" }),
-  analytics: Fields,
+  analytics: Fields.openapi({
+    description: "`totalOrders`, `byStatus` (orders per status), `totalCostCents`, and " +
+      "`profitability`: this month's, as `GET /api/profitability` answers it",
+  }),
   templates: Items.openapi({ description: "Built-in and custom templates" }),
   subscriptions: Items.openapi({ description: "Recurring costs" }),
   webhookSubscriptions: Items.openapi({

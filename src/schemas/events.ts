@@ -40,13 +40,16 @@ const AppliedPatchSchema = OrderSchema.pick(editable).partial().extend({
     "to `shipped`, and the updated `userEdited`",
 });
 
-const ShareCardSchema = z.object({
+export const ShareCardSchema = z.object({
   slug: z.string(),
   kind: z.enum(["order", "profit"]),
   url: z.string().openapi({ description: "`<BASE_URL>/s/<slug>`" }),
   createdAt: z.string(),
   title: z.string(),
-  lines: z.array(z.string()),
+  lines: z.array(z.string()).openapi({
+    description: "Store, status and, when the owner chose to show them, the money",
+  }),
+  imageUrl: z.string().optional().openapi({ description: "The order's product image (https)" }),
 }).openapi("ShareCard", {
   description: "The card's public data: never order or tracking numbers, emails or addresses",
 });

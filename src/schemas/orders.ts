@@ -91,6 +91,11 @@ export const OrderSchema = z.object({
   source: z.enum(ORDER_SOURCES).openapi({
     description: "Channel that created the order",
   }),
+  shippedAt: timestamp.optional().openapi({
+    description: "When the order moved to `shipped` (its `receivedAt` when it was created " +
+      "shipped); set by the service, kept once it travels on, removed if it goes back to " +
+      "`ordered`. The calendar's `shipped` counts these days.",
+  }),
   createdAt: timestamp,
   updatedAt: timestamp,
 }).openapi("Order");

@@ -9,6 +9,9 @@ import { keys } from "./keys.ts";
 import { addToCounter, commit, counterValue, deleteKeys, deletePrefix, withRetry } from "./kv.ts";
 import { resetKeysOf } from "./password_resets.ts";
 import { lookupKeysOf } from "./users.ts";
+import { shareKeysOf } from "./shares.ts";
+import { verificationKeysOf } from "./email_verifications.ts";
+import { billingCustomerKeysOf } from "./billing.ts";
 
 /**
  * Finders of the global keys an account owns beyond its record's lookups, each read from
@@ -23,6 +26,10 @@ const OWNED_GLOBAL_KEYS: ((kv: Deno.Kv, userId: string) => Promise<Deno.KvKey[]>
   botUrlKeysOf,
   copierKeysOf,
   digestKeysOf,
+  shareKeysOf,
+  verificationKeysOf,
+  billingCustomerKeysOf,
+  (_kv, userId) => Promise.resolve([keys.leaderboardMember(userId)]),
 ];
 
 /**

@@ -8,7 +8,9 @@ import { settingsExport } from "./settings.ts";
 import { customTemplatesSection } from "./templates.ts";
 import { webhookSubscriptionsSection } from "./webhook_subscriptions.ts";
 import { ordersSection } from "./order_list.ts";
-import { type Item, loadSections, noItems, type WorkspaceContext } from "./sections.ts";
+import { recurringCostsSection } from "./recurring_costs.ts";
+import { sharesSection } from "./shares.ts";
+import { type Item, loadSections, type WorkspaceContext } from "./sections.ts";
 
 /**
  * The account export document of the spec. Secrets are left out by construction: each section
@@ -41,9 +43,9 @@ const SECTIONS = {
   emailSources: emailSourcesSection,
   bots: botsExport,
   customTemplates: customTemplatesSection,
-  subscriptions: noItems,
+  subscriptions: recurringCostsSection,
   webhookSubscriptions: webhookSubscriptionsSection,
-  shares: noItems,
+  shares: sharesSection,
   apiKeys: (ctx: WorkspaceContext) => listApiKeys(ctx.kv, ctx.user.id, ctx.apiKeyUse),
   intakeMessages: intakeMessagesSection,
 };

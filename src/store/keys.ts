@@ -174,6 +174,40 @@ export const keys = {
   chatDigestDue: (dueMs: number, userId: string) => ["chat_digest_due", dueMs, userId] as const,
   /** An order event announced to `updatesWebhook`, claimed before the send: once per event. */
   chatRelay: (userId: string, eventId: string) => ["ws", userId, "chat_relay", eventId] as const,
+  // Money and insights: maintained sums, recurring costs, shares, leaderboard, billing
+  /**
+   * Insight sums of one generation (store/insights.ts): `[..., generation, ...part]` -> KvU64,
+   * the parts of domain/insights.ts and domain/leaderboard.ts. A timezone change starts a new
+   * generation, rebuilt from the orders; older generations are deleted.
+   */
+  insightsRoot: (userId: string) => ["ws", userId, "insight"] as const,
+  insights: (userId: string, generation: string) => ["ws", userId, "insight", generation] as const,
+  insight: (userId: string, generation: string, part: readonly (string | number)[]) =>
+    ["ws", userId, "insight", generation, ...part] as const,
+  /** Accounts that may appear on the leaderboard (public stats and a username): id -> true. */
+  leaderboardMembers: () => ["leaderboard"] as const,
+  leaderboardMember: (userId: string) => ["leaderboard", userId] as const,
+  /** Recurring cost id (`sub_`) -> the cost, and their number (the cap). */
+  recurringCosts: (userId: string) => ["ws", userId, "recurring_cost"] as const,
+  recurringCost: (userId: string, id: string) => ["ws", userId, "recurring_cost", id] as const,
+  recurringCostCount: (userId: string) => ["ws", userId, "count", "recurring_costs"] as const,
+  /** Share slug -> the share; the global copy is what the public page reads. */
+  shares: (userId: string) => ["ws", userId, "share"] as const,
+  share: (userId: string, slug: string) => ["ws", userId, "share", slug] as const,
+  shareCount: (userId: string) => ["ws", userId, "count", "shares"] as const,
+  publicShare: (slug: string) => ["share", slug] as const,
+  /** Email-verification token hash -> {userId, expiresAt}; one-time, 24 hours. */
+  emailVerification: (tokenHash: string) => ["email_verification", tokenHash] as const,
+  userEmailVerifications: (userId: string) => ["ws", userId, "email_verification"] as const,
+  userEmailVerification: (userId: string, tokenHash: string) =>
+    ["ws", userId, "email_verification", tokenHash] as const,
+  /** Billing customer id -> user id; the workspace entry is its back-reference. */
+  billingCustomer: (customerId: string) => ["billing_customer", customerId] as const,
+  userBillingCustomers: (userId: string) => ["ws", userId, "billing_customer"] as const,
+  userBillingCustomer: (userId: string, customerId: string) =>
+    ["ws", userId, "billing_customer", customerId] as const,
+  /** A billing event id already applied (each is applied once); kept 30 days. */
+  billingEvent: (eventId: string) => ["billing_event", eventId] as const,
 
   // Event hand-off on a KV without queues: events whose fan-out nobody has claimed yet
   outbox: () => ["outbox"] as const,

@@ -9,13 +9,14 @@ import { trackingKey } from "../domain/tracking_number.ts";
 import { keys } from "./keys.ts";
 import { addToCounter } from "./kv.ts";
 import { CHANGE_TTL_MS, type ChangeEntry, searchEntry } from "./order_search.ts";
+import { insightCounters, type InsightScope } from "./insights.ts";
 
 interface Footprint {
   entries: Map<string, { key: Deno.KvKey; value: unknown }>;
   counters: Map<string, { key: Deno.KvKey; amount: number }>;
 }
 
-function footprint(userId: string, order: Order | null): Footprint {
+function footprint(userId: string, order: Order | null, scope: InsightScope): Footprint {
   const fp: Footprint = { entries: new Map(), counters: new Map() };
   if (!order) return fp;
   const entry = (key: Deno.KvKey, value: unknown) =>
@@ -41,6 +42,7 @@ function footprint(userId: string, order: Order | null): Footprint {
     count(keys.orderBucket(userId, "all", level, bucket));
     count(keys.orderBucket(userId, order.status, level, bucket));
   });
+  for (const { key, amount } of insightCounters(userId, order, scope)) count(key, amount);
   return fp;
 }
 
@@ -52,15 +54,21 @@ export interface Change {
 /**
  * Adds order moves to `op` (`before` or `after` null: create, delete): keys an order no longer
  * has are deleted, its copies rewritten, and every counter moved once by the summed difference.
+ * `scope` comes from the account record the commit checks (its timezone and insight state).
  */
-export function writeChanges(op: Deno.AtomicOperation, userId: string, changes: Change[]): void {
+export function writeChanges(
+  op: Deno.AtomicOperation,
+  userId: string,
+  changes: Change[],
+  scope: InsightScope,
+): void {
   const deltas = new Map<string, { key: Deno.KvKey; amount: number }>();
   const add = (id: string, key: Deno.KvKey, amount: number) =>
     deltas.set(id, { key, amount: (deltas.get(id)?.amount ?? 0) + amount });
   const realNow = Date.now();
   for (const { before, after } of changes) {
-    const old = footprint(userId, before);
-    const next = footprint(userId, after);
+    const old = footprint(userId, before, scope);
+    const next = footprint(userId, after, scope);
     for (const [id, { key }] of old.entries) if (!next.entries.has(id)) op.delete(key);
     for (const [id, { key, value }] of next.entries) {
       // The number index holds just the id: no need to rewrite it when it stays.
@@ -81,4 +89,5 @@ export const writeChange = (
   userId: string,
   before: Order | null,
   after: Order | null,
-) => writeChanges(op, userId, [{ before, after }]);
+  scope: InsightScope,
+) => writeChanges(op, userId, [{ before, after }], scope);

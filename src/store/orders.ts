@@ -39,6 +39,7 @@ import {
   withRetry,
 } from "./kv.ts";
 import { writeChange, writeChanges } from "./order_footprint.ts";
+import { insightScope } from "./insights.ts";
 
 /** Many writers can race for one order (a burst of messages with one number): retry long. */
 const ATTEMPTS = 400;
@@ -145,7 +146,7 @@ async function commitMerge(
   const { order, changed } = mergeMessage(before, message.fields, message.signals, now);
   const events = (eventsOf?.(before, order) ?? []).map((spec) => buildEventOf(spec, userId, now));
   const op = kv.atomic().check(existing, state.user, ...state.extra);
-  if (changed) writeChange(op, userId, before, order);
+  if (changed) writeChange(op, userId, before, order, insightScope(state.user.value!));
   message.extension?.write(op, { order, merged: true, before });
   const value: IngestResult = { ok: true, order, merged: true, events };
   return { commit: await bus.commit(op, events), value };
@@ -225,7 +226,7 @@ export function ingestOrder(
     // A number read as free (or pointing at an order just deleted) must still be so.
     if (byNumber) op.check(byNumber);
     if (month) op.check(month);
-    writeChange(op, userId, null, order);
+    writeChange(op, userId, null, order, insightScope(user));
     addToCounter(op, monthKey, 1);
     extension?.write(op, { order, merged: false });
     const value: IngestResult = { ok: true, order, merged: false, events };
@@ -281,17 +282,25 @@ export function mergeIntoOrder(
  * batch is written).
  */
 export async function importOrders(kv: Deno.Kv, userId: string, orders: Order[]): Promise<void> {
-  for (let i = 0; i < orders.length; i += MAX_CHECKS) {
-    const batch = orders.slice(i, i + MAX_CHECKS);
-    const op = kv.atomic();
-    for (const { orderNumber } of batch) {
-      if (orderNumber) {
-        const key = keys.orderByNumber(userId, normaliseOrderNumber(orderNumber));
-        op.check({ key, versionstamp: null });
+  // Nine numbers per commit: the tenth check is the account (its timezone places the sums).
+  for (let i = 0; i < orders.length; i += MAX_CHECKS - 1) {
+    const batch = orders.slice(i, i + MAX_CHECKS - 1);
+    const numbers = batch.flatMap(({ orderNumber }) =>
+      orderNumber ? [keys.orderByNumber(userId, normaliseOrderNumber(orderNumber))] : []
+    );
+    await withRetry(async () => {
+      const user = await kv.get<UserRecord>(keys.user(userId));
+      if (!user.value) throw new ConflictError("The account is gone");
+      const op = kv.atomic().check(user);
+      for (const key of numbers) op.check({ key, versionstamp: null });
+      const changes = batch.map((after) => ({ before: null, after }));
+      writeChanges(op, userId, changes, insightScope(user.value));
+      const result = await commit(op);
+      if (!result.ok && (await kv.getMany(numbers)).some((e) => e.versionstamp)) {
+        throw new ConflictError("An imported order number is taken");
       }
-    }
-    writeChanges(op, userId, batch.map((after) => ({ before: null, after })));
-    if (!(await commit(op)).ok) throw new ConflictError("An imported order number is taken");
+      return { commit: result, value: undefined };
+    });
   }
 }
 
@@ -338,7 +347,7 @@ export function updateOrder(
       if (owner.value) return { commit: null, value: { ok: false, reason: "number_taken" } };
       op.check(owner);
     }
-    writeChange(op, userId, before, order);
+    writeChange(op, userId, before, order, insightScope(user.value));
     const events = patchEvents(before, order).map((type) =>
       buildEventOf(
         type === "order.updated"
@@ -368,7 +377,7 @@ export function rewriteOrder(
     const next = revise(entry.value);
     if (!next) return { commit: null, value: "unchanged" };
     const op = kv.atomic().check(entry, user);
-    writeChange(op, userId, entry.value, next);
+    writeChange(op, userId, entry.value, next, insightScope(user.value));
     return { commit: await commit(op), value: "changed" };
   }, ATTEMPTS);
 }
@@ -379,7 +388,7 @@ export function deleteOrder(kv: Deno.Kv, userId: string, id: string): Promise<bo
     const [entry, user] = await readWithAccount(kv, userId, id);
     if (!entry.value || !user.value) return { commit: null, value: false };
     const op = kv.atomic().check(entry, user);
-    writeChange(op, userId, entry.value, null);
+    writeChange(op, userId, entry.value, null, insightScope(user.value));
     return { commit: await commit(op), value: true };
   });
 }

@@ -21,9 +21,6 @@ export interface WorkspaceContext {
 
 export type Loader<T> = (ctx: WorkspaceContext) => Promise<T>;
 
-/** A collection whose capability stores nothing yet. */
-export const noItems = (): Promise<never[]> => Promise.resolve([]);
-
 /** A record of a collection, as its own endpoints return it. */
 export type Item = Record<string, unknown>;
 

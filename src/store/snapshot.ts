@@ -1,17 +1,13 @@
 import { type PublicUser, toPublicUser } from "../domain/user.ts";
-import { orderAnalytics, ordersSection } from "./order_list.ts";
-import {
-  type Item,
-  type Loader,
-  loadSections,
-  noItems,
-  type WorkspaceContext,
-} from "./sections.ts";
+import { ordersSection } from "./order_list.ts";
+import { analyticsSection } from "./insight_queries.ts";
+import { type Item, type Loader, loadSections, type WorkspaceContext } from "./sections.ts";
 import { botsSection } from "./bots.ts";
 import { emailSourcesSection } from "./email_sources.ts";
 import { settingsSection } from "./settings.ts";
 import { templatesSection } from "./templates.ts";
 import { webhookSubscriptionsSection } from "./webhook_subscriptions.ts";
+import { recurringCostsSection } from "./recurring_costs.ts";
 
 /** `GET /api/state` and the `state` of `GET /api/auth/me`: every key the spec lists. */
 export interface WorkspaceSnapshot {
@@ -41,9 +37,9 @@ const SECTIONS: { [K in Exclude<keyof WorkspaceSnapshot, "user">]: Loader<Worksp
     bots: botsSection,
     emailSources: emailSourcesSection,
     orders: ordersSection,
-    analytics: orderAnalytics,
+    analytics: analyticsSection,
     templates: templatesSection,
-    subscriptions: noItems,
+    subscriptions: recurringCostsSection,
     webhookSubscriptions: webhookSubscriptionsSection,
   };
 

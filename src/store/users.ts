@@ -2,7 +2,8 @@ import type { IdentityProvider, UserRecord } from "../domain/user.ts";
 import { EMAIL_MAX, normaliseEmail } from "../domain/user.ts";
 import { USERNAME_MAX, usernameKey } from "../domain/profile.ts";
 import { compact } from "../lib/compact.ts";
-import { newId, randomToken } from "../lib/ids.ts";
+import { newId, randomHex, randomToken } from "../lib/ids.ts";
+import { afterTimezoneChange, FRESH_STATE } from "../domain/insights.ts";
 import { keys } from "./keys.ts";
 import { commit, lookup, withRetry } from "./kv.ts";
 
@@ -61,6 +62,7 @@ export async function createUser(
       timezone: input.timezone ?? "UTC",
       plan: "free",
       emailVerified: input.emailVerified ?? false,
+      insights: FRESH_STATE,
       passwordHash: input.passwordHash,
       identities: input.identities,
     });
@@ -165,7 +167,9 @@ export function updateUser(
     if (!entry.value) return { commit: null, value: null };
     const before = entry.value;
     // Records keep only fields with a value (a cleared display name is removed).
-    const after = compact(change(structuredClone(before)));
+    const after = compact(
+      afterTimezoneChange(before, change(structuredClone(before)), randomHex(6)),
+    );
     const op = kv.atomic().check(entry).set(keys.user(userId), after);
     const oldName = before.username && usernameKey(before.username);
     const newName = after.username && usernameKey(after.username);
@@ -180,6 +184,10 @@ export function updateUser(
         op.check(holder).set(key, userId);
       }
     }
+    // The leaderboard lists accounts with public stats and a username.
+    const listed = (u: UserRecord) => u.publicStats && !!u.username;
+    if (listed(after) && !listed(before)) op.set(keys.leaderboardMember(userId), true);
+    if (listed(before) && !listed(after)) op.delete(keys.leaderboardMember(userId));
     const has = (list: Deno.KvKey[], key: Deno.KvKey) => list.some((k) => k.join() === key.join());
     const added = identityKeys(after).filter((k) => !has(identityKeys(before), k));
     for (const key of identityKeys(before)) if (!has(identityKeys(after), key)) op.delete(key);

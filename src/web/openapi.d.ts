@@ -668,11 +668,71 @@ export interface paths {
         };
         /**
          * New orders this month and the plan's cap
-         * @description Months are calendar months of the account's timezone. `cap` is null when unlimited: paid plans, or a deployment without billing.
+         * @description Months are calendar months of the account's timezone. `cap` is null when unlimited: paid plans, or a deployment without billing. A plan change by the billing webhook shows here at once.
          */
         get: operations["getUsage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a subscription checkout
+         * @description A Checkout Session of the billing provider for `STRIPE_PRICE_ID` in subscription mode, for the caller's account (`client_reference_id`). 403 with `reason: email_unverified` until the account email is verified; 409 while a subscription is `active` or `trialing`; 503 (before any other check) without `STRIPE_SECRET_KEY` and `STRIPE_PRICE_ID`; 502 when the provider does not answer.
+         */
+        post: operations["checkout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the billing portal
+         * @description A billing-portal session of the provider for the account's customer (to change or cancel the subscription). 409 before the account has a billing customer (its first checkout creates one); 503 (before any other check) without `STRIPE_SECRET_KEY`.
+         */
+        post: operations["portal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The billing provider's signed events
+         * @description Public: the provider's event JSON, signed in `Stripe-Signature` (`t=<seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" under STRIPE_WEBHOOK_SECRET>`, at most 5 minutes old); 400 when it does not match. Handled: `checkout.session.completed` (links the customer to the account of `client_reference_id`) and `customer.subscription.created`/`updated`/`deleted` (set `plan`: `pro` while active or trialing, `subscriptionStatus`, `subscriptionPeriodEnd`, `subscriptionPriceId`); others are acknowledged and ignored. Each event id is applied once; an event older (by its own `created`) than the last one applied changes nothing. 503 (before any other check) without `STRIPE_SECRET_KEY` and `STRIPE_WEBHOOK_SECRET`.
+         */
+        post: operations["webhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1235,6 +1295,233 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recurring costs
+         * @description Paging envelope, oldest first (the spec guarantees no order).
+         */
+        get: operations["listSubscriptions"];
+        put?: never;
+        /**
+         * Add a recurring cost
+         * @description A cost the reseller pays on a schedule (software, storage, fees), counted by profitability once per due date. At most 100 per account (429).
+         */
+        post: operations["createSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One recurring cost */
+        get: operations["getSubscription"];
+        put?: never;
+        post?: never;
+        /** Delete a recurring cost */
+        delete: operations["deleteSubscription"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a recurring cost
+         * @description Only the fields sent, validated as on create.
+         */
+        patch: operations["updateSubscription"];
+        trace?: never;
+    };
+    "/api/profitability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Money in and out over a period
+         * @description Orders count by the day of `receivedAt` in the account's timezone, up to today; canceled orders are left out. `spentCents` sums `costCents`, `revenueCents` `salePriceCents`, `soldCostCents` the `costCents` of orders with a sale price; `recurringCents` counts each active recurring cost once per due date from `from` through today. An unknown `range` is a 400. Answered from sums kept with every order change (docs/insights.md), whatever the size of the workspace.
+         */
+        get: operations["getProfitability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Orders received, shipped, delivered and expected per day of a month
+         * @description A malformed `month` is a 400. Answered from sums kept with every order change (docs/insights.md), whatever the size of the workspace.
+         */
+        get: operations["getCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Accounts with public stats, ranked by orders
+         * @description Only accounts that turned public stats on and have a username; shows their username, display name and figures, never an email or id. An unknown `timeframe` is a 400. Answered from sums kept with every order change (docs/insights.md), whatever the size of the workspace.
+         */
+        get: operations["getLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List share cards, newest first */
+        get: operations["listShares"];
+        put?: never;
+        /**
+         * Create a share card
+         * @description A public card of an order (item name, store, image, status; the money only with `showPrices`) or of the account's profitability over a range, frozen as it is now. Its page `<BASE_URL>/s/<slug>` carries Open Graph and Twitter card tags and the image `/s/<slug>.png`; never order or tracking numbers, emails or addresses. Fires `share.created`. At most 500 per account (429).
+         */
+        post: operations["createShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shares/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a share card
+         * @description Its page and image answer 404 at once.
+         */
+        delete: operations["deleteShare"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify-email/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a link that verifies the account's email
+         * @description Session token or API key. The link (`{BASE_URL}/verify-email?token=...`) carries a one-time token valid 24 hours, mailed through `SMTP_URL` (or written to the service log when that is unset). An already verified account gets `{ok: true}` and no mail. 3 requests a minute per account.
+         */
+        post: operations["request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify the account's email with a mailed token
+         * @description No token needed: the link is the credential. Spends the token and sets `emailVerified`; 400 for an unknown, used or expired token.
+         */
+        post: operations["verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A share card's public page (HTML)
+         * @description With `og:title`, `og:description`, `og:image` (the card image) and `twitter:card` tags. No token.
+         */
+        get: operations["getSharePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{slug}.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A share card's image (PNG, 1200 x 630)
+         * @description Drawn from an SVG with the fonts the service ships. No token.
+         */
+        get: operations["getShareImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -1499,6 +1786,8 @@ export interface components {
              * @enum {string}
              */
             source: "manual" | "email" | "chat";
+            /** @description When the order moved to `shipped` (its `receivedAt` when it was created shipped); set by the service, kept once it travels on, removed if it goes back to `ordered`. The calendar's `shipped` counts these days. */
+            shippedAt?: string;
             /** @description ISO 8601 UTC, millisecond precision */
             createdAt: string;
             /** @description ISO 8601 UTC, millisecond precision */
@@ -1716,7 +2005,10 @@ export interface components {
             url: string;
             createdAt: string;
             title: string;
+            /** @description Store, status and, when the owner chose to show them, the money */
             lines: string[];
+            /** @description The order's product image (https) */
+            imageUrl?: string;
         };
         Error: {
             error: string;
@@ -1836,6 +2128,7 @@ export interface components {
             orders: {
                 [key: string]: unknown;
             }[];
+            /** @description `totalOrders`, `byStatus` (orders per status), `totalCostCents`, and `profitability`: this month's, as `GET /api/profitability` answers it */
             analytics: {
                 [key: string]: unknown;
             };
@@ -2266,6 +2559,16 @@ export interface components {
             /** @description Start of next month in the account's timezone (ISO 8601 UTC) */
             resetsAt: string;
             billingEnabled: boolean;
+        };
+        BillingRedirect: {
+            /** @description Send the user's browser there */
+            url: string;
+        };
+        BillingWebhookAnswer: {
+            /** @enum {boolean} */
+            received: true;
+            /** @enum {string} */
+            outcome: "applied" | "duplicate" | "stale" | "unknown_account" | "ignored";
         };
         EmailSourcePage: {
             items: components["schemas"]["EmailSource"][];
@@ -2729,6 +3032,155 @@ export interface components {
             embed: {
                 [key: string]: unknown;
             };
+        };
+        RecurringCostPage: {
+            items: components["schemas"]["RecurringCost"][];
+            total: number;
+            limit: number;
+            offset: number;
+            hasMore: boolean;
+        };
+        RecurringCost: {
+            /** @example sub_01jq4w5v2x8c9d0e1f2g3h4j5k */
+            id: string;
+            name: string;
+            costCents: number;
+            /** @enum {string} */
+            frequency: "weekly" | "monthly" | "quarterly" | "yearly";
+            /** @description YYYY-MM-DD */
+            startDate: string;
+            active: boolean;
+            createdAt: string;
+            updatedAt: string;
+        };
+        RecurringCostEnvelope: {
+            subscription: components["schemas"]["RecurringCost"];
+        };
+        /** @description At most 100 per account (429 beyond) */
+        CreateRecurringCost: {
+            /**
+             * @description 1 to 120 characters, trimmed
+             * @example Reseller software
+             */
+            name: string;
+            /**
+             * @description Integer cents, >= 0, charged on every due date
+             * @example 2999
+             */
+            costCents: number;
+            /**
+             * @description Due on `startDate` and then every week, month, quarter (3 months) or year; a start on the 29th to 31st falls on the last day of shorter months
+             * @enum {string}
+             */
+            frequency: "weekly" | "monthly" | "quarterly" | "yearly";
+            /**
+             * Format: date
+             * @description First due date (YYYY-MM-DD, from 1970); default today in the account's timezone
+             * @example 2025-01-15
+             */
+            startDate?: string;
+            /** @description Inactive costs count nothing; default true */
+            active?: boolean;
+        };
+        PatchRecurringCost: {
+            /**
+             * @description 1 to 120 characters, trimmed
+             * @example Reseller software
+             */
+            name?: string;
+            /**
+             * @description Integer cents, >= 0, charged on every due date
+             * @example 2999
+             */
+            costCents?: number;
+            /**
+             * @description Due on `startDate` and then every week, month, quarter (3 months) or year; a start on the 29th to 31st falls on the last day of shorter months
+             * @enum {string}
+             */
+            frequency?: "weekly" | "monthly" | "quarterly" | "yearly";
+            /**
+             * Format: date
+             * @description First due date (YYYY-MM-DD, from 1970); default today in the account's timezone
+             * @example 2025-01-15
+             */
+            startDate?: string;
+            /** @description Inactive costs count nothing; default true */
+            active?: boolean;
+        };
+        Profitability: {
+            /** @enum {string} */
+            range: "month" | "quarter" | "year" | "all";
+            /** @description First day (YYYY-MM-DD); for `all` the first order's */
+            from: string;
+            /** @description Today in the account's timezone (YYYY-MM-DD) */
+            to: string;
+            /** @description Orders received in the range, canceled left out */
+            orders: number;
+            /** @description Sum of `costCents` */
+            spentCents: number;
+            /** @description Sum of `salePriceCents` */
+            revenueCents: number;
+            /** @description Sum of `costCents` of the orders that have a `salePriceCents` */
+            soldCostCents: number;
+            /** @description Each active recurring cost once per due date from `from` to today */
+            recurringCents: number;
+            /** @description `revenueCents - soldCostCents - recurringCents` */
+            profitCents: number;
+            /** @description Every calendar month from `from` to `to`, ascending */
+            byMonth: {
+                /** @example 2025-03 */
+                month: string;
+                spentCents: number;
+                revenueCents: number;
+                profitCents: number;
+            }[];
+        };
+        Calendar: {
+            month: string;
+            /** @description One entry per day: orders received (account timezone), orders that moved to shipped (`shippedAt`, account timezone), `actualDelivery` and `estimatedDelivery` dates; canceled orders included */
+            days: {
+                date: string;
+                ordered: number;
+                shipped: number;
+                delivered: number;
+                expected: number;
+            }[];
+        };
+        Leaderboard: {
+            /** @enum {string} */
+            timeframe: "week" | "month" | "all";
+            /** @description At most 100: accounts with public stats, a username and an order in the timeframe; ranked by orders, then `valueCents`, then username */
+            entries: {
+                rank: number;
+                username: string;
+                displayName?: string;
+                orders: number;
+                /** @description Sum of `costCents` in the timeframe */
+                valueCents: number;
+            }[];
+        };
+        ShareEnvelope: {
+            share: components["schemas"]["ShareCard"];
+        };
+        CreateShare: {
+            /** @enum {string} */
+            kind: "order";
+            /** @example ord_01jq4w5v2x8c9d0e1f2g3h4j5k */
+            orderId: string;
+            /** @description Show what was paid and sold for; default false */
+            showPrices?: boolean;
+        } | {
+            /** @enum {string} */
+            kind: "profit";
+            /**
+             * @description As `GET /api/profitability`
+             * @enum {string}
+             */
+            range: "month" | "quarter" | "year" | "all";
+        };
+        VerifyEmailRequest: {
+            /** @description The token of the verification link */
+            token: string;
         };
         OpenApiDocument: {
             /** @enum {string} */
@@ -4801,6 +5253,198 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    checkout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkout page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingRedirect"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden by a rule of the spec */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description An upstream service is unreachable */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Feature not configured on this deployment */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The portal page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingRedirect"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description An upstream service is unreachable */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Feature not configured on this deployment */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The provider's signature of the body */
+                "stripe-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted (applied now, or earlier, or nothing to do) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingWebhookAnswer"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description Feature not configured on this deployment */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listEmailSources: {
         parameters: {
             query?: {
@@ -6579,6 +7223,675 @@ export interface operations {
                 };
                 content: {
                     "text/javascript": string;
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 (default 50). Above 200 becomes 200; non-numeric (repeated included) or 0 becomes 50; negative becomes 1. */
+                limit?: string | string[];
+                /** @description Items to skip (default 0). Non-numeric (repeated included) becomes 0. */
+                offset?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of costs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringCostPage"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRecurringCost"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringCostEnvelope"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or resource cap reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cost */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringCostEnvelope"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchRecurringCost"];
+            };
+        };
+        responses: {
+            /** @description The changed cost */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringCostEnvelope"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProfitability: {
+        parameters: {
+            query?: {
+                /** @description `month`, `quarter`, `year` (the current calendar period of the account's timezone) or `all` (from the first order); default `month` */
+                range?: "month" | "quarter" | "year" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profitability"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCalendar: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM; default this month in the account's timezone */
+                month?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The month */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Calendar"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getLeaderboard: {
+        parameters: {
+            query?: {
+                /** @description `week` (today and the 6 days before, UTC days), `month` (the last 30 UTC days) or `all`; default `week` */
+                timeframe?: "week" | "month" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ranking */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Leaderboard"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listShares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every share */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        shares: components["schemas"]["ShareCard"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateShare"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareEnvelope"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or resource cap reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Mailed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or resource cap reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyEmailRequest"];
+            };
+        };
+        responses: {
+            /** @description Verified */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSharePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The share's slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getShareImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The share's slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             500: components["responses"]["InternalError"];

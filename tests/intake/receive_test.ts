@@ -94,7 +94,8 @@ Deno.test("a message that reads as an order is logged with the order, its raw co
   equal(second.outcome, "merged");
   const history = await listIntakeLog(ws.kv, ws.userId, { orderId: first.orderId, limit: 10 });
   eq(history.items.map((e) => [e.outcome, e.setFields]), [
-    ["merged", ["status", "trackingNumber"]],
+    // The merge moved the order to shipped: its shippedAt comes from this message too.
+    ["merged", ["shippedAt", "status", "trackingNumber"]],
     ["created", ["itemSummary", "orderNumber", "receivedAt", "status", "total"]],
   ]);
   equal((await getOrder(ws.kv, ws.userId, first.orderId))?.status, "shipped");

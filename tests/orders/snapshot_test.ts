@@ -5,7 +5,7 @@ import { call, signUp, testApp } from "../helpers.ts";
 type Body = Record<string, any>;
 
 Deno.test("the snapshot and the export carry the workspace's orders; analytics counts them", async () => {
-  await using ctx = await testApp();
+  await using ctx = await testApp({}, { now: () => Date.parse("2025-01-20T00:00:00Z") });
   const { token } = await signUp(ctx);
   const other = await signUp(ctx);
   const post = async (body: Body) =>
@@ -31,6 +31,18 @@ Deno.test("the snapshot and the export carry the workspace's orders; analytics c
     totalOrders: 3,
     byStatus: { ordered: 1, shipped: 1, delivered: 0, canceled: 0, issue: 1 },
     totalCostCents: 300,
+    profitability: {
+      range: "month",
+      from: "2025-01-01",
+      to: "2025-01-20",
+      orders: 3,
+      spentCents: 300,
+      revenueCents: 0,
+      soldCostCents: 0,
+      recurringCents: 0,
+      profitCents: 0,
+      byMonth: [{ month: "2025-01", spentCents: 300, revenueCents: 0, profitCents: 0 }],
+    },
   });
   const me = await call<Body>(ctx, "GET", "/api/auth/me", { token });
   eq(me.body.state.orders, [c, b, a]);

@@ -168,9 +168,13 @@ Deno.test("outside the pages and assets, the JSON 404 is what it was", async () 
     assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8", path);
     assert.deepEqual(JSON.parse(decode(bytes)), { error: "Not found" }, path);
   }
-  // The API itself does not change: its document lists no dashboard path.
+  // The API itself does not change: its document lists no dashboard path (outside /api it has
+  // only the public share pages).
   const doc = JSON.parse(decode((await get(ctx.app, "/api/openapi.json")).bytes));
-  assert.deepEqual(Object.keys(doc.paths).filter((p) => !p.startsWith("/api")), []);
+  assert.deepEqual(Object.keys(doc.paths).filter((p) => !p.startsWith("/api")), [
+    "/s/{slug}",
+    "/s/{slug}.png",
+  ]);
 });
 
 Deno.test("content negotiation: brotli before gzip, q=0 refuses, none without the header", () => {

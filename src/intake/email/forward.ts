@@ -47,7 +47,13 @@ const SEPARATORS = [
   /^_{20,}$/,
 ];
 
+/** Characters whose fold is `:` (`foldForMatch` of `：` is `:`); header lines need one. */
+const COLON = /[:\u2A74\uFE13\uFE55\uFF1A]/;
+/** Characters a separator line needs one of (after folding): `-`, `:` or `_`. */
+const SEPARATOR_MARK = /[-:_\u2A74\uFE13\uFE55\uFF1A\uFE63\uFF0D\uFE33\uFE34\uFE4D-\uFE4F\uFF3F]/;
+
 export function isForwardSeparator(text: string): boolean {
+  if (!SEPARATOR_MARK.test(text)) return false;
   const folded = foldForMatch(text).trim();
   return folded.length < 80 && SEPARATORS.some((re) => re.test(folded));
 }
@@ -60,7 +66,7 @@ interface HeaderPair {
 /** The header pairs a block states, and how many blocks it used (a label cell takes its value cell). */
 function headerPairs(blocks: Block[], i: number): { pairs: HeaderPair[]; used: number } {
   const b = blocks[i];
-  if (b.text.length > 400) return { pairs: [], used: 1 };
+  if (b.text.length > 400 || !COLON.test(b.text)) return { pairs: [], used: 1 };
   const parts = b.text.split(RUN_TOGETHER).filter((p) => p.trim());
   const pairs: HeaderPair[] = [];
   for (const part of parts) {

@@ -8,6 +8,7 @@
  */
 import { Parser } from "htmlparser2";
 import { clip, normaliseLine } from "../text.ts";
+import { FastTokenizer } from "./html_tokenizer.ts";
 
 export const HTML_LIMITS = {
   maxChars: 1024 * 1024,
@@ -116,6 +117,7 @@ const HIDDEN_STYLE =
 const QUOTE_CLASSES =
   /\b(?:gmail_quote|gmail_extra|yahoo_quoted|moz-forward-container|moz-cite-prefix|protonmail_quote|tutanota_quote|zmail_extra|iosymail)\b/i;
 const QUOTE_IDS = /^(?:divRplyFwdMsg|mail-editor-reference-message-container|replySplit)$/i;
+const HEADINGS = new Set(["h1", "h2", "h3"]);
 
 interface Open {
   name: string;
@@ -166,15 +168,21 @@ export function htmlToBlocks(html: string): HtmlDocument {
     const line = normaliseLine(clip(text, HTML_LIMITS.maxBlockChars * 2));
     if ((line || images.length > 0) && doc.blocks.length < HTML_LIMITS.maxBlocks) {
       const cell = cells.at(-1);
-      doc.blocks.push({
-        text: clip(line, HTML_LIMITS.maxBlockChars),
-        tag,
-        heading: headingDepth > 0,
-        ...(cell ? { cell: { table: cell.id, row: cell.row, col: cell.col } } : {}),
-        links,
-        images,
-        quote: quoteDepth,
-      });
+      const blockText = clip(line, HTML_LIMITS.maxBlockChars);
+      const heading = headingDepth > 0;
+      doc.blocks.push(
+        cell
+          ? {
+            text: blockText,
+            tag,
+            heading,
+            cell: { table: cell.id, row: cell.row, col: cell.col },
+            links,
+            images,
+            quote: quoteDepth,
+          }
+          : { text: blockText, tag, heading, links, images, quote: quoteDepth },
+      );
       links = [];
       images = [];
     }
@@ -191,18 +199,20 @@ export function htmlToBlocks(html: string): HtmlDocument {
         parser.pause();
         return;
       }
-      const style = attribs.style ?? "";
-      const hidden = HIDDEN_STYLE.test(style) || "hidden" in attribs ||
-        (attribs["aria-hidden"] === "true" && /display|height\s*:\s*0/i.test(style));
+      const style = attribs.style;
+      const hidden = (style !== undefined && HIDDEN_STYLE.test(style)) || "hidden" in attribs ||
+        (attribs["aria-hidden"] === "true" && /display|height\s*:\s*0/i.test(style ?? ""));
       const isJsonLd = name === "script" && /ld\+json/i.test(attribs.type ?? "");
       const skipped = SKIPPED_TAGS.has(name) && !isJsonLd;
-      const quote = QUOTE_CLASSES.test(attribs.class ?? "") || QUOTE_IDS.test(attribs.id ?? "") ||
+      const quote = (attribs.class !== undefined && QUOTE_CLASSES.test(attribs.class)) ||
+        (attribs.id !== undefined && QUOTE_IDS.test(attribs.id)) ||
         (name === "blockquote" && /cite/i.test(attribs.type ?? "")) || attribs.name === "quote";
-      const open: Open = { name, hidden, skipped, quote, heading: /^h[1-3]$/.test(name) };
+      const open: Open = { name, hidden, skipped, quote, heading: HEADINGS.has(name) };
       if (isJsonLd) open.jsonLd = [];
-      if (BLOCK_TAGS.has(name) && hiddenDepth === 0 && skippedDepth === 0) flush(blockTag());
+      const isBlock = BLOCK_TAGS.has(name);
+      if (isBlock && hiddenDepth === 0 && skippedDepth === 0) flush(blockTag());
       stack.push(open);
-      if (BLOCK_TAGS.has(name) && name !== "br") blockNames.push(name);
+      if (isBlock && name !== "br") blockNames.push(name);
       if (hidden) hiddenDepth++;
       if (skipped) skippedDepth++;
       if (quote) quoteDepth++;
@@ -226,12 +236,12 @@ export function htmlToBlocks(html: string): HtmlDocument {
         openLinks.push(open.link);
       }
       if (visible && name === "img" && attribs.src && images.length < MAX_PER_BLOCK) {
-        images.push({
-          src: attribs.src.trim(),
-          alt: normaliseLine(attribs.alt ?? ""),
-          ...dimension("width", attribs),
-          ...dimension("height", attribs),
-        });
+        const image: Image = { src: attribs.src.trim(), alt: normaliseLine(attribs.alt ?? "") };
+        const width = dimension("width", attribs);
+        if (width !== undefined) image.width = width;
+        const height = dimension("height", attribs);
+        if (height !== undefined) image.height = height;
+        images.push(image);
       }
       microdataOpen(open, attribs);
     },
@@ -270,7 +280,12 @@ export function htmlToBlocks(html: string): HtmlDocument {
       if ((name === "td" || name === "th") && cells.length > 0) cells.pop();
       microdataClose(open);
     },
-  }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  }, {
+    decodeEntities: true,
+    lowerCaseTags: true,
+    lowerCaseAttributeNames: true,
+    Tokenizer: FastTokenizer,
+  });
 
   const microdataOpen = (open: Open, attribs: Record<string, string>) => {
     const prop = attribs.itemprop?.trim().split(/\s+/)[0];
@@ -316,16 +331,17 @@ function lastSegment(type: string): string {
   return type.trim().split(/\s+/)[0].replace(/\/+$/, "").split("/").pop() ?? "";
 }
 
-function dimension(
-  key: "width" | "height",
-  attribs: Record<string, string>,
-): { width?: number; height?: number } {
+const STYLE_SIZE = {
+  width: /(?:^|;)\s*(?:max-)?width\s*:\s*(\d+)px/i,
+  height: /(?:^|;)\s*(?:max-)?height\s*:\s*(\d+)px/i,
+} as const;
+
+/** A size from the attribute, else from the inline style (`width:120px`), else undefined. */
+function dimension(key: "width" | "height", attribs: Record<string, string>): number | undefined {
   const fromAttr = Number.parseInt(attribs[key] ?? "", 10);
-  const fromStyle = Number.parseInt(
-    new RegExp(`(?:^|;)\\s*(?:max-)?${key}\\s*:\\s*(\\d+)px`, "i").exec(attribs.style ?? "")?.[1] ??
-      "",
-    10,
-  );
-  const value = Number.isFinite(fromAttr) ? fromAttr : fromStyle;
-  return Number.isFinite(value) ? { [key]: value } : {};
+  if (Number.isFinite(fromAttr)) return fromAttr;
+  const style = attribs.style;
+  if (style === undefined) return undefined;
+  const fromStyle = Number.parseInt(STYLE_SIZE[key].exec(style)?.[1] ?? "", 10);
+  return Number.isFinite(fromStyle) ? fromStyle : undefined;
 }

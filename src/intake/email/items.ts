@@ -5,7 +5,7 @@
  * printed (without the `× 1` suffix), quantity, size, price and image.
  */
 import { type Money, moneyValue } from "../money.ts";
-import { foldKeepingOffsets } from "../text.ts";
+import { foldKeepingOffsets, memoByText } from "../text.ts";
 import type { Block, Image } from "./html.ts";
 import { isLabel, labelledValues } from "./labels.ts";
 
@@ -59,7 +59,9 @@ export function isProductImage(image: Image, storeNames: string[]): boolean {
 }
 
 /** Whether a block reads as a product name (not a label, money, date or a sentence). */
-function nameLike(text: string): boolean {
+const nameLike = memoByText(readsAsName);
+
+function readsAsName(text: string): boolean {
   if (text.length < 2 || text.length > 250) return false;
   if (moneyValue(text) || /^[\d\s.,:/-]+$/.test(text)) return false;
   const key = /^([^:]{1,30}):/.exec(text)?.[1];
@@ -133,10 +135,10 @@ function describe(item: Item, blocks: Block[], from: number, to: number): Item {
 /** Items anchored on product images. */
 function imageItems(blocks: Block[], storeNames: string[]): Item[] {
   const anchors: { block: number; image: Image }[] = [];
-  blocks.forEach((b, i) => {
-    const image = b.images.find((img) => isProductImage(img, storeNames));
-    if (image && anchors.length < MAX_ITEMS) anchors.push({ block: i, image });
-  });
+  for (let i = 0; i < blocks.length && anchors.length < MAX_ITEMS; i++) {
+    const image = blocks[i].images.find((img) => isProductImage(img, storeNames));
+    if (image) anchors.push({ block: i, image });
+  }
   const items: Item[] = [];
   anchors.forEach((anchor, k) => {
     const end = k + 1 < anchors.length ? anchors[k + 1].block : blocks.length;
@@ -259,7 +261,7 @@ function listItems(blocks: Block[]): Item[] {
       i++;
       continue;
     }
-    if (!nameLike(blocks[i].text) || isLabel(blocks[i].text, "quantity")) continue;
+    // The attribute lines first: most blocks have none, and then the name test is moot.
     let attributes = 0;
     let j = i + 1;
     for (; j < Math.min(blocks.length, i + 6); j++) {
@@ -271,7 +273,7 @@ function listItems(blocks: Block[]): Item[] {
         break;
       } else if (attributes === 0 && j > i + 1) break;
     }
-    if (attributes > 0) {
+    if (attributes > 0 && nameLike(blocks[i].text) && !isLabel(blocks[i].text, "quantity")) {
       items.push(describe({ name: blocks[i].text, block: i }, blocks, i, j + 1));
       i = j - 1;
     }

@@ -6,6 +6,7 @@
  */
 import { detectCarrier } from "../../domain/tracking_number.ts";
 import type { CarrierKey } from "../../domain/carriers.ts";
+import { memoByText } from "../text.ts";
 
 const REDIRECT_KEYS = [
   "u",
@@ -26,14 +27,35 @@ const MAX_URL = 4096;
 const REDIRECT_PATH =
   /\/(?:gp\/[rf]\.html|ls\/click|track\/click(?:\/.*)?|click|redirect|clicktracker)\/?$/i;
 
-function parse(href: string): URL | null {
+/**
+ * What a URL parser rewrites in an http(s) URL: `%` and `+` (decoded in hosts and queries), a
+ * backslash (a slash in the path), tabs and line breaks (dropped) and non-ASCII (mapped in host
+ * names). A URL without them holds only what its text shows, up to letter case, so the tests
+ * below can answer "no" from the text alone.
+ */
+const REWRITTEN = /[%+\\\t\n\r\u0080-\uFFFF]/;
+/** What a tracker whose target can be read shows: an SES `/L0/` path, `http` in the query, Mandrill. */
+const TRACKER_SIGNS = /\/L0\/|\?.*http|mandrillapp/i;
+/** What a URL naming a tracking number shows: a carrier's host or a tracking query key. */
+const TRACKING_SIGNS =
+  /ups\.com|usps\.com|fedex\.com|dhl|track|trk|trck|piececode|label|idc|awb|shipmentnumber|inquirynumber|sendungsnummer/i;
+
+/** A mail asks about each link several times: one parse per text, the URL only read. */
+const parse = memoByText((href: string): URL | null => {
   if (href.length > MAX_URL || !/^https?:\/\//i.test(href)) return null;
   try {
     return new URL(href);
   } catch {
     return null;
   }
+}, 2_000);
+
+/** Whether a URL has a query (`searchParams` is built only for those). */
+function hasQuery(url: URL): boolean {
+  return url.search !== "";
 }
+
+const isRedirectKey = (key: string) => REDIRECT_KEYS.includes(key.toLowerCase());
 
 function decodeOnce(value: string): string {
   try {
@@ -45,6 +67,7 @@ function decodeOnce(value: string): string {
 
 /** The target of one click tracker, or null when `href` is not one that carries its target. */
 function unwrapOnce(href: string): string | null {
+  if (!REWRITTEN.test(href) && !TRACKER_SIGNS.test(href)) return null;
   const url = parse(href);
   if (!url) return null;
   // AWS SES (awstrack.me): /L0/<encoded url>/1/<id>
@@ -53,14 +76,15 @@ function unwrapOnce(href: string): string | null {
     const target = decodeOnce(l0[1]);
     if (/^https?:\/\//i.test(target)) return target;
   }
+  if (!hasQuery(url)) return null;
   for (const [key, value] of url.searchParams) {
-    if (!REDIRECT_KEYS.includes(key.toLowerCase())) continue;
+    if (!isRedirectKey(key)) continue;
     const target = /^https?%3a/i.test(value) ? decodeOnce(value) : value;
     if (/^https?:\/\//i.test(target)) return target;
   }
   // Mandrill: ?p=<base64 JSON whose "p" is JSON with the "url">
-  const p = url.searchParams.get("p");
-  if (p && /mandrillapp\.com$/i.test(url.hostname)) {
+  const p = /mandrillapp\.com$/i.test(url.hostname) ? url.searchParams.get("p") : null;
+  if (p) {
     const target = mandrillTarget(p);
     if (target) return target;
   }
@@ -95,7 +119,7 @@ export function isOpaqueTracker(href: string): boolean {
   if (!url) return true;
   // A redirect endpoint whose target could not be read out of it.
   if (REDIRECT_PATH.test(url.pathname)) return true;
-  return url.searchParams.has("qs") || url.searchParams.has("upn") ||
+  return (hasQuery(url) && (url.searchParams.has("qs") || url.searchParams.has("upn"))) ||
     /(?:^|\.)(?:click|links|trk|email|e|clicks|link|t)\.[^.]+\.[a-z]+$/i.test(url.hostname) &&
       url.pathname.length <= 1;
 }
@@ -129,12 +153,15 @@ const TRACKING_KEYS =
  * order numbers that can pass a carrier's check digit by chance).
  */
 export function trackingNumbersInUrl(href: string): UrlTracking[] {
+  if (!REWRITTEN.test(href) && !TRACKING_SIGNS.test(href)) return [];
   const url = parse(href);
   if (!url) return [];
   const carrierSite = CARRIER_HOSTS.some(([re]) => re.test(url.hostname));
   const parts: string[] = [];
-  for (const [key, value] of url.searchParams) {
-    if (carrierSite || (TRACKING_KEYS.test(key) && key.toLowerCase() !== "id")) {
+  const wanted = (key: string) =>
+    carrierSite || (TRACKING_KEYS.test(key) && key.toLowerCase() !== "id");
+  for (const [key, value] of hasQuery(url) ? url.searchParams : []) {
+    if (wanted(key)) {
       parts.push(...value.split(/[,;|\s]+/));
     }
   }

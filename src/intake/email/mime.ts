@@ -4,7 +4,7 @@
  * caller to parse again, so a forward-as-attachment and an inline rfc822 part take one path.
  * Every size is bounded: the input, the parts looked at, the text decoded.
  */
-import PostalMime from "postal-mime";
+import PostalMime, { type Email } from "postal-mime";
 import { clip } from "../text.ts";
 
 export const MIME_LIMITS = {
@@ -48,6 +48,7 @@ export type MimeResult = { ok: true; message: MimeMessage } | { ok: false; why: 
 interface MimeNode {
   childNodes: MimeNode[];
   content?: Uint8Array | null;
+  contentTransferEncoding?: { encoding?: string };
   contentType: {
     multipart?: string | false;
     parsed?: { value?: string; params?: Record<string, string> };
@@ -82,9 +83,11 @@ function partText(node: MimeNode): string {
   return text;
 }
 
-/** Parses one message. Never throws: a message postal-mime rejects is `{ok: false}`. */
-export async function parseMime(raw: Uint8Array): Promise<MimeResult> {
-  if (raw.byteLength > MIME_LIMITS.maxBytes) return { ok: false, why: "message too large" };
+type PostalResult =
+  | { ok: true; email: Email; root?: MimeNode }
+  | { ok: false; why: string };
+
+async function postal(raw: Uint8Array): Promise<PostalResult> {
   const parser = new PostalMime({
     rfc822Attachments: true,
     attachmentEncoding: "arraybuffer",
@@ -93,13 +96,35 @@ export async function parseMime(raw: Uint8Array): Promise<MimeResult> {
     // Every attached message comes back as bytes: one path for inline and attached ones.
     maxRfc822NestingDepth: 0,
   });
-  let email;
   try {
-    email = await parser.parse(raw);
+    const email = await parser.parse(raw);
+    return { ok: true, email, root: (parser as unknown as { root?: MimeNode }).root };
   } catch (error) {
     return { ok: false, why: `malformed MIME: ${clip(String((error as Error)?.message), 120)}` };
   }
-  const root = (parser as unknown as { root?: MimeNode }).root;
+}
+
+/**
+ * Parses one message. Never throws: a message postal-mime rejects is `{ok: false}`.
+ * A single text part without a transfer encoding (most store mail) is read in two steps:
+ * postal-mime reads the header block alone, and the body's bytes are taken as postal-mime would
+ * take them, line by line, which it does through a `Blob` of two parts per line (slow in Deno).
+ */
+export async function parseMime(raw: Uint8Array): Promise<MimeResult> {
+  if (raw.byteLength > MIME_LIMITS.maxBytes) return { ok: false, why: "message too large" };
+  // Headers naming a multipart or an encoding take the whole-message path at once (a guess to
+  // save a parse: either path reads the same).
+  const start = bodyStart(raw);
+  const body = start >= 0 && !ENCODED_OR_MULTIPART.test(LATIN1.decode(raw.subarray(0, start)))
+    ? start
+    : -1;
+  let parsed = await postal(body < 0 ? raw : raw.subarray(0, body));
+  if (parsed.ok && body >= 0) {
+    if (parsed.root && plainTextPart(parsed.root)) parsed.root.content = plainBody(raw, body);
+    else parsed = await postal(raw);
+  }
+  if (!parsed.ok) return parsed;
+  const { email, root } = parsed;
   const message: MimeMessage = {
     ...(email.from?.address
       ? { from: { name: email.from.name ?? "", address: email.from.address } }
@@ -117,6 +142,54 @@ export async function parseMime(raw: Uint8Array): Promise<MimeResult> {
   };
   if (root) collectParts(root, message);
   return { ok: true, message };
+}
+
+const ENCODED_OR_MULTIPART = /multipart|base64|quoted-printable/i;
+const LATIN1 = new TextDecoder("latin1");
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * Where the body starts: after the first line that is empty once its trailing CRs are cut
+ * (postal-mime's end of the top-level headers); -1 when there is none.
+ */
+function bodyStart(raw: Uint8Array): number {
+  let start = 0;
+  while (start < raw.length) {
+    const lf = raw.indexOf(LF, start);
+    const end = lf < 0 ? raw.length : lf;
+    let last = end;
+    while (last > start && raw[last - 1] === CR) last--;
+    if (last === start) return lf < 0 ? raw.length : lf + 1;
+    start = end + 1;
+  }
+  return -1;
+}
+
+/** A top-level text part whose body postal-mime passes through undecoded (7bit, 8bit, binary). */
+function plainTextPart(root: MimeNode): boolean {
+  const type = root.contentType.parsed?.value?.toLowerCase();
+  const encoding = root.contentTransferEncoding?.encoding ?? "";
+  return !root.contentType.multipart && (type === "text/html" || type === "text/plain") &&
+    !/base64/i.test(encoding) && !/quoted-printable/i.test(encoding);
+}
+
+/** The body as postal-mime's pass-through decoder keeps it: each line without trailing CRs, then LF. */
+function plainBody(raw: Uint8Array, from: number): Uint8Array {
+  const out = new Uint8Array(raw.length - from + 1);
+  let size = 0;
+  let start = from;
+  while (start < raw.length) {
+    const lf = raw.indexOf(LF, start);
+    const end = lf < 0 ? raw.length : lf;
+    let last = end;
+    while (last > start && raw[last - 1] === CR) last--;
+    out.set(raw.subarray(start, last), size);
+    size += last - start;
+    out[size++] = LF;
+    start = end + 1;
+  }
+  return out.slice(0, size);
 }
 
 /** Walks the part tree depth-first without recursion, within the part and size bounds. */

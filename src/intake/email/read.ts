@@ -7,7 +7,7 @@
  */
 import type { MessageFacts, Reading } from "../../domain/intake.ts";
 import type { MessageFields, StatusSignals } from "../../domain/order.ts";
-import { clip } from "../text.ts";
+import { clip, forgetRememberedTexts } from "../text.ts";
 import { type CompiledTemplate } from "./custom.ts";
 import { extractFields } from "./extract.ts";
 import { stripForwardPrefix, unwrapForward } from "./forward.ts";
@@ -91,6 +91,9 @@ export async function readEmail(raw: Uint8Array, options: ReadOptions): Promise<
       template: "generic",
       signals: {},
     };
+  } finally {
+    // What the readers remembered of this message's texts is of no use to the next one.
+    forgetRememberedTexts();
   }
 }
 
@@ -117,6 +120,7 @@ function readLetter(
   receivedId: string | undefined,
   options: ReadOptions,
 ): Omit<EmailReading, "identity"> {
+  forgetRememberedTexts();
   const realSender = letter.from?.address?.toLowerCase() || undefined;
   const subject = stripForwardPrefix(letter.subject);
   const facts: MessageFacts = {

@@ -99,12 +99,14 @@ function trackingPage(
   links: { href: string; text: string; target: string }[],
   trackingNumber?: string,
 ): { trackingUrl?: string } {
-  const candidates = links.filter((l) => !isOpaqueTracker(l.target) && /^https?:/i.test(l.target));
+  // Cheap tests first: most links name no number and say nothing of tracking.
+  const usable = (l: { target: string }) =>
+    /^https?:/i.test(l.target) && !isOpaqueTracker(l.target);
   const naming = trackingNumber
-    ? candidates.find((l) => l.target.toUpperCase().includes(trackingNumber))
+    ? links.find((l) => l.target.toUpperCase().includes(trackingNumber) && usable(l))
     : undefined;
   if (naming) return { trackingUrl: naming.target };
-  const tracks = candidates.filter((l) => TRACK_LINK_TEXT.test(foldKeepingOffsets(l.text)));
+  const tracks = links.filter((l) => TRACK_LINK_TEXT.test(foldKeepingOffsets(l.text)) && usable(l));
   const carrier = tracks.find((l) => isCarrierUrl(l.target));
   const chosen = carrier ?? tracks[0];
   return chosen ? { trackingUrl: chosen.target } : {};

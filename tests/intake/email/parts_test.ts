@@ -165,6 +165,33 @@ Deno.test("links: click trackers unwrap to their target; opaque ones are known",
   deepEqual(trackingNumbersInUrl("https://www.walmart.com/orders/200014138827566"), []);
 });
 
+Deno.test("links: what the URL parser rewrites (escapes, case, backslash, tab, full-width) is still read", () => {
+  const target = "https://shop.example/order";
+  for (
+    const href of [
+      "https://click.example/r?%75rl=https%3A%2F%2Fshop.example%2Forder",
+      "https://click.example/r?U=https://shop.example/order",
+      "https://click.example/r?u=h%74tps://shop.example/order",
+      "https://r.awstrack.me\\L0\\https:%2F%2Fshop.example%2Forder/1/x",
+      "https://r.awstrack.me/L\t0/https:%2F%2Fshop.example%2Forder/1/x",
+      "https://click.example/r?u=ht\ttps://shop.example/order",
+    ]
+  ) equal(unwrapLink(href), target, href);
+  for (
+    const href of [
+      "https://www.%75ps.com/track?loc=en_US&tracknum=1Z999AA10123456784",
+      "https://www.\uFF55\uFF50\uFF53.com/x/1Z999AA10123456784",
+      "https://shop.example/status?TrackNum=1Z999AA10123456784",
+      "https://shop.example/status?t%72acknum=1Z999AA10123456784",
+    ]
+  ) {
+    deepEqual(trackingNumbersInUrl(href).map((t) => t.trackingNumber), ["1Z999AA10123456784"]);
+  }
+  const plain = "https://shop.example/products/rec-1?utm_source=email&utm_medium=recs";
+  equal(unwrapLink(plain), plain);
+  deepEqual(trackingNumbersInUrl(plain), []);
+});
+
 Deno.test("markup: JSON-LD Order and ParcelDelivery, microdata, status spellings, broken JSON", () => {
   const order = readMarkup([
     "not json",

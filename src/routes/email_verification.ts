@@ -1,0 +1,71 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { requireAuth } from "../http/auth.ts";
+import { currentUser } from "../http/auth.ts";
+import { badRequest, unauthorized } from "../http/errors.ts";
+import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
+import { rateLimit } from "../http/rate_limit.ts";
+import { createRouter } from "../http/router.ts";
+import { sendVerificationMail } from "../http/verification_mail.ts";
+import { toPublicUser } from "../domain/user.ts";
+import { UserResponseSchema } from "../schemas/account.ts";
+import { confirmEmail } from "../store/email_verifications.ts";
+
+const TAGS = ["Authentication"];
+
+const request = createRoute({
+  ...authed,
+  method: "post",
+  path: "/auth/verify-email/request",
+  tags: TAGS,
+  summary: "Mail a link that verifies the account's email",
+  description: "Session token or API key. The link (`{BASE_URL}/verify-email?token=...`) " +
+    "carries a one-time token valid 24 hours, mailed through `SMTP_URL` (or written to the " +
+    "service log when that is unset). An already verified account gets `{ok: true}` and no " +
+    "mail. 3 requests a minute per account.",
+  middleware: [
+    requireAuth,
+    rateLimit({
+      name: "verify-email",
+      limit: 3,
+      key: (c) => c.var.auth.userId,
+      message: "Too many verification mails asked for; try again in a minute",
+    }),
+  ],
+  responses: { 200: jsonResponse(OkSchema, "Mailed"), ...errors(401, 413, 429) },
+});
+
+const ConfirmBody = z.object({
+  token: z.string().min(1, "must not be empty").max(200).openapi({
+    description: "The token of the verification link",
+  }),
+}).openapi("VerifyEmailRequest");
+
+const confirm = createRoute({
+  method: "post",
+  path: "/auth/verify-email",
+  tags: TAGS,
+  summary: "Verify the account's email with a mailed token",
+  description: "No token needed: the link is the credential. Spends the token and sets " +
+    "`emailVerified`; 400 for an unknown, used or expired token.",
+  security: [],
+  request: { body: jsonBody(ConfirmBody) },
+  responses: {
+    200: jsonResponse(UserResponseSchema, "Verified"),
+    ...errors(400, 413),
+  },
+});
+
+export const emailVerificationRoutes = createRouter()
+  .openapi(request, async (c) => {
+    const user = await currentUser(c);
+    if (!user.emailVerified && !(await sendVerificationMail(c.var.deps, user))) {
+      throw unauthorized();
+    }
+    return c.json({ ok: true as const }, 200);
+  })
+  .openapi(confirm, async (c) => {
+    const { kv, now } = c.var.deps;
+    const user = await confirmEmail(kv, c.req.valid("json").token, now());
+    if (!user) throw badRequest("Verification token is invalid, used or expired");
+    return c.json({ user: toPublicUser(user) }, 200);
+  });

@@ -1,0 +1,89 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { AppDeps } from "../deps.ts";
+import type { UserRecord } from "../domain/user.ts";
+import { currentUser } from "../http/auth.ts";
+import { authed, errors, jsonResponse } from "../http/openapi.ts";
+import { createRouter } from "../http/router.ts";
+import { compact } from "../lib/compact.ts";
+import {
+  CalendarQuery,
+  CalendarSchema,
+  LeaderboardQuery,
+  LeaderboardSchema,
+  ProfitabilitySchema,
+  ProfitRangeQuery,
+} from "../schemas/money.ts";
+import { readCalendar, readLeaderboard, readProfitability } from "../store/insight_queries.ts";
+import { ensureRebuilt, insightScope } from "../store/insights.ts";
+
+const TAGS = ["Insights"];
+const SUMS = "Answered from sums kept with every order change (docs/insights.md), whatever " +
+  "the size of the workspace.";
+
+const profit = createRoute({
+  ...authed,
+  method: "get",
+  path: "/profitability",
+  tags: TAGS,
+  summary: "Money in and out over a period",
+  description: "Orders count by the day of `receivedAt` in the account's timezone, up to " +
+    "today; canceled orders are left out. `spentCents` sums `costCents`, `revenueCents` " +
+    "`salePriceCents`, `soldCostCents` the `costCents` of orders with a sale price; " +
+    "`recurringCents` counts each active recurring cost once per due date from `from` through " +
+    `today. An unknown \`range\` is a 400. ${SUMS}`,
+  request: { query: ProfitRangeQuery },
+  responses: { 200: jsonResponse(ProfitabilitySchema, "The figures"), ...errors(400, 401) },
+});
+
+const calendar = createRoute({
+  ...authed,
+  method: "get",
+  path: "/calendar",
+  tags: TAGS,
+  summary: "Orders received, shipped, delivered and expected per day of a month",
+  description: `A malformed \`month\` is a 400. ${SUMS}`,
+  request: { query: CalendarQuery },
+  responses: { 200: jsonResponse(CalendarSchema, "The month"), ...errors(400, 401) },
+});
+
+const leaderboard = createRoute({
+  ...authed,
+  method: "get",
+  path: "/leaderboard",
+  tags: TAGS,
+  summary: "Accounts with public stats, ranked by orders",
+  description: "Only accounts that turned public stats on and have a username; shows their " +
+    "username, display name and figures, never an email or id. An unknown `timeframe` is a " +
+    `400. ${SUMS}`,
+  request: { query: LeaderboardQuery },
+  responses: { 200: jsonResponse(LeaderboardSchema, "The ranking"), ...errors(400, 401) },
+});
+
+/** Finishes (in the background) the rebuild of sums a timezone change started. */
+export function rebuildIfNeeded(deps: AppDeps, user: UserRecord) {
+  if (insightScope(user).state.upTo === undefined) return;
+  deps.background.run("insights rebuild", () => ensureRebuilt(deps.kv, user.id));
+}
+
+export const insightRoutes = createRouter()
+  .openapi(profit, async (c) => {
+    const { deps } = c.var;
+    const user = await currentUser(c);
+    rebuildIfNeeded(deps, user);
+    const { range } = c.req.valid("query");
+    return c.json(await readProfitability(deps.kv, user, range, deps.now()), 200);
+  })
+  .openapi(calendar, async (c) => {
+    const { deps } = c.var;
+    const user = await currentUser(c);
+    rebuildIfNeeded(deps, user);
+    return c.json(await readCalendar(deps.kv, user, c.req.valid("query").month, deps.now()), 200);
+  })
+  .openapi(leaderboard, async (c) => {
+    const { deps } = c.var;
+    const board = await readLeaderboard(deps.kv, c.req.valid("query").timeframe, deps.now());
+    for (const id of board.rebuilding) {
+      deps.background.run("insights rebuild", () => ensureRebuilt(deps.kv, id));
+    }
+    return c.json({ timeframe: board.timeframe, entries: board.entries.map(compact) }, 200);
+  });
