@@ -29,6 +29,9 @@ export interface ConsoleMessage {
 export interface HTTPRequest {
   url(): string;
   failure(): { errorText: string } | null;
+  /** With request interception on: answer it here, or let it go to the network. */
+  respond(response: { status: number; contentType?: string; body?: string }): Promise<void>;
+  continue(): Promise<void>;
 }
 
 export interface JSHandle {
@@ -44,6 +47,8 @@ export interface Page {
   on(event: "console", handler: (message: ConsoleMessage) => void): this;
   on(event: "pageerror", handler: (error: unknown) => void): this;
   on(event: "requestfailed", handler: (request: HTTPRequest) => void): this;
+  on(event: "request", handler: (request: HTTPRequest) => void): this;
+  setRequestInterception(value: boolean): Promise<void>;
   evaluateOnNewDocument(source: string): Promise<unknown>;
   evaluate(expression: string): Promise<unknown>;
   createCDPSession(): Promise<CDPSession>;

@@ -68,6 +68,38 @@ export const ROUTES = [
     nav: "Intake",
   },
   {
+    id: "insights",
+    module: "insights.js",
+    screen: "Insights",
+    path: "/insights",
+    title: "Insights",
+    nav: "Insights",
+  },
+  {
+    id: "costs",
+    module: "costs.js",
+    screen: "Costs",
+    path: "/insights/costs",
+    title: "Recurring costs",
+    nav: "Insights",
+  },
+  {
+    id: "shares",
+    module: "shares.js",
+    screen: "Shares",
+    path: "/insights/shares",
+    title: "Share cards",
+    nav: "Insights",
+  },
+  {
+    id: "leaderboard",
+    module: "leaderboard.js",
+    screen: "Leaderboard",
+    path: "/insights/leaderboard",
+    title: "Leaderboard",
+    nav: "Insights",
+  },
+  {
     id: "webhooks",
     module: "webhooks.js",
     screen: "Webhooks",
@@ -97,6 +129,14 @@ export const ROUTES = [
     screen: "ApiKeys",
     path: "/account/api-keys",
     title: "API keys",
+    nav: "Account",
+  },
+  {
+    id: "billing",
+    module: "plan.js",
+    screen: "Billing",
+    path: "/billing",
+    title: "Billing",
     nav: "Account",
   },
   {
@@ -131,10 +171,18 @@ export const ROUTES = [
     title: "Choose a new password",
     public: true,
   },
+  {
+    id: "verifyEmail",
+    module: "auth.js",
+    screen: "VerifyEmail",
+    path: "/verify-email",
+    title: "Verify your email",
+    public: true,
+  },
 ];
 
 /** The top navigation: its entries in order, each opening its first route. */
-export const NAV = ["Orders", "Intake", "Webhooks", "Account"];
+export const NAV = ["Orders", "Insights", "Intake", "Webhooks", "Account"];
 
 /**
  * The route a path shows and its `:name` parameters, or null.

@@ -56,6 +56,17 @@ async function check(browser: TestBrowser, page: Page, name: string) {
   await narrow.close();
 }
 
+/** Money as the dashboard shows it (en-US, the test browser's locale). */
+const cents = (n: number) =>
+  (n / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Waits until the insights screen's profit figure reads `expected`. */
+const profitIs = (page: Page, expected: string) =>
+  waitFor(
+    async () => (await text(page, ".big .profit").catch(() => "")) === expected || null,
+    `a profit of ${expected}`,
+  );
+
 /** The session the page keeps, for checking what it did through the API. */
 async function token(page: Page): Promise<string> {
   return await page.evaluate(
@@ -133,6 +144,11 @@ Deno.test({
       "Enter an amount like 12.50",
     );
 
+    // Insights: the profit so far.
+    await page.click("nav a::-p-text(Insights)");
+    await heading(page, "Insights");
+    await profitIs(page, "15.00");
+
     // A chat bot: a checkout posted to its URL becomes an order, listed with the bot's posts.
     await page.click("nav a::-p-text(Intake)");
     await heading(page, "Chat bots");
@@ -164,7 +180,52 @@ Deno.test({
     );
     await check(browser, page, "bots");
 
+    // The bot's order appears in the table; its sale price set there changes the profit.
+    await page.click("nav a::-p-text(Orders)");
+    await page.waitForSelector("tbody a::-p-text(Kith Nelson Crewneck - Sand)");
+    const kith = (await api("/api/orders")).body.items[0];
+    assert.equal(kith.itemSummary, "Kith Nelson Crewneck - Sand");
+    await page.type(price, "180");
+    await page.keyboard.press("Enter");
+    // The chat post gave a price as text, no cost: all of the sale counts as profit.
+    assert.equal(kith.costCents, undefined);
+    const kithProfit = 18000;
+    await waitFor(async () => {
+      const order = (await api(`/api/orders/${kith.id}`)).body.order;
+      return order.salePriceCents === kithProfit || null;
+    }, "the bot order's sale price");
+    await page.click("nav a::-p-text(Insights)");
+    await heading(page, "Insights");
+    await profitIs(page, cents(1500 + kithProfit));
+    // A recurring cost is taken off; a share card of the profit has its image.
+    await page.click(".subnav a::-p-text(Recurring costs)");
+    await heading(page, "Recurring costs");
+    await page.type("input[name=name]", "Proxy plan");
+    await page.type("input[name=costCents]", "5");
+    await page.click("button::-p-text(Add cost)");
+    await page.waitForSelector("tbody th::-p-text(Proxy plan)");
+    await check(browser, page, "costs");
+    await page.click(".subnav a::-p-text(Profit and calendar)");
+    await heading(page, "Insights");
+    await profitIs(page, cents(1500 + kithProfit - 500));
+    await page.waitForSelector(".calendar .day:not(.quiet)");
+    await page.click("button::-p-text(Share this profit)");
+    await page.waitForSelector(".made img");
+    await waitFor(
+      () =>
+        page.$eval(".made img", (i) => (i as unknown as { naturalWidth: number }).naturalWidth)
+          .then((w) => w === 1200 || null),
+      "the share card's image",
+    );
+    await check(browser, page, "insights");
+    await page.click(".subnav a::-p-text(Share cards)");
+    await heading(page, "Share cards");
+    await page.waitForSelector(".shares article h2");
+    await check(browser, page, "shares");
+
     // A forwarding source, then an email imported in the inbox.
+    await page.click("nav a::-p-text(Intake)");
+    await heading(page, "Chat bots");
     await page.click(".subnav a::-p-text(Email sources)");
     await heading(page, "Email intake");
     await page.type("input[name=name]", "Forwarded orders");

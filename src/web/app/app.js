@@ -82,6 +82,9 @@ function Header({ section, user }) {
   `;
 }
 
+/** Public pages a mailed link opens, which a signed-in person may open too. */
+const MAILED_LINKS = new Set(["reset", "verifyEmail"]);
+
 export function App() {
   const loc = useLocation();
   const current = useSession();
@@ -95,7 +98,7 @@ export function App() {
         ? ""
         : `?next=${encodeURIComponent(loc.path + location.search)}`;
       navigate(`/sign-in${next}`, { replace: true });
-    } else if (route?.public && current && route.id !== "reset") {
+    } else if (route?.public && current && !MAILED_LINKS.has(route.id)) {
       const next = loc.query.get("next");
       navigate(next && next.startsWith("/") && !next.startsWith("//") ? next : "/", {
         replace: true,

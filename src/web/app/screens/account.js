@@ -3,7 +3,7 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { api, ApiError, ok } from "../api.js";
-import { bytes, count, dateOnly } from "../format.js";
+import { bytes } from "../format.js";
 import { navigate } from "../router.js";
 import { session, signedOut, userChanged } from "../session.js";
 import {
@@ -11,14 +11,13 @@ import {
   ConfirmButton,
   ErrorText,
   Form,
-  Loading,
   Page,
   TextField,
   TimezoneField,
   useAction,
-  useLoad,
 } from "../ui.js";
 import { AccountNav } from "./parts.js";
+import { Plan } from "./plan.js";
 
 /** @typedef {import("../app.js").ScreenProps} ScreenProps */
 /** @typedef {import("../session.js").User} User */
@@ -30,34 +29,11 @@ export function Account({ path }) {
   return html`
     <${Page} title="Account">
       <${AccountNav} current=${path} />
-      <${Usage} />
+      <${Plan} />
       <${Profile} user=${user} />
       <${Export} />
       <${DeleteAccount} email=${user.email} />
       <//>
-  `;
-}
-
-function Usage() {
-  const usage = useLoad(() => ok(api.GET("/api/billing/usage")), []);
-  const u = usage.data;
-  return html`
-    <section class="panel" aria-labelledby="plan">
-      <h2 id="plan">Plan and usage</h2>
-      <${ErrorText} error=${usage.error} />
-      ${usage.loading && html`<${Loading} />`}
-      ${u && html`
-        <p><strong class="plan">${u.plan}</strong> plan${u.billingEnabled
-          ? ""
-          : " (billing is off on this deployment: no limits)"}</p>
-        <p>${count(u.used)} new orders this month${u.cap === null ? "" : ` of ${count(u.cap)}`};
-          the count starts again on ${dateOnly(u.resetsAt, session()?.user.timezone)}.</p>
-        ${u.cap !== null && html`
-          <meter min="0" max=${u.cap} value=${u.used} high=${u.cap * 0.8}
-            aria-label="New orders this month">${u.used} of ${u.cap}</meter>
-        `}
-      `}
-    </section>
   `;
 }
 

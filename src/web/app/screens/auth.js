@@ -1,12 +1,22 @@
 // @ts-check
-/** Register, sign in, forgotten password and the reset link's page. */
+/** Register, sign in, forgotten password, and the pages of the mailed links (reset, verify). */
 import { html } from "htm/preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, ok } from "../api.js";
 import { browserZone } from "../format.js";
 import { navigate } from "../router.js";
-import { signedIn } from "../session.js";
-import { Checkbox, fieldError, Form, Page, TextField, TimezoneField } from "../ui.js";
+import { session, signedIn, userChanged } from "../session.js";
+import {
+  Checkbox,
+  ErrorText,
+  fieldError,
+  Form,
+  Loading,
+  Page,
+  TextField,
+  TimezoneField,
+  useAction,
+} from "../ui.js";
 
 /** @typedef {import("../app.js").ScreenProps} ScreenProps */
 
@@ -141,5 +151,34 @@ export function Reset({ query }) {
           onInput=${setAgain} autocomplete="new-password" required />
         <//>
         <//>
+  `;
+}
+
+/**
+ * The page the verification mail links to: the token is sent once, then leaves the address.
+ * @param {ScreenProps} props
+ */
+export function VerifyEmail({ query }) {
+  const [token] = useState(() => query.get("token") ?? "");
+  const [done, setDone] = useState(false);
+  const verify = useAction(async () => {
+    const { user } = await ok(api.POST("/api/auth/verify-email", { body: { token } }));
+    if (session()?.user.id === user.id) userChanged(user);
+    setDone(true);
+  });
+  useEffect(() => {
+    if (query.has("token")) history.replaceState(null, "", "/verify-email");
+    if (token) verify.run();
+  }, []);
+  return html`
+    <${Page} title="Verify your email">
+      ${!token && html`<p class="error" role="alert">This page needs the link from the mail.</p>`}
+      ${verify.busy && html`<${Loading} label="Verifying…" />`}
+      <${ErrorText} error=${verify.error} />
+      ${done && html`<p role="status">Your email is verified.</p>`}
+      <p class="alt">${session()
+        ? html`<a href="/account">Back to your account</a>`
+        : html`<a href="/sign-in">Sign in</a>`}</p>
+    <//>
   `;
 }

@@ -19,7 +19,7 @@ import {
   TextField,
   useLoad,
 } from "../ui.js";
-import { NewOrder, PriceInput, STATUSES, StatusSelect } from "./order.js";
+import { NewOrder, PriceInput, STATUSES, StatusSelect } from "./order_fields.js";
 
 /** @typedef {import("../api.js").Schemas["Order"]} Order */
 /** @typedef {import("../app.js").ScreenProps} ScreenProps */

@@ -22,6 +22,15 @@ export const WebhooksNav = ({ current }) =>
   ]} />`;
 
 /** @param {{current: string}} props */
+export const InsightsNav = ({ current }) =>
+  html`<${SubNav} current=${current} items=${[
+    { href: "/insights", label: "Profit and calendar" },
+    { href: "/insights/costs", label: "Recurring costs" },
+    { href: "/insights/shares", label: "Share cards" },
+    { href: "/insights/leaderboard", label: "Leaderboard" },
+  ]} />`;
+
+/** @param {{current: string}} props */
 export const AccountNav = ({ current }) =>
   html`<${SubNav} current=${current} items=${[
     { href: "/account", label: "Profile and data" },
