@@ -103,6 +103,7 @@ Deno.test({
     // Register.
     await page.click("a[href='/register']");
     await heading(page, "Create an account");
+    await check(browser, page, "register");
     await page.type("input[name=email]", EMAIL);
     await page.type("input[name=password]", "correct horse battery");
     await page.type("input[name=username]", "pat");
@@ -222,6 +223,9 @@ Deno.test({
     await heading(page, "Share cards");
     await page.waitForSelector(".shares article h2");
     await check(browser, page, "shares");
+    await page.click(".subnav a::-p-text(Leaderboard)");
+    await heading(page, "Leaderboard");
+    await check(browser, page, "leaderboard");
 
     // A forwarding source, then an email imported in the inbox.
     await page.click("nav a::-p-text(Intake)");

@@ -153,7 +153,7 @@ function Rebuild({ source }) {
     setStarted(true);
   };
   return html`
-    <${Form} class="form inline-form" label=${`Read ${source.name} again`} submit="Read again"
+    <${Form} class="form" label=${`Read ${source.name} again`} submit="Read again"
       busyText="Starting…" onSubmit=${submit} secondary=${started &&
         html`<span role="status" class="saved">Started: it runs in the background (up to 10
           minutes); orders appear as their messages are read.</span>`}>

@@ -91,8 +91,22 @@ function Profit() {
 }
 
 /**
- * A bar per month around a zero line, then the same figures as a table (what screen readers
- * read: the drawing is hidden from them).
+ * "2026-03" -> "Mar"; when the months span years, with the year on January and on the first
+ * month shown (the range's dates above say the year otherwise).
+ * @param {string} month
+ * @param {boolean} first
+ * @param {boolean} years
+ */
+function monthLabel(month, first, years) {
+  const date = new Date(`${month}-01T00:00:00Z`);
+  const name = date.toLocaleDateString(undefined, { month: "short", timeZone: "UTC" });
+  return years && (first || month.endsWith("-01")) ? `${name} ’${month.slice(2, 4)}` : name;
+}
+
+/**
+ * A bar per month around a zero line, labelled below in HTML (text stays readable when the
+ * drawing scales down), then the same figures as a table for screen readers and exact values
+ * (the drawing is hidden from them).
  * @param {{months: Month[]}} props
  */
 function Chart({ months }) {
@@ -103,53 +117,61 @@ function Chart({ months }) {
   const height = 160;
   const zero = (top / span) * height;
   const step = 40;
-  // Every label fits: one a month up to 18 months, fewer beyond.
-  const every = Math.ceil(months.length / 18);
+  const width = months.length * step;
+  // Labels fit one a month up to 12 months, every few months beyond.
+  const every = Math.ceil(months.length / 12);
+  const years = months.length > 0 &&
+    months[0].month.slice(0, 4) !== months.at(-1)?.month.slice(0, 4);
   return html`
     <figure class="chart">
-      <svg viewBox=${`0 0 ${Math.max(months.length, 6) * step} ${height + 22}`}
-        aria-hidden="true" focusable="false" preserveAspectRatio="xMinYMin meet">
+      <svg viewBox=${`0 0 ${width} ${height}`} aria-hidden="true" focusable="false"
+        preserveAspectRatio="none">
         ${months.map((m, i) => {
           const h = Math.max((Math.abs(m.profitCents) / span) * height, m.profitCents ? 1 : 0);
-          const y = m.profitCents >= 0 ? zero - h : zero;
           return html`
-            <g key=${m.month}>
-              <rect x=${i * step + 6} y=${y} width=${step - 12} height=${h}
-                class=${m.profitCents < 0 ? "bar loss" : "bar"} />
-              ${i % every === 0 &&
-                html`<text x=${i * step + step / 2} y=${height + 16}>${m.month.slice(2)}</text>`}
-            </g>
+            <rect key=${m.month} x=${i * step + 6} y=${m.profitCents >= 0 ? zero - h : zero}
+              width=${step - 12} height=${h} class=${m.profitCents < 0 ? "bar loss" : "bar"} />
           `;
         })}
-        <line x1="0" x2=${Math.max(months.length, 6) * step} y1=${zero} y2=${zero} class="axis" />
+        <line x1="0" x2=${width} y1=${zero} y2=${zero} class="axis" />
       </svg>
+      <div class="chart-labels" aria-hidden="true">
+        ${months.map((m, i) =>
+          html`<span key=${m.month}>${
+            i % every === 0 ? monthLabel(m.month, i === 0, years) : ""
+          }</span>`
+        )}
+      </div>
       <figcaption class="visually-hidden">Profit by month</figcaption>
     </figure>
-    <table class="months">
-      <caption class="visually-hidden">Money by month</caption>
-      <thead>
-        <tr>
-          <th scope="col">Month</th>
-          <th scope="col" class="num">Spent</th>
-          <th scope="col" class="num">Revenue</th>
-          <th scope="col" class="num">Profit</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${[...months].reverse().map((m) =>
-          html`
-            <tr key=${m.month}>
-              <th scope="row">${m.month}</th>
-              <td data-label="Spent" class="num">${centsText(m.spentCents)}</td>
-              <td data-label="Revenue" class="num">${centsText(m.revenueCents)}</td>
-              <td data-label="Profit" class=${m.profitCents < 0 ? "num loss" : "num"}>${centsText(
-                m.profitCents,
-              )}</td>
-            </tr>
-          `
-        )}
-      </tbody>
-    </table>
+    <details class="months">
+      <summary>Figures by month</summary>
+      <table>
+        <caption class="visually-hidden">Money by month</caption>
+        <thead>
+          <tr>
+            <th scope="col">Month</th>
+            <th scope="col" class="num">Spent</th>
+            <th scope="col" class="num">Revenue</th>
+            <th scope="col" class="num">Profit</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${[...months].reverse().map((m) =>
+            html`
+              <tr key=${m.month}>
+                <th scope="row">${m.month}</th>
+                <td data-label="Spent" class="num">${centsText(m.spentCents)}</td>
+                <td data-label="Revenue" class="num">${centsText(m.revenueCents)}</td>
+                <td data-label="Profit" class=${m.profitCents < 0 ? "num loss" : "num"}>${centsText(
+                  m.profitCents,
+                )}</td>
+              </tr>
+            `
+          )}
+        </tbody>
+      </table>
+    </details>
   `;
 }
 
@@ -200,6 +222,8 @@ function Calendar() {
       </div>
       <${ErrorText} error=${cal.error} />
       ${!c && cal.loading && html`<${Loading} />`}
+      ${c && c.days.every((d) => KINDS.every(([k]) => d[k] === 0)) &&
+        html`<p class="sub">Nothing happened this month.</p>`}
       ${c && html`
         <ol class=${cal.loading ? "calendar stale" : "calendar"}>
           ${["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map((d) =>

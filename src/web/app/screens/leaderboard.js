@@ -30,10 +30,12 @@ export function Leaderboard({ path }) {
     <${Page} title="Leaderboard">
       <${InsightsNav} current=${path} />
       <p class="lead">Accounts with public stats and a username, ranked by orders. Yours takes
-        part when public stats are on (Account).</p>
-      <${SelectField} class="inline" label="Timeframe" name="timeframe" value=${timeframe}
-        options=${Object.entries(TIMEFRAMES)} onChange=${(/** @type {string} */ v) =>
-          setTimeframe(/** @type {Timeframe} */ (v))} />
+        part when public stats are on (<a href="/account">Account</a>, Visibility).</p>
+      <div class="filters">
+        <${SelectField} label="Timeframe" name="timeframe" value=${timeframe}
+          options=${Object.entries(TIMEFRAMES)} onChange=${(/** @type {string} */ v) =>
+            setTimeframe(/** @type {Timeframe} */ (v))} />
+      </div>
       <${ErrorText} error=${board.error} />
       ${board.loading && !board.data && html`<${Loading} />`}
       ${board.data && entries.length === 0 &&

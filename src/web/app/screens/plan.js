@@ -57,7 +57,8 @@ export function Plan() {
         `}
         ${u.billingEnabled && html`<${BillingButtons} plan=${u.plan} />`}
       `}
-      ${user && !user.emailVerified && html`<${VerifyEmail} email=${user.email} />`}
+      ${user && !user.emailVerified && u &&
+        html`<${VerifyEmail} email=${user.email} billing=${u.billingEnabled} />`}
     </section>
   `;
 }
@@ -97,8 +98,8 @@ const useRedirect = (path) =>
     location.assign(url);
   });
 
-/** @param {{email: string}} props */
-function VerifyEmail({ email }) {
+/** @param {{email: string, billing: boolean}} props */
+function VerifyEmail({ email, billing }) {
   const [sent, setSent] = useState(false);
   const send = useAction(async () => {
     await ok(api.POST("/api/auth/verify-email/request"));
@@ -106,7 +107,7 @@ function VerifyEmail({ email }) {
   });
   return html`
     <div class="actions">
-      <p>Your email is not verified yet${sent ? "" : ": upgrading needs it"}.</p>
+      <p>Your email is not verified yet${billing ? ": upgrading needs it" : ""}.</p>
       <button type="button" class="secondary small" onClick=${() => send.run()}
         disabled=${send.busy} aria-busy=${send.busy}>
         ${send.busy ? "Sending…" : sent ? "Send again" : "Send the link"}</button>
