@@ -100,7 +100,16 @@ Deno.test({
     await page.waitForSelector("form [role=alert]");
     assert.equal(await text(page, "form [role=alert]"), "Invalid email or password");
 
+    // The password reset's pages: asking for a link, and the link's page without its token.
+    await page.click("a[href='/forgot-password']");
+    await heading(page, "Forgot password");
+    await check(browser, page, "forgot-password");
+    await page.goto(`${server.url}/reset-password`, { waitUntil: "networkidle0" });
+    await page.waitForSelector("[role=alert]::-p-text(needs the link)");
+    await check(browser, page, "reset-password");
+
     // Register.
+    await page.goto(`${server.url}/sign-in`, { waitUntil: "networkidle0" });
     await page.click("a[href='/register']");
     await heading(page, "Create an account");
     await check(browser, page, "register");

@@ -75,6 +75,39 @@ export function useLoad(load, deps) {
 }
 
 /**
+ * A function that puts an item the API answered with (after a change) in place of the item of
+ * the same id in a loaded page of items.
+ * @template {{items: {id: string}[]}} P
+ * @param {{data?: P, set: (data: P) => void}} loaded
+ * @returns {(item: P["items"][number]) => void}
+ */
+export const replaceItem = (loaded) => (item) => {
+  if (!loaded.data) return;
+  const items = loaded.data.items.map((x) => x.id === item.id ? item : x);
+  loaded.set(/** @type {P} */ ({ ...loaded.data, items }));
+};
+
+/**
+ * Facts as labelled values; empty values are left out.
+ * @param {{facts: [string, unknown][], children?: Children}} props
+ */
+export function Facts({ facts, children }) {
+  return html`
+    <dl class="facts">
+      ${facts.filter(([, v]) => v !== undefined && v !== null && v !== "").map(([k, v]) =>
+        html`
+          <div>
+            <dt>${k}</dt>
+            <dd>${v}</dd>
+          </div>
+        `
+      )}
+      ${children}
+    </dl>
+  `;
+}
+
+/**
  * The request field an error is about: what the API named (ApiError) or what a check in the
  * page named (`fieldError`).
  * @param {Error} error

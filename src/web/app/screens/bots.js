@@ -16,6 +16,7 @@ import {
   Form,
   Loading,
   Page,
+  replaceItem,
   TextField,
   useAction,
   useLoad,
@@ -40,12 +41,7 @@ export function Bots({ path }) {
     () => ok(api.GET("/api/bots", { params: { query: { limit: "200" } } })),
     [],
   );
-  /** @param {Bot} bot */
-  const replace = (bot) =>
-    bots.data && bots.set({
-      ...bots.data,
-      items: bots.data.items.map((b) => b.id === bot.id ? bot : b),
-    });
+  const replace = replaceItem(bots);
   return html`
     <${Page} title="Chat bots">
       <${IntakeNav} current=${path} />

@@ -12,6 +12,7 @@ import {
   Loading,
   Page,
   Pager,
+  replaceItem,
   SelectField,
   TextField,
   useAction,
@@ -45,12 +46,7 @@ export function Costs({ path }) {
       })),
     [offset],
   );
-  /** @param {Cost} cost */
-  const replace = (cost) =>
-    costs.data && costs.set({
-      ...costs.data,
-      items: costs.data.items.map((c) => c.id === cost.id ? cost : c),
-    });
+  const replace = replaceItem(costs);
   const items = costs.data?.items ?? [];
   return html`
     <${Page} title="Recurring costs">

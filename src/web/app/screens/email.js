@@ -16,6 +16,7 @@ import {
   Form,
   Loading,
   Page,
+  replaceItem,
   SelectField,
   TextField,
   useLoad,
@@ -34,12 +35,7 @@ export function EmailSources({ path }) {
     () => ok(api.GET("/api/email-sources", { params: { query: { limit: "200" } } })),
     [],
   );
-  /** @param {Source} source */
-  const replace = (source) =>
-    sources.data && sources.set({
-      ...sources.data,
-      items: sources.data.items.map((s) => s.id === source.id ? source : s),
-    });
+  const replace = replaceItem(sources);
   return html`
     <${Page} title="Email intake">
       <${IntakeNav} current=${path} />

@@ -7,7 +7,7 @@ import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { api, ok } from "../api.js";
 import { centsText, count } from "../format.js";
-import { ErrorText, Loading, Page, SelectField, useLoad } from "../ui.js";
+import { ErrorText, Facts, Loading, Page, SelectField, useLoad } from "../ui.js";
 import { InsightsNav } from "./parts.js";
 import { ShareProfit } from "./shares.js";
 
@@ -45,6 +45,7 @@ function Profit() {
     [range],
   );
   const p = figures.data;
+  /** @type {[string, string][]} */
   const facts = p
     ? [
       ["Orders", count(p.orders)],
@@ -71,16 +72,7 @@ function Profit() {
             p.profitCents,
           )}</strong>
         </p>
-        <dl class="facts">
-          ${facts.map(([k, v]) =>
-            html`
-              <div>
-                <dt>${k}</dt>
-                <dd>${v}</dd>
-              </div>
-            `
-          )}
-        </dl>
+        <${Facts} facts=${facts} />
         <p class="hint">Profit is revenue less what the sold orders cost, less recurring costs.
           Canceled orders are left out.</p>
         <${Chart} months=${p.byMonth} />

@@ -9,7 +9,7 @@ import { api, ok } from "../api.js";
 import { centsText, dateTime } from "../format.js";
 import { navigate } from "../router.js";
 import { session } from "../session.js";
-import { ConfirmButton, ErrorText, Form, Loading, Page, useLoad } from "../ui.js";
+import { ConfirmButton, ErrorText, Facts, Form, Loading, Page, useLoad } from "../ui.js";
 import { CarrierEvents } from "./carrier.js";
 import { changes, draftOf, OrderFields, patch } from "./order_fields.js";
 import { RawMessage } from "./parts.js";
@@ -58,6 +58,7 @@ function Summary({ order }) {
   const profit = order.salePriceCents !== undefined && order.costCents !== undefined
     ? order.salePriceCents - order.costCents
     : undefined;
+  /** @type {[string, unknown][]} */
   const facts = [
     ["Status", order.status],
     ["Received", dateTime(order.receivedAt, zone)],
@@ -65,26 +66,17 @@ function Summary({ order }) {
     ["Profit", centsText(profit)],
     ["Delivered", order.actualDelivery],
     ["Edited by you", order.userEdited.join(", ")],
-  ].filter(([, v]) => v);
+  ];
   return html`
-    <dl class="facts">
-      ${facts.map(([k, v]) =>
-        html`
-          <div>
-            <dt>${k}</dt>
-            <dd>${v}</dd>
-          </div>
-        `
-      )}
+    <${Facts} facts=${facts}>
       ${order.trackingUrl && html`
         <div>
           <dt>Tracking</dt>
-          <dd>
-                <a href=${order
-                  .trackingUrl} target="_blank" rel="noopener noreferrer">Carrier page</a></dd>
+          <dd><a href=${order.trackingUrl} target="_blank" rel="noopener noreferrer">Carrier
+            page</a></dd>
         </div>
       `}
-    </dl>
+    <//>
   `;
 }
 

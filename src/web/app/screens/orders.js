@@ -15,6 +15,7 @@ import {
   Loading,
   Page,
   Pager,
+  replaceItem,
   SelectField,
   TextField,
   useLoad,
@@ -51,12 +52,7 @@ export function Orders({ query }) {
       })),
     [status, q, from, to, limit, offset],
   );
-  /** @param {Order} order */
-  const replace = (order) =>
-    list.data && list.set({
-      ...list.data,
-      items: list.data.items.map((o) => o.id === order.id ? order : o),
-    });
+  const replace = replaceItem(list);
 
   return html`
     <${Page} title="Orders" actions=${html`

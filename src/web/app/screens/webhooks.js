@@ -16,6 +16,7 @@ import {
   Form,
   Loading,
   Page,
+  replaceItem,
   SelectField,
   ShownOnce,
   TextField,
@@ -54,12 +55,7 @@ export function Webhooks({ path }) {
     [],
   );
   const [secret, setSecret] = useState(/** @type {{url: string, secret: string} | null} */ (null));
-  /** @param {Subscription} sub */
-  const replace = (sub) =>
-    subs.data && subs.set({
-      ...subs.data,
-      items: subs.data.items.map((s) => s.id === sub.id ? sub : s),
-    });
+  const replace = replaceItem(subs);
   return html`
     <${Page} title="Webhooks">
       <${WebhooksNav} current=${path} />
