@@ -9,6 +9,7 @@ import { smtpReceiverFromConfig } from "./src/intake/smtp.ts";
 import { openFilesLimit } from "./src/lib/limits.ts";
 import { openStore } from "./src/store/kv.ts";
 import { VERSION } from "./src/version.ts";
+import { dashboardBundle, precompress } from "./src/web/bundle.ts";
 
 // Every cron job of the service is registered first, synchronously and whatever the
 // configuration: Deno Deploy schedules only the jobs it sees registered while it evaluates this
@@ -37,6 +38,8 @@ try {
 const { kv, persistence } = await openStore(config.kvPath);
 const deps = createDeps({ kv, config, persistence });
 const app = createApp(deps);
+// The dashboard's compressed assets are made once, before the first visitor asks.
+precompress(dashboardBundle());
 // The built-in SMTP receiver, when SMTP_PORT is set.
 const smtp = await smtpReceiverFromConfig(deps);
 

@@ -23,6 +23,7 @@ import { email } from "./bench/scenarios/email.ts";
 import { carriers } from "./bench/scenarios/carriers.ts";
 import { mailArrival } from "./bench/scenarios/mail_arrival.ts";
 import { chat } from "./bench/scenarios/chat.ts";
+import { dashboard } from "./bench/scenarios/dashboard.ts";
 import { insights } from "./bench/scenarios/insights.ts";
 
 const SCENARIOS: Scenario[] = [
@@ -34,6 +35,7 @@ const SCENARIOS: Scenario[] = [
   carriers,
   mailArrival,
   chat,
+  dashboard,
   insights,
 ];
 

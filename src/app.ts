@@ -32,9 +32,10 @@ import { insightRoutes } from "./routes/insights.ts";
 import { shareRoutes } from "./routes/shares.ts";
 import { emailVerificationRoutes } from "./routes/email_verification.ts";
 import { sharePageRoutes } from "./routes/share_pages.ts";
+import { mountDashboard } from "./web/mount.ts";
 
 /**
- * The whole HTTP API for one set of dependencies. No I/O happens here: main.ts and the tests
+ * The whole HTTP API for one set of dependencies, and the dashboard beside it. No I/O happens here: main.ts and the tests
  * open storage and pass it in.
  */
 export function createApp(deps: AppDeps) {
@@ -75,6 +76,7 @@ export function createApp(deps: AppDeps) {
   // Public share pages live outside /api (their links are shared as they are).
   app.route("/", sharePageRoutes);
   mountDocs(app);
+  mountDashboard(app);
 
   app.notFound((c) => c.json({ error: "Not found" }, 404));
   app.onError((err, c) => {

@@ -4,8 +4,8 @@
  * `article` elements with CSS-module class names), the script is loaded from the service as a
  * user-script manager would inject it, and the service receives the embeds as orders.
  */
-import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
-import { chromium, navigate, openPage, skipBrowser, waitFor } from "../browser.ts";
+import { deepStrictEqual as eq } from "node:assert/strict";
+import { browserSkip, launchBrowser, waitFor } from "../chromium.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 import { serve } from "../serve.ts";
 
@@ -31,9 +31,8 @@ function message(id: string, title: string, fields: [string, string][], image?: 
 Deno.test({
   name:
     "user script: copies embeds from the chat web client's page to the submission URL, once each",
-  ignore: skipBrowser,
+  ignore: browserSkip("userscript_browser_test"),
   async fn() {
-    ok(chromium, "CI is set but Chromium is not installed (apt-get install chromium)");
     await using ctx = await testApp();
     await using service = serve(ctx.app);
     const { token } = await signUp(ctx);
@@ -63,72 +62,69 @@ Deno.test({
     });
     const script = await (await ctx.app.request("/api/embed-copier/userscript.js")).text();
 
-    const { cdp, close } = await openPage();
-    try {
-      await navigate(cdp, `${page.url}/channels/1001/${CHANNEL}`);
-      // What the script's menu commands would have saved: the URL, this channel switched on.
-      await cdp.evaluate(
-        `localStorage.setItem("orderTrackerCopier.submitUrl", ${
-          JSON.stringify(JSON.stringify(submitUrl))
-        }); localStorage.setItem("orderTrackerCopier.channels", '["${CHANNEL}"]')`,
-      );
-      const injected = await cdp.send("Runtime.evaluate", { expression: script });
-      equal(injected.exceptionDetails, undefined);
+    await using browser = await launchBrowser();
+    const tab = await browser.page();
+    await tab.goto(`${page.url}/channels/1001/${CHANNEL}`, { waitUntil: "load" });
+    // What the script's menu commands would have saved: the URL, this channel switched on.
+    await tab.evaluate(
+      `localStorage.setItem("orderTrackerCopier.submitUrl", ${
+        JSON.stringify(JSON.stringify(submitUrl))
+      }); localStorage.setItem("orderTrackerCopier.channels", '["${CHANNEL}"]')`,
+    );
+    // As a user-script manager injects it; an exception thrown here fails the test.
+    await tab.evaluate(script);
 
-      const orders = () =>
-        call<{ items: Record<string, unknown>[] }>(ctx, "GET", "/api/orders", { token });
-      const [order] = await waitFor(
-        async () => {
-          const { body } = await orders();
-          return body.items.length ? body.items : null;
-        },
-        "the first order",
-        15_000,
-      );
-      eq(
-        [
-          order.itemSummary,
-          order.store,
-          order.price,
-          order.orderNumber,
-          order.imageUrl,
-          order.source,
-        ],
-        ["Dunk Low Retro", "Nike US", "$115.00", "W-1001", `${page.url}/img/shoe.png`, "chat"],
-      );
+    const orders = () =>
+      call<{ items: Record<string, unknown>[] }>(ctx, "GET", "/api/orders", { token });
+    const [order] = await waitFor(
+      async () => {
+        const { body } = await orders();
+        return body.items.length ? body.items : null;
+      },
+      "the first order",
+      15_000,
+    );
+    eq(
+      [
+        order.itemSummary,
+        order.store,
+        order.price,
+        order.orderNumber,
+        order.imageUrl,
+        order.source,
+      ],
+      ["Dunk Low Retro", "Nike US", "$115.00", "W-1001", `${page.url}/img/shoe.png`, "chat"],
+    );
 
-      // A new message arrives (the client appends it): copied too; a decline is ignored.
-      await cdp.evaluate(
-        `document.querySelector("ol").insertAdjacentHTML("beforeend", ${
-          JSON.stringify(
-            message("1003", "Payment Declined", [["Product", "Air Max 1"], ["Order", "W-1003"]]) +
-              message("1004", "Checkout Successful", [["Item", "Desk Lamp"], [
-                "Order #",
-                "W-1004",
-              ]]),
-          )
-        })`,
-      );
-      await waitFor(
-        async () => (await orders()).body.items.length === 2 || null,
-        "the second order",
-      );
-      const samples = await waitFor(async () => {
-        const res = await call<{ items: { why: string }[] }>(ctx, "GET", "/api/embed-samples", {
-          token,
-        });
-        return res.body.items.length ? res.body.items : null;
-      }, "the ignored post's sample");
-      eq(samples.map((s) => s.why), ['decline: header says "declined"']);
+    // A new message arrives (the client appends it): copied too; a decline is ignored.
+    await tab.evaluate(
+      `document.querySelector("ol").insertAdjacentHTML("beforeend", ${
+        JSON.stringify(
+          message("1003", "Payment Declined", [["Product", "Air Max 1"], ["Order", "W-1003"]]) +
+            message("1004", "Checkout Successful", [["Item", "Desk Lamp"], [
+              "Order #",
+              "W-1004",
+            ]]),
+        )
+      })`,
+    );
+    await waitFor(
+      async () => (await orders()).body.items.length === 2 || null,
+      "the second order",
+    );
+    const samples = await waitFor(async () => {
+      const res = await call<{ items: { why: string }[] }>(ctx, "GET", "/api/embed-samples", {
+        token,
+      });
+      return res.body.items.length ? res.body.items : null;
+    }, "the ignored post's sample");
+    eq(samples.map((s) => s.why), ['decline: header says "declined"']);
 
-      // The page is opened again: the script sends what it sees, the service takes each message once.
-      await navigate(cdp, `${page.url}/channels/1001/${CHANNEL}`);
-      await cdp.evaluate(`localStorage.removeItem("orderTrackerCopier.sent")`);
-      await cdp.send("Runtime.evaluate", { expression: script });
-      await new Promise((r) => setTimeout(r, 1500));
-      eq((await orders()).body.items.map((o) => o.orderNumber).sort(), ["W-1001", "W-1004"]);
-    } finally {
-      await close();
-    }
+    // The page is opened again: the script sends what it sees, the service takes each message once.
+    await tab.goto(`${page.url}/channels/1001/${CHANNEL}`, { waitUntil: "load" });
+    await tab.evaluate(`localStorage.removeItem("orderTrackerCopier.sent")`);
+    await tab.evaluate(script);
+    await new Promise((r) => setTimeout(r, 1500));
+    eq((await orders()).body.items.map((o) => o.orderNumber).sort(), ["W-1001", "W-1004"]);
   },
 });

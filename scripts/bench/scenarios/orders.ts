@@ -17,7 +17,7 @@ import {
 const CREATE_TARGET = 0.5;
 const LIST_P99_TARGET_MS = 50;
 const FILTER_P50_TARGET_MS = 100;
-const SEEDED_ORDERS = 100_000;
+export const SEEDED_ORDERS = 100_000;
 /** Latency is also measured below saturation, as a dashboard's few parallel requests see it. */
 const LIGHT_CONNECTIONS = 10;
 const TIMEZONE = "America/New_York";

@@ -1,0 +1,77 @@
+// @ts-check
+/**
+ * The one way screens reach the service: the openapi-fetch client typed by the types
+ * openapi-typescript generates from GET /api/openapi.json (../openapi.d.ts). A path, parameter
+ * or field the API no longer has fails `deno check`.
+ */
+import createClient from "openapi-fetch";
+import { session, signedOut } from "./session.js";
+
+/** @typedef {import("../openapi.d.ts").paths} paths */
+/** @typedef {import("../openapi.d.ts").components["schemas"]} Schemas */
+
+/** @type {import("openapi-fetch").Client<paths>} */
+export const api = createClient({ baseUrl: location.origin });
+
+api.use({
+  onRequest({ request }) {
+    const current = session();
+    if (current) request.headers.set("Authorization", `Bearer ${current.token}`);
+    return request;
+  },
+  onResponse({ request, response }) {
+    // The session ended elsewhere (signed out, expired, password reset): back to sign-in.
+    if (response.status === 401 && request.headers.has("Authorization")) signedOut();
+    return response;
+  },
+});
+
+/** An answer other than 2xx, or no answer: what the person sees next to what caused it. */
+export class ApiError extends Error {
+  /**
+   * @param {number} status 0 when the service could not be reached
+   * @param {string} message
+   * @param {Record<string, unknown>} [body]
+   */
+  constructor(status, message, body = {}) {
+    super(message);
+    this.status = status;
+    this.body = body;
+    /** The request field the API named (`url`, `fields.orderNumber`), if it named one. */
+    this.field = fieldOf(message);
+  }
+}
+
+/**
+ * The field an API error message names: `<field> is required` or `<field>: <why>`.
+ * @param {string} message
+ */
+export function fieldOf(message) {
+  const match = /^([A-Za-z][\w.]*)(?: is required|: )/.exec(message);
+  return match ? match[1] : undefined;
+}
+
+/**
+ * The data of a 2xx answer, else an ApiError with the API's own message.
+ * @template T
+ * @param {Promise<{data?: T, error?: unknown, response: Response}>} call
+ * @returns {Promise<T>}
+ */
+export async function ok(call) {
+  let result;
+  try {
+    result = await call;
+  } catch (err) {
+    if (err instanceof DOMException && err.name === "AbortError") throw err;
+    throw new ApiError(0, "Cannot reach the service. Check the connection and try again.");
+  }
+  const { data, error, response } = result;
+  if (response.ok) return /** @type {T} */ (data);
+  const body = /** @type {Record<string, unknown>} */ (
+    error && typeof error === "object" ? error : {}
+  );
+  const message = typeof body.error === "string"
+    ? body.error
+    : `The service answered ${response.status} ${response.statusText}`.trim();
+  throw new ApiError(response.status, message, body);
+}

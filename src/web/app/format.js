@@ -1,0 +1,80 @@
+// @ts-check
+/** How values read to a person: money from cents, times in the account's timezone. */
+
+const money = new Intl.NumberFormat(undefined, {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+/**
+ * 123456 -> "1,234.56" (the API keeps no currency: cents are the user's own).
+ * @param {number | undefined | null} cents
+ */
+export const centsText = (cents) =>
+  cents === undefined || cents === null ? "" : money.format(cents / 100);
+
+/**
+ * What a person types as money to integer cents: "12", "12.5", "$1,234.56". Empty is null.
+ * @param {string} text
+ * @returns {number | null}
+ */
+export function parseCents(text) {
+  const plain = text.replace(/[\s,$€£]/g, "");
+  if (plain === "") return null;
+  const match = /^(\d{1,10})(?:\.(\d{1,2}))?$/.exec(plain);
+  if (!match) throw new Error("Enter an amount like 12.50");
+  return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+}
+
+/** Formatters by style and zone: making one costs far more than using it (a table of 200 rows). */
+const formatters = new Map();
+
+/**
+ * @param {"dateTime" | "date"} style
+ * @param {string | undefined} timeZone
+ * @returns {Intl.DateTimeFormat}
+ */
+function formatter(style, timeZone) {
+  const key = `${style} ${timeZone ?? ""}`;
+  let f = formatters.get(key);
+  if (!f) {
+    const options = style === "dateTime"
+      ? { dateStyle: /** @type {const} */ ("medium"), timeStyle: /** @type {const} */ ("short") }
+      : { dateStyle: /** @type {const} */ ("medium") };
+    try {
+      f = new Intl.DateTimeFormat(undefined, { ...options, timeZone });
+    } catch {
+      // An unknown zone: the browser's own.
+      f = new Intl.DateTimeFormat(undefined, options);
+    }
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+/**
+ * @param {string | undefined} iso
+ * @param {string} [timeZone]
+ */
+export const dateTime = (iso, timeZone) =>
+  iso ? formatter("dateTime", timeZone).format(new Date(iso)) : "";
+
+/**
+ * @param {string | undefined} iso
+ * @param {string} [timeZone]
+ */
+export const dateOnly = (iso, timeZone) =>
+  iso ? formatter("date", timeZone).format(new Date(iso)) : "";
+
+/** @param {number} n */
+export function bytes(n) {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** @param {number} n */
+export const count = (n) => n.toLocaleString();
+
+/** The browser's own timezone, the default for a new account. */
+export const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";

@@ -1,0 +1,238 @@
+// @ts-check
+/**
+ * Email intake set-up: sources (a forwarding address to copy, or a mailbox the service reads
+ * over IMAP) and the senders each accepts.
+ */
+import { html } from "htm/preact";
+import { useState } from "preact/hooks";
+import { api, ok } from "../api.js";
+import { dateTime } from "../format.js";
+import { session } from "../session.js";
+import {
+  Checkbox,
+  ConfirmButton,
+  CopyButton,
+  ErrorText,
+  Form,
+  Loading,
+  Page,
+  replaceItem,
+  SelectField,
+  TextField,
+  useLoad,
+} from "../ui.js";
+import { IntakeNav } from "./parts.js";
+
+/** @typedef {import("../api.js").Schemas["EmailSource"]} Source */
+/** @typedef {import("../app.js").ScreenProps} ScreenProps */
+
+/** One address or `@domain` a line. @param {string} text */
+const senderList = (text) => text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+
+/** @param {ScreenProps} props */
+export function EmailSources({ path }) {
+  const sources = useLoad(
+    () => ok(api.GET("/api/email-sources", { params: { query: { limit: "200" } } })),
+    [],
+  );
+  const replace = replaceItem(sources);
+  return html`
+    <${Page} title="Email intake">
+      <${IntakeNav} current=${path} />
+      <p class="lead">Forward order emails to a source's address, or let the service read a
+        mailbox. Each email becomes an order, or adds to the order with the same number.</p>
+      <${ErrorText} error=${sources.error} />
+      ${sources.loading && !sources.data && html`<${Loading} />`}
+      ${sources.data?.items.length === 0 &&
+        html`<p class="empty">No source yet: add one below.</p>`}
+      <ul class="cards">
+        ${sources.data?.items.map((s) =>
+          html`
+            <li key=${s.id}>
+              <${SourceCard} source=${s}
+                onChange=${replace} onDeleted=${sources.reload} />
+            </li>
+          `
+        )}
+      </ul>
+      <${NewSource} onCreated=${sources.reload} />
+    <//>
+  `;
+}
+
+/** @param {{source: Source, onChange: (s: Source) => void, onDeleted: () => void}} props */
+function SourceCard({ source, onChange, onDeleted }) {
+  const zone = session()?.user.timezone;
+  const [senders, setSenders] = useState(source.allowedSenders.join("\n"));
+  const [saved, setSaved] = useState(false);
+  /** @param {import("../api.js").Schemas["PatchEmailSource"]} body */
+  const change = async (body) => {
+    const result = await ok(api.PATCH("/api/email-sources/{id}", {
+      params: { path: { id: source.id } },
+      body,
+    }));
+    onChange(result.source);
+  };
+  const [toggleError, setToggleError] = useState(/** @type {Error | null} */ (null));
+  return html`
+    <article class="panel" aria-labelledby=${`src-${source.id}`}>
+      <div class="card-head">
+        <h2 id=${`src-${source.id}`}>${source.name}</h2>
+        <span class="tag">${source.kind === "imap" ? "Mailbox (IMAP)" : "Forwarding"}</span>
+        <span class=${source.active ? "tag on" : "tag off"}>${source.active
+          ? "Active"
+          : "Paused"}</span>
+      </div>
+      ${source.forwardingAddress && html`
+        <p class="code-row"><span class="sub">Forward to</span>
+          <code>${source.forwardingAddress}</code>
+          <${CopyButton} text=${source.forwardingAddress} label="Copy address" /></p>
+      `}
+      ${source.kind === "imap" && html`
+        <p class="sub">${source.username} at ${source.host}:${source.port}${source.tls
+          ? " (TLS)"
+          : ""},
+          folder ${source.mailbox}. ${source.lastPolledAt
+            ? `Last read ${dateTime(source.lastPolledAt, zone)}.`
+            : "Not read yet."}</p>
+        ${source.lastError && html`<p class="error">Last error: ${source.lastError}</p>`}
+      `}
+      <${Form} label=${`Allowed senders of ${source.name}`} submit="Save senders" busyText="Saving…"
+        onSubmit=${async () => {
+          setSaved(false);
+          await change({ allowedSenders: senderList(senders) });
+          setSaved(true);
+        }} secondary=${saved && html`<span role="status" class="saved">Saved</span>`}>
+        <${TextField} label="Allowed senders" name="allowedSenders" value=${senders} multiline rows=${3}
+          onInput=${setSenders} spellcheck=${false}
+          hint="One address (orders@shop.com) or domain (@shop.com) a line. Empty: any sender." />
+      <//>
+      <${Rebuild} source=${source} />
+      <div class="actions">
+        <button type="button" class="secondary small" onClick=${() =>
+          change({ active: !source.active }).then(() => setToggleError(null), setToggleError)}>
+          ${source.active ? "Pause" : "Resume"}</button>
+        <a class="button secondary small" href=${`/intake/inbox?sourceId=${source.id}`}>Messages</a>
+        <${ConfirmButton} label="Delete" buttonLabel=${`Delete ${source.name}`} title="Delete this source?"
+          confirm="Delete source" question=${html`<p>${
+            source.forwardingAddress
+              ? html`Mail to <code>${source.forwardingAddress}</code> stops being accepted at once.`
+              : "The mailbox is no longer read."
+          } Orders it made stay.</p>`}
+          onConfirm=${async () => {
+            await ok(
+              api.DELETE("/api/email-sources/{id}", { params: { path: { id: source.id } } }),
+            );
+            onDeleted();
+          }} />
+        <${ErrorText} error=${toggleError} />
+      </div>
+    </article>
+  `;
+}
+
+/**
+ * Reads the source's mail of the last days again with today's templates. The API runs it in the
+ * background and has no read of its progress: the page says it started, and a second start while
+ * it runs is the API's 409, shown here.
+ * @param {{source: Source}} props
+ */
+function Rebuild({ source }) {
+  const [days, setDays] = useState("30");
+  const [started, setStarted] = useState(false);
+  const submit = async () => {
+    setStarted(false);
+    await ok(api.POST("/api/email-sources/{id}/rebuild", {
+      params: { path: { id: source.id } },
+      body: { sinceDays: Number(days) },
+    }));
+    setStarted(true);
+  };
+  return html`
+    <${Form} class="form" label=${`Read ${source.name} again`} submit="Read again"
+      busyText="Starting…" onSubmit=${submit} secondary=${started &&
+        html`<span role="status" class="saved">Started: it runs in the background (up to 10
+          minutes); orders appear as their messages are read.</span>`}>
+      <${TextField} label="Days to read again" name="sinceDays" value=${days} onInput=${setDays}
+        inputMode="numeric" hint=${source.kind === "imap"
+          ? "The mailbox's messages of these days, with today's templates (1 to 365)."
+          : "The stored messages of these days, with today's templates (1 to 365)."} />
+      <//>
+  `;
+}
+
+/** @param {{onCreated: () => void}} props */
+function NewSource({ onCreated }) {
+  const blank = {
+    kind: "forwarding",
+    name: "",
+    allowedSenders: "",
+    host: "",
+    port: "993",
+    tls: true,
+    username: "",
+    password: "",
+    mailbox: "INBOX",
+  };
+  const [form, setForm] = useState(blank);
+  /** @param {keyof typeof blank} key */
+  const set = (key) => (/** @type {string | boolean} */ v) => setForm({ ...form, [key]: v });
+  const imap = form.kind === "imap";
+  const submit = async () => {
+    /** @type {import("../api.js").Schemas["CreateEmailSource"]} */
+    const body = {
+      kind: imap ? "imap" : "forwarding",
+      allowedSenders: senderList(form.allowedSenders),
+      ...(form.name.trim() && { name: form.name.trim() }),
+    };
+    if (imap) {
+      Object.assign(body, {
+        host: form.host.trim(),
+        port: Number(form.port) || 993,
+        tls: form.tls,
+        username: form.username,
+        password: form.password,
+        mailbox: form.mailbox.trim() || "INBOX",
+      });
+    }
+    await ok(api.POST("/api/email-sources", { body }));
+    setForm(blank);
+    onCreated();
+  };
+  return html`
+    <${Form} onSubmit=${submit} submit="Add source" busyText="Adding…" class="form panel"
+      label="Add an email source">
+      <h2>Add a source</h2>
+      <${SelectField} label="Kind" name="kind" value=${form.kind} onChange=${set("kind")}
+        options=${[["forwarding", "Forwarding address"], ["imap", "Mailbox over IMAP"]]}
+        hint=${imap
+          ? "The service signs in and reads new mail every few minutes."
+          : "You get an address; forward order emails to it."} />
+      <${TextField} label="Name" name="name" value=${form.name} onInput=${set("name")}
+        placeholder=${imap ? "Work mailbox" : "Forwarded orders"} />
+      ${imap && html`
+        <div class="grid">
+          <${TextField} label="IMAP server" name="host" value=${form.host} onInput=${set("host")}
+            placeholder="imap.example.com" required autocomplete="off" />
+          <${TextField} label="Port" name="port" value=${form.port} onInput=${set(
+            "port",
+          )} inputMode="numeric" />
+          <${TextField} label="Username" name="username" value=${form.username} onInput=${set(
+            "username",
+          )}
+            required autocomplete="off" />
+          <${TextField} label="Password" name="password" type="password" value=${form.password}
+            onInput=${set("password")} required autocomplete="new-password"
+            hint="An app password where the provider offers one. Stored encrypted, never shown again." />
+          <${TextField} label="Folder" name="mailbox" value=${form.mailbox} onInput=${set(
+            "mailbox",
+          )} />
+        </div>
+        <${Checkbox} label="Use TLS" name="tls" checked=${form.tls} onChange=${set("tls")} />
+      `}
+      <${TextField} label="Allowed senders" name="allowedSenders" value=${form.allowedSenders}
+        onInput=${set("allowedSenders")} multiline rows=${3} spellcheck=${false}
+        hint="One address or @domain a line. Empty: any sender." />
+    <//>
+  `;
+}

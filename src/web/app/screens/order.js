@@ -1,0 +1,141 @@
+// @ts-check
+/**
+ * One order: its facts, its fields edited with PATCH (what a person sets is kept from later
+ * messages), the carrier's scans, the messages that made it, and a share card of it.
+ */
+import { html } from "htm/preact";
+import { useEffect, useState } from "preact/hooks";
+import { api, ok } from "../api.js";
+import { centsText, dateTime } from "../format.js";
+import { navigate } from "../router.js";
+import { session } from "../session.js";
+import { ConfirmButton, ErrorText, Facts, Form, Loading, Page, useLoad } from "../ui.js";
+import { CarrierEvents } from "./carrier.js";
+import { changes, draftOf, OrderFields, patch } from "./order_fields.js";
+import { RawMessage } from "./parts.js";
+import { ShareOrder } from "./shares.js";
+
+/** @typedef {import("../api.js").Schemas["Order"]} Order */
+/** @typedef {import("../api.js").Schemas["PatchOrder"]} PatchOrder */
+/** @typedef {import("../app.js").ScreenProps} ScreenProps */
+
+/** @param {ScreenProps} props */
+export function OrderPage({ params }) {
+  const id = params.id;
+  const loaded = useLoad(
+    () => ok(api.GET("/api/orders/{id}", { params: { path: { id } } })).then((r) => r.order),
+    [id],
+  );
+  const order = loaded.data;
+  const back = html`<p class="back"><a href="/">← Orders</a></p>`;
+  if (!order) {
+    return html`<${Page} title="Order" back=${back}>
+      ${loaded.error ? html`<${ErrorText} error=${loaded.error} />` : html`<${Loading} />`}
+    <//>`;
+  }
+  return html`
+    <${Page} title=${order.itemSummary} back=${back} actions=${html`
+      <${ConfirmButton} label="Delete order" title="Delete this order?" confirm="Delete order"
+        question=${html`<p>The order and its history are removed. This cannot be undone.</p>`}
+        onConfirm=${async () => {
+          await ok(api.DELETE("/api/orders/{id}", { params: { path: { id } } }));
+          navigate("/");
+        }} />
+    `}>
+      <${Summary} order=${order} />
+      <${EditOrder} order=${order} onSaved=${loaded.set} />
+      <${CarrierEvents} trackingNumber=${order.trackingNumber} carrier=${order.carrier}
+        onMoved=${loaded.reload} />
+      <${History} id=${id} />
+      <${ShareOrder} orderId=${id} />
+      <//>
+  `;
+}
+
+/** @param {{order: Order}} props */
+function Summary({ order }) {
+  const zone = session()?.user.timezone;
+  const profit = order.salePriceCents !== undefined && order.costCents !== undefined
+    ? order.salePriceCents - order.costCents
+    : undefined;
+  /** @type {[string, unknown][]} */
+  const facts = [
+    ["Status", order.status],
+    ["Received", dateTime(order.receivedAt, zone)],
+    ["Source", order.source],
+    ["Profit", centsText(profit)],
+    ["Delivered", order.actualDelivery],
+    ["Edited by you", order.userEdited.join(", ")],
+  ];
+  return html`
+    <${Facts} facts=${facts}>
+      ${order.trackingUrl && html`
+        <div>
+          <dt>Tracking</dt>
+          <dd><a href=${order.trackingUrl} target="_blank" rel="noopener noreferrer">Carrier
+            page</a></dd>
+        </div>
+      `}
+    <//>
+  `;
+}
+
+/** @param {{order: Order, onSaved: (o: Order) => void}} props */
+function EditOrder({ order, onSaved }) {
+  const [draft, setDraft] = useState(draftOf(order));
+  const [saved, setSaved] = useState(false);
+  useEffect(() => setDraft(draftOf(order)), [order]);
+  const submit = async () => {
+    setSaved(false);
+    const body = changes(draft, order);
+    if (Object.keys(body).length === 0) return setSaved(true);
+    // A cleared sale price is null in a PATCH; other cleared fields are left as they were.
+    const result = await patch(order.id, /** @type {PatchOrder} */ (body));
+    onSaved(result);
+    setSaved(true);
+  };
+  return html`
+    <${Form} onSubmit=${submit} submit="Save changes" busyText="Saving…" class="form panel"
+      label="Edit order" secondary=${saved && html`<span role="status" class="saved">Saved</span>`}>
+      <h2>Details</h2>
+      <${OrderFields} draft=${draft} set=${setDraft} />
+      <//>
+  `;
+}
+
+/** @param {{id: string}} props */
+function History({ id }) {
+  const zone = session()?.user.timezone;
+  const messages = useLoad(
+    () => ok(api.GET("/api/orders/{id}/messages", { params: { path: { id } } })),
+    [id],
+  );
+  return html`
+    <section class="panel" aria-labelledby="history">
+      <h2 id="history">Messages</h2>
+      <${ErrorText} error=${messages.error} />
+      ${messages.loading && html`<${Loading} />`}
+      ${messages.data?.items.length === 0 &&
+        html`<p class="empty">Entered by hand: no message made this order.</p>`}
+      <ol class="history">
+        ${messages.data?.items.map((m) =>
+          html`
+            <li>
+              <p><strong>${m.subject ?? m.itemSummary ?? m.channel}</strong>
+                <span class="sub"> ${m.from ? `from ${m.from} · ` : ""}${dateTime(
+                  m.receivedAt,
+                  zone,
+                )} · ${m.outcome}</span></p>
+              ${m.setFields?.length ? html`<p class="sub">Set ${m.setFields.join(", ")}</p>` : null}
+              ${m.channel === "email" && m.rawSize
+                ? html`
+                  <${RawMessage} id=${m.id} />
+                `
+                : null}
+            </li>
+          `
+        )}
+      </ol>
+    </section>
+  `;
+}

@@ -1,0 +1,187 @@
+// @ts-check
+/**
+ * The orders table: filters and paging kept in the address (so reload and back work), paged
+ * exactly as GET /api/orders pages, with status and sale price edited in place.
+ */
+import { html } from "htm/preact";
+import { useEffect, useState } from "preact/hooks";
+import { api, ok } from "../api.js";
+import { centsText, dateTime } from "../format.js";
+import { setQuery } from "../router.js";
+import { session } from "../session.js";
+import {
+  ConfirmButton,
+  ErrorText,
+  Loading,
+  Page,
+  Pager,
+  replaceItem,
+  SelectField,
+  TextField,
+  useLoad,
+} from "../ui.js";
+import { NewOrder, PriceInput, STATUSES, StatusSelect } from "./order_fields.js";
+
+/** @typedef {import("../api.js").Schemas["Order"]} Order */
+/** @typedef {import("../app.js").ScreenProps} ScreenProps */
+
+const PAGE_SIZES = ["25", "50", "100", "200"];
+
+/** @param {ScreenProps} props */
+export function Orders({ query }) {
+  const status = query.get("status") ?? "";
+  const q = query.get("q") ?? "";
+  const from = query.get("from") ?? "";
+  const to = query.get("to") ?? "";
+  const limit = PAGE_SIZES.includes(query.get("limit") ?? "") ? query.get("limit") ?? "50" : "50";
+  const offset = query.get("offset") ?? "0";
+  const [adding, setAdding] = useState(false);
+  const list = useLoad(
+    () =>
+      ok(api.GET("/api/orders", {
+        params: {
+          query: {
+            limit,
+            offset,
+            ...(status && { status }),
+            ...(q && { q }),
+            ...(from && { from }),
+            ...(to && { to }),
+          },
+        },
+      })),
+    [status, q, from, to, limit, offset],
+  );
+  const replace = replaceItem(list);
+
+  return html`
+    <${Page} title="Orders" actions=${html`
+      <button type="button" onClick=${() => setAdding(!adding)} aria-expanded=${adding}>
+        ${adding ? "Close" : "New order"}</button>
+    `}>
+      ${adding && html`<${NewOrder} onCreated=${() => {
+        setAdding(false);
+        list.reload();
+      }} />`}
+      <${Filters} status=${status} q=${q} from=${from} to=${to} limit=${limit} />
+      <${ErrorText} error=${list.error} />
+      ${list.loading && !list.data ? html`<${Loading} label="Loading orders…" />` : null}
+      ${list.data && html`
+        <div class=${list.loading ? "stale" : ""} aria-busy=${list.loading}>
+          ${list.data.items.length === 0
+            ? html`<p class="empty">${
+              status || q || from || to
+                ? "No order matches these filters."
+                : "No orders yet. Create one, import an email or set up intake."
+            }</p>`
+            : html`
+              <${Table} orders=${list.data.items} onChange=${replace}
+                onDeleted=${() => list.reload()} />
+            `}
+          <${Pager} what="Orders" total=${list.data.total} limit=${list.data.limit}
+            offset=${list.data.offset} shown=${list.data.items.length}
+            onOffset=${(/** @type {number} */ o) => setQuery({ offset: o || null })} />
+        </div>
+      `}
+    <//>
+  `;
+}
+
+/** @param {{status: string, q: string, from: string, to: string, limit: string}} props */
+function Filters({ status, q, from, to, limit }) {
+  // The search box waits for a pause in typing before it asks the API.
+  const [text, setText] = useState(q);
+  useEffect(() => setText(q), [q]);
+  useEffect(() => {
+    if (text === q) return;
+    const timer = setTimeout(() => setQuery({ q: text.trim(), offset: null }), 300);
+    return () => clearTimeout(timer);
+  }, [text]);
+  /** @param {string} key */
+  const set = (key) => (/** @type {string} */ v) => setQuery({ [key]: v, offset: null });
+  return html`
+    <form class="filters" role="search" aria-label="Filter orders"
+      onSubmit=${(/** @type {Event} */ e) => {
+        e.preventDefault();
+        setQuery({ q: text.trim(), offset: null });
+      }}>
+      <${TextField} label="Search" name="q" type="search" value=${text} onInput=${setText}
+        placeholder="Order number, item, store, tracking" class="grow" />
+      <${SelectField} label="Status" name="status" value=${status} onChange=${set("status")}
+        options=${[["", "Any status"], ...STATUSES.map((s) => [s, s])]} />
+      <${TextField} label="Received from" name="from" type="date" value=${from}
+        onInput=${set("from")} />
+      <${TextField} label="Received to" name="to" type="date" value=${to} onInput=${set("to")} />
+      <${SelectField} label="Per page" name="limit" value=${limit} onChange=${set("limit")}
+        options=${PAGE_SIZES} />
+    </form>
+  `;
+}
+
+/** @param {{orders: Order[], onChange: (o: Order) => void, onDeleted: () => void}} props */
+function Table({ orders, onChange, onDeleted }) {
+  const zone = session()?.user.timezone;
+  return html`
+    <table class="orders">
+      <caption class="visually-hidden">Orders, newest received first</caption>
+      <thead>
+        <tr>
+          <th scope="col">Item</th>
+          <th scope="col">Received</th>
+          <th scope="col">Status</th>
+          <th scope="col" class="num">Cost</th>
+          <th scope="col" class="num">Sale price</th>
+          <th scope="col" class="num">Profit</th>
+          <th scope="col"><span class="visually-hidden">Actions</span></th>
+        </tr>
+      </thead>
+      <tbody>
+        ${orders.map((order) =>
+          html`
+            <${Row} key=${order.id} order=${order} zone=${zone}
+              onChange=${onChange} onDeleted=${onDeleted} />
+          `
+        )}
+      </tbody>
+    </table>
+  `;
+}
+
+/** @param {{order: Order, zone?: string, onChange: (o: Order) => void, onDeleted: () => void}} props */
+function Row({ order, zone, onChange, onDeleted }) {
+  const profit = order.salePriceCents !== undefined && order.costCents !== undefined
+    ? order.salePriceCents - order.costCents
+    : undefined;
+  return html`
+    <tr>
+      <th scope="row" data-label="Item">
+        <a href=${`/orders/${encodeURIComponent(order.id)}`}>${order.itemSummary}</a>
+        <span class="sub">${[
+          order.store,
+          order.orderNumber && `#${order.orderNumber.replace(/^#/, "")}`,
+        ].filter(Boolean).join(" · ")}</span>
+      </th>
+      <td data-label="Received">${dateTime(order.receivedAt, zone)}</td>
+      <td data-label="Status">
+        <${StatusSelect} order=${order} onChange=${onChange} />
+      </td>
+      <td data-label="Cost" class="num">${centsText(order.costCents)}</td>
+      <td data-label="Sale price" class="num">
+        <${PriceInput} order=${order} onChange=${onChange} />
+      </td>
+      <td data-label="Profit" class=${`num ${profit !== undefined && profit < 0 ? "loss" : ""}`}>
+        ${centsText(profit)}</td>
+      <td class="row-actions">
+        <${ConfirmButton} label="Delete" buttonLabel=${`Delete ${order.itemSummary}`}
+          title="Delete this order?"
+          question=${html`<p><strong>${order.itemSummary}</strong> and its history are removed.
+            Webhooks are not told. This cannot be undone.</p>`}
+          confirm="Delete order"
+          onConfirm=${async () => {
+            await ok(api.DELETE("/api/orders/{id}", { params: { path: { id: order.id } } }));
+            onDeleted();
+          }} />
+      </td>
+    </tr>
+  `;
+}

@@ -1,0 +1,386 @@
+/**
+ * A person's workflow over the dashboard in headless Chromium, against a real server: register,
+ * create an order, set its sale price and status in the table, add a chat bot and post a checkout
+ * to its URL, import an email, read the order's messages, give it a tracking number (its carrier
+ * recognised as it is typed) and see the carrier's scans (a fake UPS on loopback), subscribe a webhook receiver and send a test, create an API key and use it, export
+ * and delete the account. Every main screen passes an axe-core scan with no serious or critical
+ * finding, and the page reports no error (console, exception, failed load, CSP violation).
+ *
+ * With SCREENSHOTS=<dir> set, the main screens are saved there at 1440 and 360 px wide
+ * (docs/dashboard/ holds the committed set: `SCREENSHOTS=docs/dashboard deno test -A <this>`).
+ */
+import assert from "node:assert/strict";
+import type { Page } from "../../scripts/puppeteer.d.ts";
+import { axeFindings, browserSkip, launchBrowser, type TestBrowser, waitFor } from "../chromium.ts";
+import { journey, upsAnswer, upsNumber } from "../carriers/answers.ts";
+import { startFakes } from "../carriers/fakes.ts";
+import { fixture } from "../email/helpers.ts";
+import { startReceiver } from "../net/receiver.ts";
+import { serve } from "../serve.ts";
+import { expectedSignature, webhookApp } from "../webhooks/helpers.ts";
+
+const SHOTS = Deno.env.get("SCREENSHOTS");
+const EMAIL = "pat@example.com";
+/** A store's checkout notification as its bot posts it (tests/fixtures/chat). */
+const CHECKOUT = new URL("../fixtures/chat/shopify/flow-new-order-kith.json", import.meta.url);
+
+/** Sets a field's value the way a paste does, with the input event the page listens for. */
+async function paste(page: Page, selector: string, value: string) {
+  await page.evaluate(`(() => {
+    const el = document.querySelector(${JSON.stringify(selector)});
+    el.value = ${JSON.stringify(value)};
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+  })()`);
+}
+
+const text = (page: Page, selector: string) =>
+  page.$eval(selector, (e) => (e as unknown as { innerText: string }).innerText);
+
+/** Waits until the page's main heading says `title` (the screen has changed). */
+const heading = (page: Page, title: string) =>
+  page.waitForFunction(
+    `document.querySelector("h1")?.textContent === ${JSON.stringify(title)}`,
+    { timeout: 10_000 },
+  );
+
+/** No serious or critical axe finding on the screen shown now; screenshots when asked. */
+async function check(browser: TestBrowser, page: Page, name: string) {
+  await page.waitForNetworkIdle({ idleTime: 100 });
+  assert.deepEqual(await axeFindings(page), [], `axe on ${name}`);
+  if (!SHOTS) return;
+  await page.screenshot({ path: `${SHOTS}/${name}-1440.png`, fullPage: true });
+  const narrow = await browser.page({ width: 360, height: 740 });
+  await narrow.goto(page.url(), { waitUntil: "networkidle0" });
+  assert.deepEqual(await axeFindings(narrow), [], `axe on ${name} at 360 px`);
+  await narrow.screenshot({ path: `${SHOTS}/${name}-360.png`, fullPage: true });
+  await narrow.close();
+}
+
+/** Money as the dashboard shows it (en-US, the test browser's locale). */
+const cents = (n: number) =>
+  (n / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Waits until the insights screen's profit figure reads `expected`. */
+const profitIs = (page: Page, expected: string) =>
+  waitFor(
+    async () => (await text(page, ".big .profit").catch(() => "")) === expected || null,
+    `a profit of ${expected}`,
+  );
+
+/** The session the page keeps, for checking what it did through the API. */
+async function token(page: Page): Promise<string> {
+  return await page.evaluate(
+    `JSON.parse(localStorage.getItem("order-tracker.session")).token`,
+  ) as string;
+}
+
+Deno.test({
+  name: "dashboard: a person's workflow in headless Chromium, accessible and error-free",
+  ignore: browserSkip("dashboard_browser_test"),
+  async fn() {
+    await using receiver = startReceiver({ reply: () => new Response(null, { status: 204 }) });
+    await using carriers = startFakes();
+    await using ctx = await webhookApp({ env: carriers.env });
+    await using server = serve(ctx.app);
+    await using browser = await launchBrowser();
+    const page = await browser.page();
+    const api = async (path: string, init: RequestInit = {}, auth?: string) => {
+      const headers = { authorization: `Bearer ${auth ?? await token(page)}` };
+      const res = await fetch(`${server.url}${path}`, { ...init, headers });
+      return { status: res.status, body: await res.json() };
+    };
+
+    // Signed out, the dashboard asks to sign in; a wrong password is said next to the form.
+    await page.goto(`${server.url}/`, { waitUntil: "networkidle0" });
+    assert.equal(new URL(page.url()).pathname, "/sign-in");
+    await check(browser, page, "sign-in");
+    await page.type("input[name=email]", EMAIL);
+    await page.type("input[name=password]", "wrong password");
+    await page.click("button[type=submit]");
+    await page.waitForSelector("form [role=alert]");
+    assert.equal(await text(page, "form [role=alert]"), "Invalid email or password");
+
+    // The password reset's pages: asking for a link, and the link's page without its token.
+    await page.click("a[href='/forgot-password']");
+    await heading(page, "Forgot password");
+    await check(browser, page, "forgot-password");
+    await page.goto(`${server.url}/reset-password`, { waitUntil: "networkidle0" });
+    await page.waitForSelector("[role=alert]::-p-text(needs the link)");
+    await check(browser, page, "reset-password");
+
+    // Register.
+    await page.goto(`${server.url}/sign-in`, { waitUntil: "networkidle0" });
+    await page.click("a[href='/register']");
+    await heading(page, "Create an account");
+    await check(browser, page, "register");
+    await page.type("input[name=email]", EMAIL);
+    await page.type("input[name=password]", "correct horse battery");
+    await page.type("input[name=username]", "pat");
+    await page.click("button[type=submit]");
+    await heading(page, "Orders");
+
+    // Create an order, then price and ship it in the table.
+    await page.click("button::-p-text(New order)");
+    await page.type("input[name=itemSummary]", "Desk lamp");
+    await page.type("input[name=orderNumber]", "A-100");
+    await page.type("input[name=costCents]", "10.00");
+    await page.click("button::-p-text(Create order)");
+    await page.waitForSelector("tbody a::-p-text(Desk lamp)");
+    const price = "input.price";
+    await page.click(price);
+    await page.type(price, "25");
+    await page.keyboard.press("Enter");
+    await waitFor(
+      async () => (await text(page, "td[data-label=Profit]")).trim() === "15.00" || null,
+      "the profit",
+    );
+    await page.select("select.status", "shipped");
+    await waitFor(async () => {
+      const list = await api("/api/orders");
+      return list.body.items[0].status === "shipped" ? list.body.items[0] : null;
+    }, "the status change");
+    const [lamp] = (await api("/api/orders")).body.items;
+    assert.deepEqual([lamp.salePriceCents, lamp.costCents, lamp.userEdited], [2500, 1000, [
+      "salePriceCents",
+      "status",
+    ]]);
+    // A sale price that is not money is refused in place, next to the field.
+    await page.click(price, { count: 3 });
+    await page.type(price, "lots");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector("td[data-label='Sale price'] .error");
+    assert.equal(
+      await text(page, "td[data-label='Sale price'] .error"),
+      "Enter an amount like 12.50",
+    );
+
+    // Insights: the profit so far.
+    await page.click("nav a::-p-text(Insights)");
+    await heading(page, "Insights");
+    await profitIs(page, "15.00");
+
+    // A chat bot: a checkout posted to its URL becomes an order, listed with the bot's posts.
+    await page.click("nav a::-p-text(Intake)");
+    await heading(page, "Chat bots");
+    await page.type("input[name=name]", "Checkout bot");
+    await page.click("button::-p-text(Add bot)");
+    await page.waitForSelector(".cards code.url");
+    const botUrl = new URL(await text(page, ".cards code.url"));
+    const posted = await fetch(`${server.url}${botUrl.pathname}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: Deno.readTextFileSync(CHECKOUT),
+    });
+    assert.equal(posted.status, 202);
+    assert.equal((await posted.json()).merged, false);
+    await page.click("button::-p-text(Recent posts)");
+    await page.waitForSelector(".messages a::-p-text(Open the order)");
+    assert.match(await text(page, ".messages li"), /Kith Nelson Crewneck - Sand/);
+    await page.waitForSelector(".stats::-p-text(1 created an order)");
+    // A private address for updates is refused next to its field; the embed copier's URL.
+    await page.type("input[name=updatesWebhook]", "https://10.0.0.1/hook");
+    await page.click("button::-p-text(Save settings)");
+    await page.waitForSelector("input[name=updatesWebhook][aria-invalid=true]");
+    assert.match(await text(page, "input[name=updatesWebhook] ~ .error"), /^updatesWebhook: /);
+    await page.click("button::-p-text(Get a submission URL)");
+    await page.waitForSelector("#embed-copier ~ .code-row code.url");
+    assert.match(
+      await text(page, "#embed-copier ~ .code-row code.url"),
+      /\/api\/embed-copier\/submit\//,
+    );
+    await check(browser, page, "bots");
+
+    // The bot's order appears in the table; its sale price set there changes the profit.
+    await page.click("nav a::-p-text(Orders)");
+    await page.waitForSelector("tbody a::-p-text(Kith Nelson Crewneck - Sand)");
+    const kith = (await api("/api/orders")).body.items[0];
+    assert.equal(kith.itemSummary, "Kith Nelson Crewneck - Sand");
+    await page.type(price, "180");
+    await page.keyboard.press("Enter");
+    // The chat post gave a price as text, no cost: all of the sale counts as profit.
+    assert.equal(kith.costCents, undefined);
+    const kithProfit = 18000;
+    await waitFor(async () => {
+      const order = (await api(`/api/orders/${kith.id}`)).body.order;
+      return order.salePriceCents === kithProfit || null;
+    }, "the bot order's sale price");
+    await page.click("nav a::-p-text(Insights)");
+    await heading(page, "Insights");
+    await profitIs(page, cents(1500 + kithProfit));
+    // A recurring cost is taken off; a share card of the profit has its image.
+    await page.click(".subnav a::-p-text(Recurring costs)");
+    await heading(page, "Recurring costs");
+    await page.type("input[name=name]", "Proxy plan");
+    await page.type("input[name=costCents]", "5");
+    await page.click("button::-p-text(Add cost)");
+    await page.waitForSelector("tbody th::-p-text(Proxy plan)");
+    await check(browser, page, "costs");
+    await page.click(".subnav a::-p-text(Profit and calendar)");
+    await heading(page, "Insights");
+    await profitIs(page, cents(1500 + kithProfit - 500));
+    await page.waitForSelector(".calendar .day:not(.quiet)");
+    await page.click("button::-p-text(Share this profit)");
+    await page.waitForSelector(".made img");
+    await waitFor(
+      () =>
+        page.$eval(".made img", (i) => (i as unknown as { naturalWidth: number }).naturalWidth)
+          .then((w) => w === 1200 || null),
+      "the share card's image",
+    );
+    await check(browser, page, "insights");
+    await page.click(".subnav a::-p-text(Share cards)");
+    await heading(page, "Share cards");
+    await page.waitForSelector(".shares article h2");
+    await check(browser, page, "shares");
+    await page.click(".subnav a::-p-text(Leaderboard)");
+    await heading(page, "Leaderboard");
+    await check(browser, page, "leaderboard");
+
+    // A forwarding source, then an email imported in the inbox.
+    await page.click("nav a::-p-text(Intake)");
+    await heading(page, "Chat bots");
+    await page.click(".subnav a::-p-text(Email sources)");
+    await heading(page, "Email intake");
+    await page.type("input[name=name]", "Forwarded orders");
+    await page.click("button::-p-text(Add source)");
+    await page.waitForSelector("code::-p-text(@)");
+    assert.match(await text(page, ".cards code"), /^[\w-]+@inbound\.localhost$/);
+    // Its mail read again: a rebuild starts in the background; 0 days is refused by the field.
+    await paste(page, "input[name=sinceDays]", "0");
+    await page.click("button::-p-text(Read again)");
+    await page.waitForSelector("input[name=sinceDays][aria-invalid=true]");
+    await paste(page, "input[name=sinceDays]", "7");
+    await page.click("button::-p-text(Read again)");
+    await page.waitForSelector(".saved::-p-text(Started)");
+    await check(browser, page, "email-sources");
+    await page.click(".subnav a::-p-text(Inbox)");
+    await heading(page, "Inbox");
+    await paste(page, "textarea[name=raw]", fixture("amazon/ordered.eml"));
+    await page.click("button::-p-text(Import)");
+    await page.waitForSelector("p.notice a");
+    await page.waitForSelector(".messages li");
+    await check(browser, page, "inbox");
+    const orders = (await api("/api/orders")).body;
+    assert.equal(orders.total, 3);
+    const shoe = orders.items.find((o: { store?: string }) => o.store === "Amazon");
+    assert.equal(shoe.orderNumber, "113-4820917-5531468");
+
+    // The order's page lists the email that made it.
+    await page.click("p.notice a");
+    await heading(page, shoe.itemSummary);
+    await page.waitForSelector(".history li");
+    assert.match(await text(page, ".history li"), /Ordered: "Nike Men's Revolution 7\.\.\."/);
+    // A tracking number typed is recognised; saved, the carrier's scans are shown.
+    const parcel = upsNumber(7);
+    const stages = ["label", "transit"] as const;
+    carriers.ups.parcels.set(
+      parcel,
+      upsAnswer(parcel, journey("2026-01-05T14:00:00Z", [...stages])),
+    );
+    await page.type("input[name=trackingNumber]", parcel);
+    await page.waitForSelector("button::-p-text(Use UPS)");
+    await page.click("button::-p-text(Use UPS)");
+    assert.equal(
+      await page.$eval("input[name=carrier]", (e) => (e as unknown as { value: string }).value),
+      "ups",
+    );
+    await page.click("button::-p-text(Save changes)");
+    await page.waitForSelector(".scans li");
+    assert.match(await text(page, "#carrier-events ~ p"), /^UPS: In transit/);
+    assert.deepEqual(
+      await page.$$eval(".scans li p:first-child", (ps) => ps.map((p) => p.textContent)),
+      ["Arrived at facility", "Shipping label created"],
+    );
+    await check(browser, page, "order");
+    await page.click("a::-p-text(← Orders)");
+    await heading(page, "Orders");
+    await check(browser, page, "orders");
+
+    // A template's live preview reads a pasted email.
+    await page.goto(`${server.url}/intake/templates`, { waitUntil: "networkidle0" });
+    await heading(page, "Templates");
+    await paste(page, "textarea[name=raw]", fixture("amazon/ordered.eml"));
+    await page.waitForSelector(".preview-out dl");
+    assert.match(await text(page, ".preview-out"), /113-4820917-5531468/);
+    await check(browser, page, "templates");
+
+    // A webhook: a private address is refused next to the URL; a local receiver works.
+    await page.click("nav a::-p-text(Webhooks)");
+    await heading(page, "Webhooks");
+    await page.type("input[name=url]", "https://10.0.0.1/hook");
+    await page.click("button::-p-text(Add subscription)");
+    await page.waitForSelector("input[name=url][aria-invalid=true]");
+    assert.match(await text(page, "input[name=url] ~ .error"), /^url: /);
+    await page.click("input[name=url]", { count: 3 });
+    await page.type("input[name=url]", receiver.url("/hook"));
+    await page.click("button::-p-text(Add subscription)");
+    await page.waitForSelector(".once code");
+    const secret = await text(page, ".once code");
+    assert.match(secret, /^whsec_/);
+    await page.click("button::-p-text(Send test)");
+    await page.waitForSelector(".okay::-p-text(Delivered)");
+    const [delivery] = await receiver.waitFor(1);
+    assert.equal(delivery.headers.get("x-service-test"), "true");
+    assert.equal(
+      delivery.headers.get("x-service-signature"),
+      await expectedSignature(secret, delivery.body),
+    );
+    // Its events, changed in place.
+    await page.click("button::-p-text(Edit events)");
+    await page.click("input[name='type-order.delivered']");
+    await page.click("button::-p-text(Save events)");
+    await page.waitForSelector("button::-p-text(Edit events)");
+    const [sub] = (await api("/api/webhook-subscriptions")).body.items;
+    assert.deepEqual(sub.eventTypes, ["order.created", "order.shipped"]);
+    await check(browser, page, "webhooks");
+    await page.click(".subnav a::-p-text(Delivery log)");
+    await heading(page, "Delivery log");
+    await page.waitForSelector("table.log tbody tr");
+    await check(browser, page, "webhook-log");
+
+    // An API key, shown once, works at once.
+    await page.click("nav a::-p-text(Account)");
+    await heading(page, "Account");
+    await check(browser, page, "account");
+    await page.click(".subnav a::-p-text(API keys)");
+    await heading(page, "API keys");
+    await page.type("input[name=name]", "Shop sync");
+    await page.click("button::-p-text(Create key)");
+    await page.waitForSelector(".once code");
+    const key = await text(page, ".once code");
+    assert.match(key, /^sk_/);
+    assert.equal((await api("/api/orders", {}, key)).body.total, 3);
+    await check(browser, page, "api-keys");
+
+    // The export downloads as a file.
+    await page.click(".subnav a::-p-text(Profile and data)");
+    await heading(page, "Account");
+    await page.click("button::-p-text(Download export)");
+    const file = await waitFor(async () => {
+      for await (const e of Deno.readDir(browser.downloads)) {
+        if (e.name.endsWith(".json")) return `${browser.downloads}/${e.name}`;
+      }
+      return null;
+    }, "the export file");
+    const exported = JSON.parse(await Deno.readTextFile(file));
+    assert.equal(exported.account.email, EMAIL);
+    assert.equal(exported.orders.length, 3);
+
+    // Deletion waits for the typed email, then ends everything.
+    const session = await token(page);
+    await page.click("button::-p-text(Delete account…)");
+    const confirm = "dialog[open] button[type=submit]";
+    await page.waitForSelector(confirm);
+    assert.equal(
+      await page.$eval(confirm, (b) => (b as unknown as { disabled: boolean }).disabled),
+      true,
+    );
+    await page.type("dialog[open] input[name=confirmEmail]", EMAIL.toUpperCase());
+    await page.click(confirm);
+    await heading(page, "Sign in");
+    assert.equal((await api("/api/orders", {}, session)).status, 401);
+    assert.equal((await api("/api/orders", {}, key)).status, 401);
+
+    assert.deepEqual(browser.errors, []);
+  },
+});
