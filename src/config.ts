@@ -14,6 +14,7 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().min(1).default("0.0.0.0"),
   LISTENER_RECYCLE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
+  EMAIL_READERS: z.coerce.number().int().min(0).max(64).optional(),
   KV_PATH: z.string().min(1).optional(),
   EVENTS_TRANSPORT: z.enum(["queue", "outbox"]).optional(),
   BASE_URL: z.url().optional(),
@@ -92,6 +93,8 @@ export interface Config {
   host: string;
   /** Replace the listener this often, closing idle and half-sent connections; 0 never. */
   listenerRecycleSeconds: number;
+  /** Reader workers for email (0: read on the serving thread). */
+  emailReaders: number;
   /** Running on Deno Deploy (`DENO_DEPLOYMENT_ID` or `DENO_DEPLOY` set). */
   deploy: boolean;
   /** A file, `:memory:` or a KV Connect URL; undefined on Deploy: the app's own KV database. */
@@ -209,6 +212,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     port: e.PORT,
     host: e.HOST,
     listenerRecycleSeconds: e.LISTENER_RECYCLE_SECONDS,
+    // One worker beside the serving thread; none on Deploy, where Web Workers are not relied on.
+    emailReaders: e.EMAIL_READERS ?? (deploy ? 0 : 1),
     deploy,
     kvPath,
     persistence,
@@ -275,5 +280,6 @@ function oauthApi(clientId: string | undefined, clientSecret: string | undefined
 
 /** A configuration for tests: in-memory KV and defaults, with overrides. */
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ KV_PATH: ":memory:", LOG_LEVEL: "error", ...overrides });
+  // Tests read email on their own thread unless they ask for workers.
+  return loadConfig({ KV_PATH: ":memory:", LOG_LEVEL: "error", EMAIL_READERS: "0", ...overrides });
 }

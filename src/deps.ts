@@ -18,6 +18,10 @@ import { ClaimWriter } from "./store/webhook_attempts.ts";
 import { OutcomeWriter } from "./store/webhook_outcomes.ts";
 import { type CarrierOptions, Carriers } from "./carriers/client.ts";
 import { type BillingClient, createBillingClient } from "./vendors/stripe.ts";
+import { createEmailReader, type EmailReader } from "./intake/email/readers.ts";
+
+/** Longest one email may take to read before its reader is replaced and it is unreadable. */
+const EMAIL_READ_TIMEOUT_MS = 10_000;
 
 /** Everything a request handler may use; built once by main.ts, or per test. */
 export interface AppDeps {
@@ -51,6 +55,8 @@ export interface AppDeps {
   carriers: Carriers;
   /** The billing provider; null without STRIPE_SECRET_KEY (billing answers 503). */
   billing: BillingClient | null;
+  /** Where email is read: reader workers (`EMAIL_READERS`), or this thread. */
+  emailReader: EmailReader;
 }
 
 /**
@@ -130,6 +136,11 @@ export function createDeps(input: DepsInput): AppDeps {
       input.carriers,
     ),
     billing: createBillingClient(input.config.stripe),
+    emailReader: createEmailReader({
+      size: input.config.emailReaders,
+      timeoutMs: EMAIL_READ_TIMEOUT_MS,
+      log,
+    }),
   };
 }
 
@@ -139,4 +150,5 @@ export async function drainDeps(deps: AppDeps): Promise<void> {
   await deps.background.drain();
   await deps.apiKeyUse.flush();
   deps.outbound.close();
+  deps.emailReader.close();
 }

@@ -8,7 +8,8 @@ import type { Reading } from "../domain/intake.ts";
 import { firstCopyOf, getIntakeEntry } from "../store/intake_log.ts";
 import { listTemplates } from "../store/templates.ts";
 import { type CompiledTemplate, compileTemplate } from "./email/custom.ts";
-import { type EmailReading, readEmail } from "./email/read.ts";
+import type { EmailReading } from "./email/read.ts";
+import { type EmailReader, inProcessReader } from "./email/readers.ts";
 import { type Received, receiveMessage, type ReceiveOptions } from "./receive.ts";
 
 export interface IncomingMail {
@@ -16,6 +17,11 @@ export interface IncomingMail {
   raw: Uint8Array;
   /** The source it arrived through (forwarding address, mailbox); none for a plain import. */
   source?: StoredEmailSource | null;
+}
+
+/** Where to read (the app's reader workers); this thread when not given. */
+export interface ReadWith {
+  reader?: EmailReader;
 }
 
 export interface MailResult {
@@ -50,12 +56,10 @@ export async function readMail(
   mail: IncomingMail,
   now: number,
   templates?: CompiledTemplate[],
+  reader: EmailReader = inProcessReader,
 ): Promise<ReadMail> {
   const { userId, raw, source } = mail;
-  const read = await readEmail(raw, {
-    now,
-    customTemplates: templates ?? await customTemplatesOf(kv, userId),
-  });
+  const read = await reader.read(raw, now, templates ?? await customTemplatesOf(kv, userId));
   const verdict = source ? senderVerdict(source.allowedSenders, read.realSender) : "allowed";
   let reading: Reading = read.reading;
   if (verdict !== "allowed") reading = { kind: "blocked", sender: read.realSender };
@@ -94,10 +98,11 @@ export async function storeMail(
 export async function receiveMail(
   kv: Deno.Kv,
   mail: IncomingMail,
-  options: ReceiveOptions & { templates?: CompiledTemplate[] },
+  options: ReceiveOptions & ReadWith & { templates?: CompiledTemplate[] },
 ): Promise<MailResult> {
-  const { templates, ...receive } = options;
-  return await storeMail(kv, mail, await readMail(kv, mail, options.now, templates), receive);
+  const { templates, reader, ...receive } = options;
+  const read = await readMail(kv, mail, options.now, templates, reader);
+  return await storeMail(kv, mail, read, receive);
 }
 
 /** What reading a message of the history again came to. */
@@ -116,11 +121,11 @@ export type Reread =
 export async function rereadMail(
   kv: Deno.Kv,
   mail: IncomingMail,
-  options: ReceiveOptions & { templates: CompiledTemplate[] },
+  options: ReceiveOptions & ReadWith & { templates: CompiledTemplate[] },
 ): Promise<Reread> {
-  const { templates, ...receive } = options;
+  const { templates, reader, ...receive } = options;
   const quiet = { ...receive, quiet: true };
-  const read = await readMail(kv, mail, options.now, templates);
+  const read = await readMail(kv, mail, options.now, templates, reader);
   const first = await firstCopyOf(kv, mail.userId, "email", read.read.identity);
   if (!first) return { kind: "stored", result: await storeMail(kv, mail, read, quiet) };
   const entry = await getIntakeEntry(kv, mail.userId, first);

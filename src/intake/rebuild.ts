@@ -99,7 +99,9 @@ export async function rebuildSource(
   } else {
     await rereadStored(deps, userId, source, since, signal, reread);
   }
-  result.reparsed = (await reparseOrders(deps.kv, userId, [...orders], deps.now())).reparsed;
+  result.reparsed =
+    (await reparseOrders(deps.kv, userId, [...orders], deps.now(), deps.emailReader))
+      .reparsed;
   return result;
 }
 
@@ -107,6 +109,7 @@ const optionsOf = (deps: AppDeps) => ({
   now: deps.now(),
   billing: deps.config,
   events: deps.events.bus,
+  reader: deps.emailReader,
 });
 
 /** The mailbox's messages received since `since` (the newest ones), oldest first. */

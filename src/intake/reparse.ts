@@ -9,7 +9,7 @@ import { getRawMessage, listIntakeLog, ordersWithMessages } from "../store/intak
 import { rewriteOrder } from "../store/orders.ts";
 import { readChatPost } from "./chat/read.ts";
 import type { CompiledTemplate } from "./email/custom.ts";
-import { readEmail } from "./email/read.ts";
+import { type EmailReader, inProcessReader } from "./email/readers.ts";
 import { customTemplatesOf } from "./mail.ts";
 
 /** Messages re-read per order at most (the newest ones). */
@@ -20,9 +20,10 @@ async function fieldsOf(
   raw: Uint8Array,
   now: number,
   templates: CompiledTemplate[],
+  reader: EmailReader,
 ): Promise<MessageFields | null> {
   if (entry.channel === "email") {
-    const read = await readEmail(raw, { now, customTemplates: templates });
+    const read = await reader.read(raw, now, templates);
     return read.reading.kind === "order" ? read.reading.fields : null;
   }
   let body: unknown;
@@ -41,6 +42,7 @@ export async function reparseOrders(
   userId: string,
   orderIds: string[] | undefined,
   now: number,
+  reader: EmailReader = inProcessReader,
 ): Promise<{ reparsed: number; changed: number }> {
   const ids = orderIds ?? await ordersWithMessages(kv, userId);
   const templates = await customTemplatesOf(kv, userId);
@@ -52,7 +54,7 @@ export async function reparseOrders(
     for (const entry of items.reverse()) {
       if (!entry.rawSize) continue;
       const raw = await getRawMessage(kv, userId, entry.id);
-      const fields = raw && await fieldsOf(entry, raw, now, templates);
+      const fields = raw && await fieldsOf(entry, raw, now, templates, reader);
       if (fields) readings.push(fields);
     }
     if (readings.length === 0) continue;

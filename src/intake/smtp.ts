@@ -132,6 +132,7 @@ async function deliver(deps: AppDeps, recipients: Target[], raw: Uint8Array): Pr
       now: deps.now(),
       billing: deps.config,
       events: deps.events.bus,
+      reader: deps.emailReader,
     });
     if (result.received.outcome !== "account_gone") stored++;
   }

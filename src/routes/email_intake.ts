@@ -6,7 +6,7 @@ import { mailAnswer } from "../http/mail_answer.ts";
 import { createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { customTemplatesOf, receiveMail } from "../intake/mail.ts";
-import { readEmail } from "../intake/email/read.ts";
+
 import { planLimitResponse } from "../schemas/billing.ts";
 import {
   DuplicateSchema,
@@ -107,15 +107,21 @@ export const emailIntakeRoutes = createRouter()
       userId,
       raw: new TextEncoder().encode(body.raw),
       source,
-    }, { now: deps.now(), billing: deps.config, events: deps.events.bus });
+    }, {
+      now: deps.now(),
+      billing: deps.config,
+      events: deps.events.bus,
+      reader: deps.emailReader,
+    });
     return mailAnswer(c, result, 429);
   })
   .openapi(preview, async (c) => {
-    const { kv, now } = c.var.deps;
-    const read = await readEmail(new TextEncoder().encode(c.req.valid("json").raw), {
-      now: now(),
-      customTemplates: await customTemplatesOf(kv, c.var.auth.userId),
-    });
+    const { kv, now, emailReader } = c.var.deps;
+    const read = await emailReader.read(
+      new TextEncoder().encode(c.req.valid("json").raw),
+      now(),
+      await customTemplatesOf(kv, c.var.auth.userId),
+    );
     if (read.reading.kind !== "order") {
       return c.json({
         error: "The message could not be read as an email order",

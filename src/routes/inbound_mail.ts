@@ -70,6 +70,11 @@ export const inboundMailRoutes = createRouter()
       userId: target.userId,
       raw: new TextEncoder().encode(raw),
       source: target.source,
-    }, { now: deps.now(), billing: deps.config, events: deps.events.bus });
+    }, {
+      now: deps.now(),
+      billing: deps.config,
+      events: deps.events.bus,
+      reader: deps.emailReader,
+    });
     return mailAnswer(c, result, 402);
   });

@@ -64,9 +64,9 @@ const messages = createRoute({
 
 export const orderIntakeRoutes = createRouter()
   .openapi(reparse, async (c) => {
-    const { kv, now } = c.var.deps;
+    const { kv, now, emailReader } = c.var.deps;
     const { orderIds } = c.req.valid("json");
-    const counts = await reparseOrders(kv, c.var.auth.userId, orderIds, now());
+    const counts = await reparseOrders(kv, c.var.auth.userId, orderIds, now(), emailReader);
     return c.json({ ok: true as const, ...counts }, 200);
   })
   .openapi(messages, async (c) => {

@@ -57,7 +57,8 @@ export const email: Scenario = {
       `Each request imports a new HTML order confirmation (a store's table layout with inline ` +
       `styles, 3 to 7 line items and a long footer; ${kib(Math.min(...sizes))} to ` +
       `${kib(Math.max(...sizes))} KiB, its own Message-ID and order number), at ${CONNECTIONS} ` +
-      "connections. The service reads it (MIME, HTML blocks, templates, extraction) and stores " +
+      "connections. The service reads it (MIME, HTML blocks, templates, extraction) on its " +
+      "reader worker (`EMAIL_READERS`, default 1) and stores " +
       "it through `receiveMessage`: the order, its events, the log entry, the dedupe key and " +
       "the raw message in one commit. The ceiling (`scripts/bench/bare_intake.ts`) stores the " +
       "same message through the same seam with the order number taken from the subject by one " +

@@ -34,6 +34,8 @@ export interface CustomTemplate {
 
 export interface CompiledTemplate {
   id: string;
+  /** What it was compiled from (what crosses to a reader worker, which compiles it again). */
+  source: CustomTemplate;
   from?: string;
   subject?: RE2JS;
   fields: [CustomField, RE2JS][];
@@ -77,6 +79,7 @@ export function compileTemplate(t: CustomTemplate): CompiledTemplate | { error: 
   }
   return {
     id: t.id,
+    source: t,
     ...(from ? { from } : {}),
     ...(subject ? { subject } : {}),
     fields,

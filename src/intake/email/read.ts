@@ -62,18 +62,21 @@ async function innermost(letter: Letter, attached: Uint8Array[], depth = 0): Pro
   return unwrapForward(letter).letter;
 }
 
+/** The reading of a message that could not be read, with `why`; its identity is its bytes'. */
+export async function unreadableEmail(raw: Uint8Array, why: string): Promise<EmailReading> {
+  return {
+    reading: { kind: "unreadable", why },
+    facts: {},
+    identity: await identityOf(raw),
+    template: "generic",
+    signals: {},
+  };
+}
+
 /** Reads one message. Never throws: an unparseable message is an `unreadable` reading. */
 export async function readEmail(raw: Uint8Array, options: ReadOptions): Promise<EmailReading> {
   const parsed = await parseMime(raw);
-  if (!parsed.ok) {
-    return {
-      reading: { kind: "unreadable", why: parsed.why },
-      facts: {},
-      identity: await identityOf(raw),
-      template: "generic",
-      signals: {},
-    };
-  }
+  if (!parsed.ok) return await unreadableEmail(raw, parsed.why);
   const outer = parsed.message;
   const identity = await identityOf(raw, outer.messageId);
   try {

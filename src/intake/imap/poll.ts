@@ -174,7 +174,13 @@ async function readNew(
   const last = uids.at(-1) ?? cursor.historyUntil;
   const templates = await customTemplatesOf(deps.kv, userId);
   const skipped: number[] = [];
-  const options = { now: deps.now(), billing: deps.config, events: deps.events.bus, templates };
+  const options = {
+    now: deps.now(),
+    billing: deps.config,
+    events: deps.events.bus,
+    templates,
+    reader: deps.emailReader,
+  };
   for await (const batch of session.messages(uids, skipped)) {
     for (const { uid, raw } of batch) {
       const mail = { userId, raw, source };
