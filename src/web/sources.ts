@@ -26,7 +26,9 @@ export interface Source {
 }
 
 export const ENTRY = "app/main.js";
+/** The one stylesheet served, joined from the parts under `app/styles/` in this order. */
 export const STYLE = "app/style.css";
+const STYLE_PARTS = ["base", "frame", "panels", "forms", "tables", "insights", "details"];
 export const ICON = "app/icon.svg";
 /** Where the screens named by `routes.js` live. */
 export const SCREENS_DIR = "app/screens/";
@@ -48,6 +50,11 @@ export function appFiles(dir = APP, prefix = "app/"): string[] {
 
 /** The vendor modules, the page table and every file of `app/`. */
 export function loadSources(): Source[] {
+  const files = appFiles();
+  const parts = STYLE_PARTS.map((part) => `app/styles/${part}.css`);
+  if (files.filter((path) => path.startsWith("app/styles/")).join() !== [...parts].sort().join()) {
+    throw new Error("src/web/app/styles/ holds other files than STYLE_PARTS names");
+  }
   return [
     { path: "vendor/preact.js", text: preact, specifier: "preact" },
     { path: "vendor/preact-hooks.js", text: preactHooks, specifier: "preact/hooks" },
@@ -55,9 +62,14 @@ export function loadSources(): Source[] {
     { path: "vendor/htm-preact.js", text: htmPreact, specifier: "htm/preact" },
     { path: "vendor/openapi-fetch.js", text: openapiFetch, specifier: "openapi-fetch" },
     { path: "routes.js", text: routes },
-    ...appFiles().map((path) => ({
+    ...files.filter((path) => !path.startsWith("app/styles/")).map((path) => ({
       path,
       text: Deno.readTextFileSync(new URL(path.slice("app/".length), APP)),
     })),
+    {
+      path: STYLE,
+      text: STYLE_PARTS.map((part) => Deno.readTextFileSync(new URL(`styles/${part}.css`, APP)))
+        .join("\n"),
+    },
   ];
 }
