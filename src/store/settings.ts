@@ -51,7 +51,10 @@ export async function settingsExport(ctx: WorkspaceContext) {
   });
 }
 
-/** Applies only the fields given, on top of the stored settings. */
+/**
+ * Applies only the fields given, on top of the stored settings. A change that leaves every
+ * field as stored writes nothing (`updatedAt` stays): the dashboard reads the settings that way.
+ */
 export async function updateSettings(
   kv: Deno.Kv,
   userId: string,
@@ -61,10 +64,13 @@ export async function updateSettings(
   const key = keys.settings(userId);
   return await withRetry(async () => {
     const entry = await kv.get<WorkspaceSettings>(key);
-    const merged: Record<string, unknown> = { ...(entry.value ?? DEFAULTS) };
+    const stored: Record<string, unknown> = { ...(entry.value ?? DEFAULTS) };
+    const merged = { ...stored };
     for (const [field, value] of Object.entries(changes)) {
       if (value !== undefined) merged[field] = value;
     }
+    const same = Object.keys(merged).every((f) => (merged[f] ?? null) === (stored[f] ?? null));
+    if (same) return { commit: null, value: compact(stored) as unknown as WorkspaceSettings };
     merged.updatedAt = new Date(now).toISOString();
     const next = compact(merged) as unknown as WorkspaceSettings;
     return { commit: await commit(kv.atomic().check(entry).set(key, next)), value: next };

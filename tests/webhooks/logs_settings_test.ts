@@ -109,7 +109,16 @@ Deno.test("settings: URLs and forwardOn are stored, changed field by field, and 
   assert.deepEqual(rest, { forwardOn: false });
   const saved = await getSettings(ctx.kv, user.id);
   assert.deepEqual({ ...saved, updatedAt: undefined }, { forwardOn: false, updatedAt: undefined });
-  assert.ok((await ctx.kv.get(keys.settings(user.id))).versionstamp);
+  const stored = await ctx.kv.get(keys.settings(user.id));
+  assert.ok(stored.versionstamp);
+
+  // A change that changes nothing writes nothing: how the dashboard reads the settings.
+  for (const body of [{}, { forwardOn: false }, { outputWebhook: null }]) {
+    const same = await call(ctx, "POST", "/api/settings", { token, body });
+    assert.equal(same.status, 200);
+    assert.deepEqual(same.body.settings, cleared.body.settings);
+  }
+  assert.equal((await ctx.kv.get(keys.settings(user.id))).versionstamp, stored.versionstamp);
 });
 
 Deno.test("settings: URL errors start with the field name; nothing is written", async () => {

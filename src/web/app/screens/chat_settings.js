@@ -33,8 +33,8 @@ const DIGESTS = { off: "Off", daily: "Daily", weekly: "Weekly" };
 
 /**
  * The settings form. The API has no read of the settings alone (the snapshot carries them with
- * every order), and `POST /api/settings` changes only the fields sent, so an empty change is
- * how the form learns the current values.
+ * every order), and `POST /api/settings` with nothing to change writes nothing and answers the
+ * current values: that is how the form learns them.
  */
 export function ChatSettings() {
   const settings = useLoad(() => ok(api.POST("/api/settings", { body: {} })), []);
