@@ -8,6 +8,9 @@ export interface QueueMessage {
   [field: string]: unknown;
 }
 
+/** How long a message handed back by a stopping process waits before it can be taken again. */
+export const HAND_BACK_DELAY_MS = 1000;
+
 /** Handles one kind of queue message; throws only to have the queue deliver it again. */
 export type QueueHandler = (message: QueueMessage) => Promise<void>;
 
@@ -94,9 +97,12 @@ export function startQueueListener(deps: AppDeps, handlers: QueueHandlers): Queu
   const run = (message: unknown) => track(dispatch(deps, handlers, message));
   let handingBack = false;
   // A handed-back message is acknowledged once its copy is on the queue; when that commit
-  // fails, the throw has the queue redeliver the message itself.
-  const fromQueue = (message: unknown) =>
-    handingBack ? track(enqueueAll(deps.kv, [{ message: message as QueueMessage }])) : run(message);
+  // fails, the throw has the queue redeliver the message itself. The copy is due a moment
+  // later, so this process does not take it again while it closes: a message taken in the
+  // instant KV closes would wait for another process's queue cleanup.
+  const handBack = (message: unknown) =>
+    track(enqueueAll(deps.kv, [{ message: message as QueueMessage, delay: HAND_BACK_DELAY_MS }]));
+  const fromQueue = (message: unknown) => handingBack ? handBack(message) : run(message);
   const listening = deps.events.transport.name === "queue" ? deps.kv.listenQueue(fromQueue) : null;
   const unsubscribe = deps.events.bus.onCommitted((events) => {
     for (const event of events) {

@@ -36,12 +36,12 @@ Deno.test("a stopping process hands queue messages back; the next process takes 
     const seenByOld: QueueMessage[] = [];
     const old = await listener(path, seenByOld);
     await old.kv.enqueue({ kind: "ping", n: 1 });
-    for (let i = 0; i < 50 && !seenByOld.length; i++) await sleep(20);
+    for (let i = 0; i < 250 && !seenByOld.length; i++) await sleep(20);
     eq(seenByOld, [{ kind: "ping", n: 1 }]);
 
     old.queue.handBack();
     await old.kv.enqueue({ kind: "ping", n: 2 });
-    await sleep(500); // several dequeues, each one put back
+    await sleep(300); // taken and put back, due HAND_BACK_DELAY_MS later
     await old.queue.drain({ quietMs: 100 });
     old.kv.close();
     await old.queue.close();
@@ -49,7 +49,7 @@ Deno.test("a stopping process hands queue messages back; the next process takes 
 
     const seenByNext: QueueMessage[] = [];
     const next = await listener(path, seenByNext);
-    for (let i = 0; i < 100 && !seenByNext.length; i++) await sleep(20);
+    for (let i = 0; i < 500 && !seenByNext.length; i++) await sleep(20);
     await sleep(300);
     await next.queue.drain();
     next.kv.close();
