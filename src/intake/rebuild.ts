@@ -9,7 +9,11 @@
 import type { AppDeps } from "../deps.ts";
 import { sinceDaysStart, type StoredEmailSource } from "../domain/email_source.ts";
 import { compact } from "../lib/compact.ts";
-import { changeEmailSource } from "../store/email_sources.ts";
+import {
+  changeEmailSource,
+  type RebuildProgress,
+  saveRebuildProgress,
+} from "../store/email_sources.ts";
 import { getRawMessage, listIntakeLog } from "../store/intake_log.ts";
 import { withLease } from "../store/lease.ts";
 import { MailboxError, MailboxSession } from "./imap/client.ts";
@@ -20,6 +24,8 @@ import { reparseOrders } from "./reparse.ts";
 /** At most this many messages (the newest) are read again, within this long. */
 export const MAX_REBUILD_MESSAGES = 10_000;
 export const REBUILD_MS = 10 * 60_000;
+/** Progress is recorded after this many messages (and at the start and the end). */
+const PROGRESS_EVERY = 20;
 
 export interface RebuildResult {
   /** Messages read again. */
@@ -74,6 +80,16 @@ export async function rebuildSource(
   const signal = AbortSignal.any([deps.background.signal, AbortSignal.timeout(REBUILD_MS)]);
   const since = sinceDaysStart(sinceDays, deps.now());
   const result: RebuildResult = { read: 0, stored: 0, reparsed: 0 };
+  const startedAt = new Date(deps.now()).toISOString();
+  const progress = (more: Partial<RebuildProgress> = {}) =>
+    saveRebuildProgress(deps.kv, userId, source.id, {
+      startedAt,
+      sinceDays,
+      read: result.read,
+      stored: result.stored,
+      ...more,
+    });
+  await progress();
   const templates = await customTemplatesOf(deps.kv, userId);
   const orders = new Set<string>();
   const reread = async (raw: Uint8Array) => {
@@ -82,6 +98,7 @@ export async function rebuildSource(
     result.read++;
     if (outcome.kind === "stored") result.stored++;
     else if (outcome.orderId) orders.add(outcome.orderId);
+    if (result.read % PROGRESS_EVERY === 0) await progress();
   };
   if (source.kind === "imap") {
     try {
@@ -102,6 +119,11 @@ export async function rebuildSource(
   result.reparsed =
     (await reparseOrders(deps.kv, userId, [...orders], deps.now(), deps.emailReader))
       .reparsed;
+  await progress({
+    reparsed: result.reparsed,
+    finishedAt: new Date(deps.now()).toISOString(),
+    ...(result.error ? { error: result.error } : {}),
+  });
   return result;
 }
 

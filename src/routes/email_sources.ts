@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import {
   allowedSenderEntry,
   defaultSourceName,
@@ -21,12 +21,14 @@ import {
   EmailSourceSchema,
   PatchEmailSourceBody,
   RebuildBody,
+  RebuildProgressSchema,
 } from "../schemas/email.ts";
 import {
   changeEmailSource,
   createEmailSource,
   deleteEmailSource,
   getEmailSource,
+  getRebuildProgress,
   listEmailSources,
 } from "../store/email_sources.ts";
 
@@ -118,6 +120,24 @@ const rebuild = createRoute({
   responses: {
     202: jsonResponse(OkSchema, "Started"),
     ...errors(400, 401, 404, 409, 413),
+  },
+});
+
+const rebuildProgress = createRoute({
+  ...authed,
+  method: "get",
+  path: "/email-sources/{id}/rebuild",
+  tags: TAGS,
+  summary: "How the source's latest rebuild went, or is going",
+  description: "Counts are recorded every 20 messages and at the end (`finishedAt`). " +
+    "`rebuild` is null when the source was never rebuilt.",
+  request: { params: IdParam },
+  responses: {
+    200: jsonResponse(
+      z.object({ rebuild: RebuildProgressSchema.nullable() }).openapi("EmailSourceRebuildState"),
+      "The latest rebuild",
+    ),
+    ...errors(401, 404),
   },
 });
 
@@ -264,6 +284,13 @@ export const emailSourceRoutes = createRouter()
       throw new ApiError(409, "A rebuild of this source is already running");
     }
     return c.json({ ok: true as const }, 202);
+  })
+  .openapi(rebuildProgress, async (c) => {
+    const { kv } = c.var.deps;
+    const userId = c.var.auth.userId;
+    const { id } = c.req.valid("param");
+    found(await getEmailSource(kv, userId, id), SOURCE_NOT_FOUND);
+    return c.json({ rebuild: await getRebuildProgress(kv, userId, id) }, 200);
   })
   .openapi(remove, async (c) => {
     const { kv } = c.var.deps;

@@ -102,6 +102,20 @@ export const RebuildBody = z.object({
   }),
 }).openapi("EmailSourceRebuild");
 
+export const RebuildProgressSchema = z.object({
+  startedAt: z.string().openapi({ example: "2026-11-23T10:00:00.000Z" }),
+  sinceDays: z.number().int(),
+  read: z.number().int().openapi({ description: "Messages read again so far" }),
+  stored: z.number().int().openapi({
+    description: "Of those, stored now (new to the workspace, or an order at last)",
+  }),
+  reparsed: z.number().int().optional().openapi({
+    description: "Orders re-read with today's templates (once the messages are done)",
+  }),
+  finishedAt: z.string().optional().openapi({ description: "Absent while it runs" }),
+  error: z.string().optional().openapi({ description: "Why the mailbox could not be read" }),
+}).openapi("EmailSourceRebuildProgress");
+
 export const DuplicateSchema = z.object({
   duplicate: z.literal(true),
   logId: z.string().openapi({ description: "The log entry of this repeat" }),

@@ -75,7 +75,8 @@ export function changeEmailSource(
 export function deleteEmailSource(kv: Deno.Kv, userId: string, id: string): Promise<boolean> {
   return deleteValue<StoredEmailSource>(kv, keys.emailSource(userId, id), (op, source) => {
     if (source.slug) op.delete(keys.forwardingAddress(source.slug));
-    op.delete(keys.mailboxToPoll(userId, id)).delete(keys.mailboxCursor(userId, id));
+    op.delete(keys.mailboxToPoll(userId, id)).delete(keys.mailboxCursor(userId, id))
+      .delete(keys.emailSourceRebuild(userId, id));
   });
 }
 
@@ -151,4 +152,36 @@ export async function saveMailboxCursor(
 /** The snapshot's and export's `emailSources`: as the API shows them (no passwords). */
 export async function emailSourcesSection(ctx: WorkspaceContext) {
   return (await listEmailSources(ctx.kv, ctx.user.id)).map((s) => publicSource(s, ctx.mailDomain));
+}
+
+/** How a source's latest rebuild went, or is going. */
+export interface RebuildProgress {
+  startedAt: string;
+  sinceDays: number;
+  /** Messages read so far, and how many of them were stored (new, or now an order). */
+  read: number;
+  stored: number;
+  /** Orders re-read with today's templates, once the messages are done. */
+  reparsed?: number;
+  finishedAt?: string;
+  /** Why the mailbox could not be read. */
+  error?: string;
+}
+
+/** Records a rebuild's progress (the source's one record of it, replaced by the next). */
+export async function saveRebuildProgress(
+  kv: Deno.Kv,
+  userId: string,
+  sourceId: string,
+  progress: RebuildProgress,
+): Promise<void> {
+  await commit(kv.atomic().set(keys.emailSourceRebuild(userId, sourceId), progress));
+}
+
+export async function getRebuildProgress(
+  kv: Deno.Kv,
+  userId: string,
+  sourceId: string,
+): Promise<RebuildProgress | null> {
+  return (await lookup<RebuildProgress>(kv, keys.emailSourceRebuild(userId, sourceId))).value;
 }

@@ -121,6 +121,9 @@ export const keys = {
   emailSources: (userId: string) => ["ws", userId, "email_source"] as const,
   emailSource: (userId: string, sourceId: string) =>
     ["ws", userId, "email_source", sourceId] as const,
+  /** The progress of a source's latest rebuild (`store/email_sources.ts`). */
+  emailSourceRebuild: (userId: string, sourceId: string) =>
+    ["ws", userId, "email_rebuild", sourceId] as const,
   /** Forwarding slug -> {userId, sourceId}: where mail to `<slug>@MAIL_DOMAIN` goes. */
   forwardingAddress: (slug: string) => ["email_forward", slug] as const,
   /** (user id, source id) -> null: every imap source, what the polling job walks. */

@@ -792,7 +792,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * How the source's latest rebuild went, or is going
+         * @description Counts are recorded every 20 messages and at the end (`finishedAt`). `rebuild` is null when the source was never rebuilt.
+         */
+        get: operations["getEmailSourceRebuild"];
         put?: never;
         /**
          * Read a source's recent mail again
@@ -2662,6 +2666,24 @@ export interface components {
              */
             sinceDays: number;
         };
+        EmailSourceRebuildState: {
+            rebuild: components["schemas"]["EmailSourceRebuildProgress"];
+        };
+        EmailSourceRebuildProgress: {
+            /** @example 2026-11-23T10:00:00.000Z */
+            startedAt: string;
+            sinceDays: number;
+            /** @description Messages read again so far */
+            read: number;
+            /** @description Of those, stored now (new to the workspace, or an order at last) */
+            stored: number;
+            /** @description Orders re-read with today's templates (once the messages are done) */
+            reparsed?: number;
+            /** @description Absent while it runs */
+            finishedAt?: string;
+            /** @description Why the mailbox could not be read */
+            error?: string;
+        } | null;
         EmailDuplicate: {
             /** @enum {boolean} */
             duplicate: true;
@@ -5694,6 +5716,47 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    getEmailSourceRebuild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest rebuild */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSourceRebuildState"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
         };
     };
     rebuildEmailSource: {

@@ -184,3 +184,51 @@ Deno.test("rebuild: an imap source's mailbox is read again over the window, with
     "Sign-in failed: the mailbox refused the username or password",
   );
 });
+
+Deno.test("rebuild progress: null before any, counts while it runs, finishedAt at the end; 404 for others' sources", async () => {
+  const { ctx, token, clock } = await setup({ MAIL_DOMAIN: "in.example.com" });
+  await using _ = ctx;
+  const source = (await call<Body>(ctx, "POST", "/api/email-sources", {
+    token,
+    body: { kind: "forwarding" },
+  })).body.source;
+  const progress = (id: string, as = token) =>
+    call<Body>(ctx, "GET", `/api/email-sources/${id}/rebuild`, { token: as });
+  eq([(await progress(source.id)).status, (await progress(source.id)).body], [200, {
+    rebuild: null,
+  }]);
+  for (const n of [6101, 6102, 6103]) {
+    const res = await call(ctx, "POST", "/api/inbound/mail", {
+      body: { to: source.forwardingAddress, raw: orderMail(n) },
+      headers: { "x-service-inbound-key": KEY },
+    });
+    equal(res.status, 202);
+  }
+  clock.now += DAY;
+  equal((await rebuild(ctx, token, source.id, { sinceDays: 7 })).status, 202);
+  await ctx.deps.background.drain();
+  const done = await progress(source.id);
+  equal(done.status, 200);
+  const at = new Date(clock.now).toISOString();
+  eq(done.body, {
+    rebuild: {
+      startedAt: at,
+      sinceDays: 7,
+      read: 3,
+      stored: 0,
+      reparsed: 3,
+      finishedAt: at,
+    },
+  });
+
+  const other = await signUp(ctx, { email: "someone-else@example.com" });
+  eq([(await progress(source.id, other.token)).status], [404]);
+  eq((await progress("email_nope")).body, { error: "Email source not found" });
+  // Deleting the source deletes its progress with it.
+  equal((await call(ctx, "DELETE", `/api/email-sources/${source.id}`, { token })).status, 200);
+  let left = 0;
+  for await (const e of ctx.kv.list({ prefix: ["ws"] })) {
+    if (e.key.includes("email_rebuild")) left++;
+  }
+  equal(left, 0);
+});

@@ -4,7 +4,7 @@
  * over IMAP) and the senders each accepts.
  */
 import { html } from "htm/preact";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, ok } from "../api.js";
 import { dateTime } from "../format.js";
 import { session } from "../session.js";
@@ -131,34 +131,59 @@ function SourceCard({ source, onChange, onDeleted }) {
   `;
 }
 
+/** How often a running rebuild's progress is read again. */
+const PROGRESS_MS = 1500;
+
 /**
  * Reads the source's mail of the last days again with today's templates. The API runs it in the
- * background and has no read of its progress: the page says it started, and a second start while
- * it runs is the API's 409, shown here.
+ * background and records its counts; the page shows the latest rebuild and reads its progress
+ * again while it runs. A second start while one runs is the API's 409, shown here.
  * @param {{source: Source}} props
  */
 function Rebuild({ source }) {
   const [days, setDays] = useState("30");
-  const [started, setStarted] = useState(false);
+  const progress = useLoad(
+    () => ok(api.GET("/api/email-sources/{id}/rebuild", { params: { path: { id: source.id } } })),
+    [source.id],
+  );
+  const rebuild = progress.data?.rebuild;
+  const running = Boolean(rebuild && !rebuild.finishedAt);
+  useEffect(() => {
+    if (!running) return;
+    const timer = setTimeout(progress.reload, PROGRESS_MS);
+    return () => clearTimeout(timer);
+  }, [running, progress.data]);
   const submit = async () => {
-    setStarted(false);
     await ok(api.POST("/api/email-sources/{id}/rebuild", {
       params: { path: { id: source.id } },
       body: { sinceDays: Number(days) },
     }));
-    setStarted(true);
+    progress.reload();
   };
   return html`
     <${Form} class="form" label=${`Read ${source.name} again`} submit="Read again"
-      busyText="Starting…" onSubmit=${submit} secondary=${started &&
-        html`<span role="status" class="saved">Started: it runs in the background (up to 10
-          minutes); orders appear as their messages are read.</span>`}>
+      busyText="Starting…" onSubmit=${submit} secondary=${rebuild &&
+        html`<${RebuildStatus} rebuild=${rebuild} />`}>
       <${TextField} label="Days to read again" name="sinceDays" value=${days} onInput=${setDays}
         inputMode="numeric" hint=${source.kind === "imap"
           ? "The mailbox's messages of these days, with today's templates (1 to 365)."
           : "The stored messages of these days, with today's templates (1 to 365)."} />
       <//>
   `;
+}
+
+/** @param {{rebuild: NonNullable<import("../api.js").Schemas["EmailSourceRebuildProgress"]>}} props */
+function RebuildStatus({ rebuild }) {
+  const counts = `${rebuild.read} ${rebuild.read === 1 ? "message" : "messages"} read, ` +
+    `${rebuild.stored} stored`;
+  if (!rebuild.finishedAt) {
+    return html`<span role="status" class="saved">Reading the last ${rebuild.sinceDays} days
+      again: ${counts} so far…</span>`;
+  }
+  return html`<span role="status" class=${rebuild.error ? "error" : "saved"}>
+    ${rebuild.error ? `Stopped: ${rebuild.error}. ` : "Done: "}${counts}, ${rebuild.reparsed ?? 0}
+    ${rebuild.reparsed === 1 ? "order" : "orders"} read again (${dateTime(rebuild.finishedAt)}).
+  </span>`;
 }
 
 /** @param {{onCreated: () => void}} props */
