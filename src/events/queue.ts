@@ -100,9 +100,9 @@ export function startQueueListener(deps: AppDeps, handlers: QueueHandlers): Queu
   // fails, the throw has the queue redeliver the message itself. The copy is due a moment
   // later, so this process does not take it again while it closes: a message taken in the
   // instant KV closes would wait for another process's queue cleanup.
-  const handBack = (message: unknown) =>
+  const putBack = (message: unknown) =>
     track(enqueueAll(deps.kv, [{ message: message as QueueMessage, delay: HAND_BACK_DELAY_MS }]));
-  const fromQueue = (message: unknown) => handingBack ? handBack(message) : run(message);
+  const fromQueue = (message: unknown) => handingBack ? putBack(message) : run(message);
   const listening = deps.events.transport.name === "queue" ? deps.kv.listenQueue(fromQueue) : null;
   const unsubscribe = deps.events.bus.onCommitted((events) => {
     for (const event of events) {

@@ -126,14 +126,12 @@ export class InsightReader {
     return found[0] ?? null;
   }
 
-  #cached(name: string, read: () => Promise<PartSum[]>): Promise<PartSum[]> | PartSum[] {
-    if (!this.cache) return read();
-    const cache = this.cache;
-    this.#revision ??= cache.revision(this.user.id);
-    const generation = this.#scope.state.generation;
-    return this.#revision.then((revision) =>
-      cache.sums(this.user.id, `${generation} ${name}`, revision, read)
-    );
+  async #cached(name: string, read: () => Promise<PartSum[]>): Promise<PartSum[]> {
+    if (!this.cache) return await read();
+    // One read of the order revision serves every range of this reader.
+    this.#revision ??= this.cache.revision(this.user.id);
+    const key = `${this.#scope.state.generation} ${name}`;
+    return await this.cache.sums(this.user.id, key, await this.#revision, read);
   }
 
   #selector(range: PartRange) {

@@ -45,7 +45,7 @@ class Reader {
       clearTimeout(current.timer);
       this.#job = null;
       current.job.resolve(data.read);
-      this.pool.idle(this);
+      this.pool.idle();
     };
     this.#worker.onerror = (event) => {
       event.preventDefault();
@@ -126,7 +126,7 @@ export class ReaderPool implements EmailReader {
   }
 
   /** A reader finished its job. */
-  idle(_reader: Reader) {
+  idle() {
     this.#next();
   }
 
