@@ -780,7 +780,7 @@ export interface paths {
         head?: never;
         /**
          * Change an email source
-         * @description Any create field but `kind`, validated as on create. An inactive source is not polled and its forwarding address answers 404.
+         * @description Any create field but `kind`, validated as on create. A change of `host`, `port`, `tls` or `username` needs `password` in the same request (`400 password: ...`): the stored password is bound to those fields and is never sent anywhere else. An inactive source is not polled and its forwarding address answers 404.
          */
         patch: operations["updateEmailSource"];
         trace?: never;
