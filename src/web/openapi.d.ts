@@ -730,7 +730,7 @@ export interface paths {
         put?: never;
         /**
          * The billing provider's signed events
-         * @description Public: the provider's event JSON, signed in `Stripe-Signature` (`t=<seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" under STRIPE_WEBHOOK_SECRET>`, at most 5 minutes old); 400 when it does not match. Handled: `checkout.session.completed` (links the customer to the account of `client_reference_id`) and `customer.subscription.created`/`updated`/`deleted` (set `plan`: `pro` while active or trialing, `subscriptionStatus`, `subscriptionPeriodEnd`, `subscriptionPriceId`); others are acknowledged and ignored. Each event id is applied once; an event older (by its own `created`) than the last one applied changes nothing. 503 (before any other check) without `STRIPE_SECRET_KEY` and `STRIPE_WEBHOOK_SECRET`.
+         * @description Public: the provider's event JSON, signed in `Stripe-Signature` (`t=<seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" under STRIPE_WEBHOOK_SECRET>`, at most 5 minutes old); 400 when it does not match. Handled: `checkout.session.completed` (links the customer to the account of `client_reference_id`) and `customer.subscription.created`/`updated`/`deleted` (set `plan`: `pro` while active or trialing and one of its items is STRIPE_PRICE_ID (any other subscription grants nothing), `subscriptionStatus`, `subscriptionPeriodEnd`, `subscriptionPriceId`); others are acknowledged and ignored. Each event id is applied once; an event older (by its own `created`) than the last one applied changes nothing. 503 (before any other check) without `STRIPE_SECRET_KEY` and `STRIPE_WEBHOOK_SECRET`.
          */
         post: operations["webhook"];
         delete?: never;
