@@ -436,7 +436,7 @@ export interface paths {
         };
         /**
          * Platform-wide figures for the landing page
-         * @description Read from counters kept in the same commits as the changes they count; cacheable for a minute.
+         * @description A snapshot of the platform counters taken at most once per UTC hour, order count and value rounded down to two significant digits, so no one order's cost shows in it; cacheable for a minute.
          */
         get: operations["getLandingStats"];
         put?: never;
@@ -1393,8 +1393,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Accounts with public stats, ranked by orders
-         * @description Only accounts that turned public stats on and have a username; shows their username, display name and figures, never an email or id. An unknown `timeframe` is a 400. Answered from sums kept with every order change (docs/insights.md), whatever the size of the workspace.
+         * Accounts with public profiles and stats, ranked by orders
+         * @description Only accounts with a public profile, public stats on and a username; shows their username, display name, orders and spend, never an email or id. An unknown `timeframe` is a 400. Answered from sums kept with every order change (docs/insights.md), whatever the size of the workspace.
          */
         get: operations["getLeaderboard"];
         put?: never;
@@ -2267,10 +2267,11 @@ export interface components {
             };
         };
         LandingStats: {
+            /** @description When the figures were taken */
             generatedAt: string;
-            /** @description Total value of the orders tracked on the platform, in cents */
+            /** @description Total value of the orders tracked on the platform, in cents, rounded down to two significant digits */
             totalValueCents: number;
-            /** @description Orders stored on the platform */
+            /** @description Orders stored on the platform, rounded down to two significant digits */
             ordersTracked: number;
             /** @description Shipping carriers whose tracking status the service looks up */
             platformsSupported: number;
@@ -4102,7 +4103,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Show order counts on the public profile and mirror chat-bot checkouts to the community feed */
+                    /** @description Show order counts on the public profile, the account's order count and spend (summed order cost) on the leaderboard while the profile is public too, and mirror chat-bot checkouts to the community feed */
                     publicStats: boolean;
                 };
             };
