@@ -72,8 +72,9 @@ export class GuardedSmtpServer extends SMTPServer {
     const open = this.#perClient.get(client) ?? 0;
     if (open >= this.limits.maxClientsPerAddress) return refuse(socket);
     this.#perClient.set(client, open + 1);
-    super.connect(socket, socketOptions);
-    const id = socketOptions?.id ?? "";
+    // The session's id (smtp-server passes one; a caller of connect() may not): how it is found.
+    const id = socketOptions?.id || crypto.randomUUID();
+    super.connect(socket, { ...socketOptions, id });
     const connection = [...this.connections].find((c) => c.id === id);
     const lifetime = setTimeout(
       () => connection?.send(421, "Session too long, closing; try again"),
@@ -96,7 +97,11 @@ export class GuardedSmtpServer extends SMTPServer {
     this.#open.delete(id);
   }
 
-  /** Every command line passes here (after STARTTLS too); past the limit: 421, closed. */
+  /**
+   * Every command line passes here (after STARTTLS too); past the limit: 421, closed.
+   * smtp-server has no hook for commands other than MAIL, RCPT and DATA, so the connection's
+   * dispatcher (typed in its declarations, pinned version) is wrapped; a test holds it to it.
+   */
   #countCommands(connection: GuardedConnection) {
     const next = connection._onCommand.bind(connection);
     let commands = 0;
