@@ -6,7 +6,7 @@
  */
 import { loadConfig } from "../../src/config.ts";
 import { createDeps, drainDeps } from "../../src/deps.ts";
-import { IMAP_DEFAULTS } from "../../src/domain/email_source.ts";
+import { IMAP_DEFAULTS, mailboxBinding } from "../../src/domain/email_source.ts";
 import { pollMailboxes } from "../../src/intake/imap/poll.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { createEmailSource } from "../../src/store/email_sources.ts";
@@ -28,6 +28,13 @@ const deps = createDeps({ kv, config, persistence });
 const user = await createUser(kv, { email: "bench-imap@example.com" });
 if (!user.ok) throw new Error("bench account not created");
 const id = newId("email", Date.now());
+const mailbox = {
+  ...IMAP_DEFAULTS,
+  host: "127.0.0.1",
+  port: Number(env.BENCH_IMAP_PORT),
+  tls: false,
+  username: env.BENCH_IMAP_USER,
+};
 await createEmailSource(kv, user.user.id, {
   id,
   kind: "imap",
@@ -35,12 +42,8 @@ await createEmailSource(kv, user.user.id, {
   allowedSenders: [],
   active: true,
   createdAt: new Date().toISOString(),
-  ...IMAP_DEFAULTS,
-  host: "127.0.0.1",
-  port: Number(env.BENCH_IMAP_PORT),
-  tls: false,
-  username: env.BENCH_IMAP_USER,
-  sealedPassword: await deps.secrets!.seal(env.BENCH_IMAP_PASSWORD, id),
+  ...mailbox,
+  sealedPassword: await deps.secrets!.seal(env.BENCH_IMAP_PASSWORD, id, mailboxBinding(mailbox)),
 });
 
 const rssBeforeMiB = rssMiB("VmRSS");

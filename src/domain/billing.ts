@@ -1,6 +1,8 @@
 /**
  * Plans from the billing provider's subscription events (CONTRACT.md "Billing"): `pro` while
- * the subscription is active or trialing. Events may arrive late or out of order, so each is
+ * a subscription to the deployment's price (`STRIPE_PRICE_ID`) is active or trialing; any
+ * other subscription of the provider account (another product, a cheaper price made by hand)
+ * is recorded but grants nothing. Events may arrive late or out of order, so each is
  * placed by its own `created` time (then by kind: created < updated < deleted for events of
  * the same second); an event older than the last one applied changes nothing.
  */
@@ -33,7 +35,10 @@ export type BillingEvent =
     status: string;
     /** End of the current period, seconds since the epoch. */
     periodEnd?: number;
+    /** The first item's price (what `subscriptionPriceId` shows). */
     priceId?: string;
+    /** Every item's price. */
+    priceIds?: string[];
   }
   | { kind: "ignored"; id: string; created: number };
 
@@ -52,16 +57,22 @@ export type SubscriptionFields = Pick<
   | "subscriptionEventAt"
 >;
 
-/** The account's subscription fields after an event; null when the event is older than the last applied. */
+/**
+ * The account's subscription fields after an event; null when the event is older than the last
+ * applied. `planPriceId`: the price that is the paid plan (none configured: no plan is granted).
+ */
 export function afterSubscriptionEvent(
   user: Pick<UserRecord, "subscriptionEventAt">,
   event: Extract<BillingEvent, { kind: "subscription" }>,
+  planPriceId: string | undefined,
 ): SubscriptionFields | null {
   const order = eventOrder(event);
   if (user.subscriptionEventAt !== undefined && order < user.subscriptionEventAt) return null;
   const status = event.type === "deleted" ? "canceled" : event.status;
+  const prices = event.priceIds ?? (event.priceId ? [event.priceId] : []);
+  const forPlan = planPriceId !== undefined && prices.includes(planPriceId);
   return {
-    plan: isPaid(status) ? "pro" : "free",
+    plan: isPaid(status) && forPlan ? "pro" : "free",
     subscriptionStatus: status,
     subscriptionPeriodEnd: event.periodEnd === undefined
       ? undefined

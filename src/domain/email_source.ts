@@ -26,7 +26,10 @@ export interface StoredEmailSource {
   tls?: boolean;
   username?: string;
   mailbox?: string;
-  /** The mailbox password, sealed for this source's id; never shown. */
+  /**
+   * The mailbox password, sealed for this source's id and bound to `mailboxBinding` (older
+   * values: to the id alone, until a poll signs in with them); never shown.
+   */
   sealedPassword?: string;
   lastPolledAt?: string;
   lastError?: string;
@@ -36,6 +39,21 @@ export interface StoredEmailSource {
 export function publicSource(source: StoredEmailSource, mailDomain: string) {
   const { slug, sealedPassword: _, ...rest } = source;
   return slug ? { ...rest, forwardingAddress: `${slug}@${mailDomain}` } : rest;
+}
+
+/** The fields a mailbox password is given for: it is sent nowhere else. */
+export const MAILBOX_BINDING_FIELDS = ["host", "port", "tls", "username"] as const;
+
+/** A source's values of `MAILBOX_BINDING_FIELDS`, defaults filled in (what a login uses). */
+export function mailboxBinding(
+  source: Pick<StoredEmailSource, typeof MAILBOX_BINDING_FIELDS[number]>,
+): [string, number, boolean, string] {
+  return [
+    source.host ?? "",
+    source.port ?? IMAP_DEFAULTS.port,
+    source.tls ?? IMAP_DEFAULTS.tls,
+    source.username ?? "",
+  ];
 }
 
 /** Where polling a mailbox has got to; kept apart from the source (the API never shows it). */

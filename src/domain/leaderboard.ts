@@ -1,5 +1,6 @@
 /**
- * The public leaderboard (CONTRACT.md): accounts with public stats and a username, ranked by
+ * The public leaderboard (CONTRACT.md): accounts with a public profile, public stats and a
+ * username (`onLeaderboard`), ranked by
  * orders received in the timeframe, then the summed `costCents` of those orders, then username.
  * Timeframes are whole UTC days, so every account is measured on the same clock: `week` is
  * today and the 6 days before it, `month` today and the 29 before, `all` every day. Canceled
@@ -8,11 +9,23 @@
 import type { Order } from "./order.ts";
 import { dayNumber, fromDayNumber } from "./recurring.ts";
 import type { Contribution } from "./insights.ts";
+import type { UserRecord } from "./user.ts";
 
 export const TIMEFRAMES = ["week", "month", "all"] as const;
 export type Timeframe = typeof TIMEFRAMES[number];
 
 export const LEADERBOARD_SIZE = 100;
+
+/**
+ * Who the leaderboard lists: an account that made its profile public and turned public stats
+ * on, with a username. It shows the account's order count and spend, so a private profile is
+ * never on it, whatever its stats setting.
+ */
+export function onLeaderboard(
+  user: Pick<UserRecord, "publicProfile" | "publicStats" | "username">,
+): boolean {
+  return user.publicProfile && user.publicStats && !!user.username;
+}
 const WINDOW_DAYS: Record<Exclude<Timeframe, "all">, number> = { week: 7, month: 30 };
 
 /** `["day", "YYYY-MM-DD" (UTC), metric]` or `["total", metric]`. */

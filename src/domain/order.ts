@@ -4,6 +4,7 @@
  * docs/orders.md explains the decisions the spec leaves open.
  */
 import type { EventType } from "./event_types.ts";
+import { isWebUrl } from "./web_url.ts";
 
 export const ORDER_STATUSES = ["ordered", "shipped", "delivered", "canceled", "issue"] as const;
 export type OrderStatus = typeof ORDER_STATUSES[number];
@@ -175,6 +176,23 @@ function withShipMove(before: OrderStatus | null, next: Order, at: string): Orde
   return next;
 }
 
+/** The order fields that are links: kept only when they are web URLs (`isWebUrl`). */
+export const LINK_FIELDS = ["imageUrl", "trackingUrl"] as const satisfies readonly EditableField[];
+
+/**
+ * A message's fields with every link that is not an `http:`/`https:` URL left out (a
+ * `javascript:` or `data:` image from an email table, a custom template or a chat embed). The
+ * ingest seam: creating an order from a message, merging one in and re-reading one all start
+ * here, so intake never stores such a link, whichever reader produced it.
+ */
+export function webLinksOnly<T extends MessageFields>(fields: T): T {
+  const bad = LINK_FIELDS.filter((f) => fields[f] !== undefined && !isWebUrl(fields[f]!));
+  if (bad.length === 0) return fields;
+  const out = { ...fields };
+  for (const f of bad) delete out[f];
+  return out;
+}
+
 function definedFields(fields: MessageFields): Partial<Order> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(fields)) if (v !== undefined && k !== "status") out[k] = v;
@@ -192,6 +210,7 @@ export function newOrder(
   source: OrderSource,
   now: number,
 ): Order {
+  fields = webLinksOnly(fields);
   const at = new Date(now).toISOString();
   const order: Order = {
     id,
@@ -220,6 +239,7 @@ export function mergeMessage(
   signals: StatusSignals,
   now: number,
 ): { order: Order; changed: boolean } {
+  fields = webLinksOnly(fields);
   const protectedFields = new Set<string>(existing.userEdited);
   const next: Order = { ...existing };
   const write = next as unknown as Record<string, unknown>;
@@ -257,7 +277,7 @@ export function reviseFromMessage(
 ): { order: Order; changed: boolean } {
   const protectedFields = new Set<string>(existing.userEdited);
   const next = { ...existing } as unknown as Record<string, unknown>;
-  const given = fields as Record<string, unknown>;
+  const given = webLinksOnly(fields) as Record<string, unknown>;
   let changed = false;
   for (const field of REVISED_FIELDS) {
     const value = given[field];

@@ -5,6 +5,8 @@ import type { AppEnv } from "./env.ts";
 const METHODS = "GET,POST,PATCH,DELETE,OPTIONS";
 const HEADERS = "authorization,content-type";
 const REQUEST_ID = /^[\w-]{1,255}$/;
+/** One year, the usual HSTS age (subdomains left alone: they may be other services). */
+const HSTS = "max-age=31536000";
 
 /** Request ids: a random per-process part and a counter, cheaper than a UUID per request. */
 const BOOT_ID = crypto.getRandomValues(new Uint8Array(6)).toHex();
@@ -17,12 +19,15 @@ let sequence = 0;
  * - the spec's CORS headers on every response; OPTIONS on any path is 204 with no body;
  *   `CORS_ORIGINS` restricts which origins are echoed;
  * - `application/json` responses declare UTF-8;
+ * - where `BASE_URL` is `https:`, `Strict-Transport-Security`, so a browser that has been here
+ *   once never again tries plain HTTP, where a network attacker could answer instead;
  * - one structured log line: method, path (never the query, which may hold a key), status,
  *   duration and request id. Bodies and headers are never logged.
  */
 export function conventions(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const allowed = deps.config.corsOrigins;
   const { log } = deps;
+  const hsts = deps.config.baseUrl.startsWith("https:");
   const cors = (headers: Headers, origin: string | undefined) => {
     if (allowed === "*") headers.set("Access-Control-Allow-Origin", "*");
     else {
@@ -46,6 +51,7 @@ export function conventions(deps: AppDeps): MiddlewareHandler<AppEnv> {
     if (c.req.method === "OPTIONS") {
       const res = new Response(null, { status: 204 });
       cors(res.headers, origin);
+      if (hsts) res.headers.set("Strict-Transport-Security", HSTS);
       return res;
     }
     await next();
@@ -53,6 +59,7 @@ export function conventions(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const headers = c.res.headers;
     cors(headers, origin);
     headers.set("X-Request-Id", requestId);
+    if (hsts) headers.set("Strict-Transport-Security", HSTS);
     if (headers.get("content-type") === "application/json") {
       headers.set("content-type", "application/json; charset=utf-8");
     }

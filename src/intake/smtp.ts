@@ -4,24 +4,24 @@
  * forwarding addresses of `MAIL_DOMAIN` (anything else is refused at `RCPT TO` with 550),
  * messages up to 2 MiB (552 beyond), and answers 250 only once the message is stored for every
  * recipient (a storage failure is a 451, so the sender tries again). STARTTLS with the
- * configured certificate; no AUTH (it relays nothing). Connections, idle time and recipients
- * are bounded.
+ * configured certificate; no AUTH (it relays nothing). Connections (in all and per client
+ * address), idle time, session lifetime, commands and recipients are bounded (`smtp_guard.ts`),
+ * so one client cannot lock the others out.
  */
-import { SMTPServer, type SMTPServerSession } from "smtp-server";
+import type { SMTPServerSession } from "smtp-server";
 import type { AppDeps } from "../deps.ts";
 import { forwardingSlugOf, type StoredEmailSource } from "../domain/email_source.ts";
 import { findForwardingSource } from "../store/email_sources.ts";
 import { MAX_MAIL_BYTES, receiveMail } from "./mail.ts";
+import { GuardedSmtpServer, SMTP_LIMITS, type SmtpLimits } from "./smtp_guard.ts";
 
 export interface SmtpReceiverOptions {
   port: number;
   host: string;
   /** PEM certificate chain and key: STARTTLS is offered with them. */
   tls?: { cert: string; key: string };
-  /** Connections served at once; more are answered 421 and closed. */
-  maxClients?: number;
-  /** A connection idle this long is answered 421 and closed. */
-  idleTimeoutMs?: number;
+  /** Bounds per client and session; `SMTP_LIMITS` for what is not given. */
+  limits?: Partial<SmtpLimits>;
 }
 
 export interface SmtpReceiver extends AsyncDisposable {
@@ -32,7 +32,6 @@ export interface SmtpReceiver extends AsyncDisposable {
 
 /** Recipients of one message, at most (more are answered 452). */
 export const MAX_RECIPIENTS = 50;
-const DEFAULTS = { maxClients: 100, idleTimeoutMs: 60_000 };
 /** How long open sessions may go on once the receiver closes. */
 const CLOSE_GRACE_MS = 5_000;
 
@@ -49,7 +48,7 @@ export async function startSmtpReceiver(
 ): Promise<SmtpReceiver> {
   // The recipients accepted so far, per session (dropped when the session ends).
   const targets = new Map<string, Map<string, Target>>();
-  const server = new SMTPServer({
+  const server: GuardedSmtpServer = new GuardedSmtpServer({
     name: deps.config.mailDomain,
     banner: "order intake",
     size: MAX_MAIL_BYTES,
@@ -58,8 +57,6 @@ export async function startSmtpReceiver(
     hideSTARTTLS: !options.tls,
     ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : {}),
     disableReverseLookup: true,
-    maxClients: options.maxClients ?? DEFAULTS.maxClients,
-    socketTimeout: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
     closeTimeout: CLOSE_GRACE_MS,
     logger: false,
     onMailFrom(_address, session, callback) {
@@ -74,7 +71,13 @@ export async function startSmtpReceiver(
       }
       const slug = forwardingSlugOf(address.address, deps.config.mailDomain);
       (slug ? findForwardingSource(deps.kv, slug) : Promise.resolve(null)).then((target) => {
-        if (!target) return callback(reply(550, "No such forwarding address here"));
+        if (!target) {
+          return callback(
+            server.failedRecipient(session.id)
+              ? reply(421, "Too many unknown recipients, closing")
+              : reply(550, "No such forwarding address here"),
+          );
+        }
         accepted.set(target.source.id, target);
         targets.set(session.id, accepted);
         callback();
@@ -110,7 +113,7 @@ export async function startSmtpReceiver(
     onClose(session: SMTPServerSession) {
       targets.delete(session.id);
     },
-  });
+  }, { ...SMTP_LIMITS, ...options.limits });
   server.on("error", (err: Error) => deps.log.warn("smtp receiver error", { error: err.message }));
   await new Promise<void>((resolve, reject) => {
     server.server.once("error", reject);

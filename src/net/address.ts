@@ -183,3 +183,15 @@ export class AddressList {
     return this.#ranges.some(([net, bits]) => net.kind() === ip.kind() && ip.match(net, bits));
   }
 }
+
+/**
+ * What a per-client limit counts as one client: an IPv4 address, or the /64 of an IPv6 address
+ * (one site's network, where a single host may hold any number of addresses).
+ */
+export function clientKey(address: string): string {
+  const ip = parseIp(address);
+  if (!ip) return address;
+  if (ip.kind() === "ipv4") return ip.toString();
+  const net = (ip as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(":");
+  return `${net}::/64`;
+}

@@ -47,8 +47,9 @@ const PROFILE_FIELDS: ProfileField[] = [
     path: "public-stats",
     field: "publicStats",
     schema: z.boolean().openapi({
-      description: "Show order counts on the public profile and mirror chat-bot checkouts to " +
-        "the community feed",
+      description: "Show order counts on the public profile, the account's order count and " +
+        "spend (summed order cost) on the leaderboard while the profile is public too, and " +
+        "mirror chat-bot checkouts to the community feed",
     }),
     summary: "Turn public stats on or off",
   },

@@ -90,7 +90,8 @@ const webhook = createRoute({
     "most 5 minutes old); 400 when it does not match. Handled: " +
     "`checkout.session.completed` (links the customer to the account of " +
     "`client_reference_id`) and `customer.subscription.created`/`updated`/`deleted` (set " +
-    "`plan`: `pro` while active or trialing, `subscriptionStatus`, `subscriptionPeriodEnd`, " +
+    "`plan`: `pro` while active or trialing and one of its items is STRIPE_PRICE_ID (any " +
+    "other subscription grants nothing), `subscriptionStatus`, `subscriptionPeriodEnd`, " +
     "`subscriptionPriceId`); others are acknowledged and ignored. Each event id is applied " +
     "once; an event older (by its own `created`) than the last one applied changes nothing. " +
     "503 (before any other check) without `STRIPE_SECRET_KEY` and `STRIPE_WEBHOOK_SECRET`.",
@@ -166,12 +167,12 @@ export const billingRoutes = createRouter()
     return c.json({ url }, 200);
   })
   .openapi(webhook, async (c) => {
-    const { kv, now, billing } = c.var.deps;
+    const { kv, now, billing, config } = c.var.deps;
     const event = await billing!.readEvent(
       c.var.bodyText ?? "",
       c.req.valid("header")["stripe-signature"],
     );
     if (!event) throw badRequest("Stripe-Signature does not match the body");
-    const outcome = await applyBillingEvent(kv, event, now());
+    const outcome = await applyBillingEvent(kv, event, now(), config.stripe.priceId);
     return c.json({ received: true as const, outcome }, 200);
   });

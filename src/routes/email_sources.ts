@@ -3,6 +3,8 @@ import {
   allowedSenderEntry,
   defaultSourceName,
   IMAP_DEFAULTS,
+  MAILBOX_BINDING_FIELDS,
+  mailboxBinding,
   publicSource,
   type StoredEmailSource,
 } from "../domain/email_source.ts";
@@ -84,8 +86,10 @@ const patch = createRoute({
   path: "/email-sources/{id}",
   tags: TAGS,
   summary: "Change an email source",
-  description: "Any create field but `kind`, validated as on create. An inactive source is " +
-    "not polled and its forwarding address answers 404.",
+  description: "Any create field but `kind`, validated as on create. A change of `host`, " +
+    "`port`, `tls` or `username` needs `password` in the same request (`400 password: ...`): " +
+    "the stored password is bound to those fields and is never sent anywhere else. An " +
+    "inactive source is not polled and its forwarding address answers 404.",
   request: { params: IdParam, body: jsonBody(PatchEmailSourceBody) },
   responses: {
     200: jsonResponse(EmailSourceEnvelope, "The changed source"),
@@ -160,15 +164,27 @@ async function checkedHost(deps: AppDeps, host: string, tls: boolean): Promise<s
   return host.toLowerCase();
 }
 
-/** Sealing the mailbox password needs the deployment's secret key. */
-async function sealedPassword(deps: AppDeps, id: string, password: string) {
+/**
+ * Sealing the mailbox password needs the deployment's secret key; it is sealed for the
+ * source's id and bound to where it may be sent (`mailboxBinding`).
+ */
+async function sealedPassword(deps: AppDeps, source: StoredEmailSource, password: string) {
   if (!deps.secrets) {
     throw new ApiError(
       503,
       "Mailbox password encryption is not configured on this deployment (set SECRETS_KEY)",
     );
   }
-  return await deps.secrets.seal(password, id);
+  return await deps.secrets.seal(password, source.id, mailboxBinding(source));
+}
+
+/** A stored password goes only where it was given for: moving it needs it again. */
+function checkPasswordGiven(base: StoredEmailSource, next: StoredEmailSource, body: SourceChanges) {
+  if (body.password !== undefined) return;
+  const was = mailboxBinding(base);
+  if (mailboxBinding(next).some((value, i) => value !== was[i])) {
+    throw badRequest(`password: required when ${MAILBOX_BINDING_FIELDS.join(", ")} change`);
+  }
 }
 
 type SourceChanges = {
@@ -195,11 +211,13 @@ async function applied(deps: AppDeps, base: StoredEmailSource, body: SourceChang
     if (body.tls !== undefined) next.tls = body.tls;
     if (body.username !== undefined) next.username = body.username;
     if (body.mailbox !== undefined) next.mailbox = body.mailbox;
+    if (body.host !== undefined) next.host = body.host.toLowerCase();
+    checkPasswordGiven(base, next, body);
     if (body.host !== undefined || body.tls !== undefined) {
-      next.host = await checkedHost(deps, body.host ?? base.host!, next.tls ?? true);
+      next.host = await checkedHost(deps, next.host!, next.tls ?? true);
     }
     if (body.password !== undefined) {
-      next.sealedPassword = await sealedPassword(deps, base.id, body.password);
+      next.sealedPassword = await sealedPassword(deps, next, body.password);
     }
   } else {
     const imapOnly = ["host", "port", "tls", "username", "password", "mailbox"] as const;

@@ -51,9 +51,10 @@ const leaderboard = createRoute({
   method: "get",
   path: "/leaderboard",
   tags: TAGS,
-  summary: "Accounts with public stats, ranked by orders",
-  description: "Only accounts that turned public stats on and have a username; shows their " +
-    "username, display name and figures, never an email or id. An unknown `timeframe` is a " +
+  summary: "Accounts with public profiles and stats, ranked by orders",
+  description: "Only accounts with a public profile, public stats on and a username; shows " +
+    "their username, display name, orders and spend, never an email or id. An unknown " +
+    "`timeframe` is a " +
     `400. ${SUMS}`,
   request: { query: LeaderboardQuery },
   responses: { 200: jsonResponse(LeaderboardSchema, "The ranking"), ...errors(400, 401) },

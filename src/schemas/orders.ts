@@ -6,6 +6,7 @@ import {
   ORDER_SOURCES,
   ORDER_STATUSES,
 } from "../domain/order.ts";
+import { isWebUrl, WEB_URL_MAX } from "../domain/web_url.ts";
 import { lenientQueryParam, pageSchema, PagingQuery } from "../http/paging.ts";
 import type { Same } from "../lib/types.ts";
 
@@ -33,8 +34,9 @@ const orderNumber = text(200)
     example: "#112-5550123",
   });
 
-/** An absolute http(s) URL. */
-const httpUrl = z.url({ protocol: /^https?$/ }).max(2000);
+/** An absolute http(s) URL: the rule intake keeps links by too (`isWebUrl`). */
+const httpUrl = z.string().refine(isWebUrl, "must be an http(s) URL of at most 2000 characters")
+  .openapi({ format: "uri", maxLength: WEB_URL_MAX });
 
 /** The fields a create and a PATCH share. */
 const fieldShape = {

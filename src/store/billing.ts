@@ -36,8 +36,13 @@ function linkWrites(op: Deno.AtomicOperation, userId: string, customerId: string
 
 export type Applied = "applied" | "duplicate" | "stale" | "unknown_account" | "ignored";
 
-/** Applies a verified provider event once. */
-export function applyBillingEvent(kv: Deno.Kv, event: BillingEvent, now: number) {
+/** Applies a verified provider event once; `planPriceId` is the price of the paid plan. */
+export function applyBillingEvent(
+  kv: Deno.Kv,
+  event: BillingEvent,
+  now: number,
+  planPriceId: string | undefined,
+) {
   const marker = keys.billingEvent(event.id);
   return withRetry<Applied>(async () => {
     const seen = await lookup(kv, marker);
@@ -58,7 +63,7 @@ export function applyBillingEvent(kv: Deno.Kv, event: BillingEvent, now: number)
       linkWrites(op, next.id, event.customerId);
     }
     if (event.kind === "subscription") {
-      const fields = afterSubscriptionEvent(next, event);
+      const fields = afterSubscriptionEvent(next, event, planPriceId);
       if (fields) next = { ...next, ...fields };
       else outcome = "stale";
     }

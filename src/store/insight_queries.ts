@@ -3,7 +3,13 @@
  * calendar and leaderboard. Each reads a handful of key ranges, whatever the number of orders.
  */
 import { type CalendarKind, calendarMonth } from "../domain/insights.ts";
-import { type Contender, rank, type Timeframe, windowStart } from "../domain/leaderboard.ts";
+import {
+  type Contender,
+  onLeaderboard,
+  rank,
+  type Timeframe,
+  windowStart,
+} from "../domain/leaderboard.ts";
 import {
   addSums,
   type MoneyMetric,
@@ -111,14 +117,14 @@ async function contenderOf(kv: Deno.Kv, user: UserRecord, timeframe: Timeframe, 
 }
 
 /**
- * The leaderboard: the listed accounts (public stats and a username, maintained by users.ts),
+ * The leaderboard: the listed accounts (`onLeaderboard`, an index maintained by users.ts),
  * each account's sums read from its maintained counters. No email or id leaves this function.
  */
 export async function readLeaderboard(kv: Deno.Kv, timeframe: Timeframe, now: number) {
   const ids: string[] = [];
   for await (const e of kv.list({ prefix: keys.leaderboardMembers() })) ids.push(String(e.key[1]));
   const users = (await getManyChunked<UserRecord>(kv, ids.map((id) => keys.user(id))))
-    .flatMap((e) => e.value?.publicStats && e.value.username ? [e.value] : []);
+    .flatMap((e) => e.value && onLeaderboard(e.value) ? [e.value] : []);
   const read = await Promise.all(users.map((u) => contenderOf(kv, u, timeframe, now)));
   return {
     timeframe,

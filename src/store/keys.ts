@@ -221,4 +221,6 @@ export const keys = {
   // Platform-wide counters (health counts, landing stats)
   stat: (name: "users" | "orders" | "value_cents") => ["stats", name] as const,
   healthProbe: () => ["health", "probe"] as const,
+  /** The landing page's figures as last taken (domain/landing.ts), one per UTC hour. */
+  landingSnapshot: () => ["landing", "snapshot"] as const,
 };

@@ -1,4 +1,5 @@
 /** Platform-wide figures (health, landing page) from the counters every change maintains. */
+import { roughly, snapshotServes } from "../domain/landing.ts";
 import { keys } from "./keys.ts";
 import { commit, counterValue } from "./kv.ts";
 
@@ -34,4 +35,29 @@ export async function probeStorage(kv: Deno.Kv): Promise<{ ok: boolean; counts: 
     platformCounts(kv),
   ]);
   return { ok: probe.value === stamp, counts };
+}
+
+/** The landing page's figures as taken at `takenAt` (epoch ms), rounded. */
+export interface LandingSnapshot {
+  takenAt: number;
+  orders: number;
+  valueCents: number;
+}
+
+/**
+ * The landing figures: the stored snapshot while it serves (the same UTC hour), else a new one
+ * from the counters, stored for every instance (the first writer of the hour wins).
+ */
+export async function landingSnapshot(kv: Deno.Kv, now: number): Promise<LandingSnapshot> {
+  const key = keys.landingSnapshot();
+  const entry = await kv.get<LandingSnapshot>(key);
+  if (entry.value && snapshotServes(entry.value.takenAt, now)) return entry.value;
+  const counts = await platformCounts(kv);
+  const taken = {
+    takenAt: now,
+    orders: roughly(counts.orders),
+    valueCents: roughly(counts.valueCents),
+  };
+  if ((await commit(kv.atomic().check(entry).set(key, taken))).ok) return taken;
+  return (await kv.get<LandingSnapshot>(key)).value ?? taken;
 }

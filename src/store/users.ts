@@ -4,6 +4,7 @@ import { USERNAME_MAX, usernameKey } from "../domain/profile.ts";
 import { compact } from "../lib/compact.ts";
 import { newId, randomHex, randomToken } from "../lib/ids.ts";
 import { afterTimezoneChange, FRESH_STATE } from "../domain/insights.ts";
+import { onLeaderboard } from "../domain/leaderboard.ts";
 import { keys } from "./keys.ts";
 import { commit, lookup, withRetry } from "./kv.ts";
 
@@ -184,10 +185,10 @@ export function updateUser(
         op.check(holder).set(key, userId);
       }
     }
-    // The leaderboard lists accounts with public stats and a username.
-    const listed = (u: UserRecord) => u.publicStats && !!u.username;
-    if (listed(after) && !listed(before)) op.set(keys.leaderboardMember(userId), true);
-    if (listed(before) && !listed(after)) op.delete(keys.leaderboardMember(userId));
+    // The leaderboard's index of the accounts it lists, set right on every change (an entry
+    // from an older rule goes with the account's next change; reads filter it meanwhile).
+    if (onLeaderboard(after)) op.set(keys.leaderboardMember(userId), true);
+    else op.delete(keys.leaderboardMember(userId));
     const has = (list: Deno.KvKey[], key: Deno.KvKey) => list.some((k) => k.join() === key.join());
     const added = identityKeys(after).filter((k) => !has(identityKeys(before), k));
     for (const key of identityKeys(before)) if (!has(identityKeys(after), key)) op.delete(key);

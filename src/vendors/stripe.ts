@@ -129,6 +129,7 @@ export function billingEventOf(event: StripeEvent): BillingEvent {
       // The period moved from the subscription to its items in recent API versions.
       periodEnd: item?.current_period_end ?? sub.current_period_end,
       priceId: item?.price?.id,
+      priceIds: (sub.items?.data ?? []).flatMap((i) => i.price?.id ? [i.price.id] : []),
     };
   }
   return { kind: "ignored", id, created };

@@ -436,7 +436,7 @@ export interface paths {
         };
         /**
          * Platform-wide figures for the landing page
-         * @description Read from counters kept in the same commits as the changes they count; cacheable for a minute.
+         * @description A snapshot of the platform counters taken at most once per UTC hour, order count and value rounded down to two significant digits, so no one order's cost shows in it; cacheable for a minute.
          */
         get: operations["getLandingStats"];
         put?: never;
@@ -730,7 +730,7 @@ export interface paths {
         put?: never;
         /**
          * The billing provider's signed events
-         * @description Public: the provider's event JSON, signed in `Stripe-Signature` (`t=<seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" under STRIPE_WEBHOOK_SECRET>`, at most 5 minutes old); 400 when it does not match. Handled: `checkout.session.completed` (links the customer to the account of `client_reference_id`) and `customer.subscription.created`/`updated`/`deleted` (set `plan`: `pro` while active or trialing, `subscriptionStatus`, `subscriptionPeriodEnd`, `subscriptionPriceId`); others are acknowledged and ignored. Each event id is applied once; an event older (by its own `created`) than the last one applied changes nothing. 503 (before any other check) without `STRIPE_SECRET_KEY` and `STRIPE_WEBHOOK_SECRET`.
+         * @description Public: the provider's event JSON, signed in `Stripe-Signature` (`t=<seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" under STRIPE_WEBHOOK_SECRET>`, at most 5 minutes old); 400 when it does not match. Handled: `checkout.session.completed` (links the customer to the account of `client_reference_id`) and `customer.subscription.created`/`updated`/`deleted` (set `plan`: `pro` while active or trialing and one of its items is STRIPE_PRICE_ID (any other subscription grants nothing), `subscriptionStatus`, `subscriptionPeriodEnd`, `subscriptionPriceId`); others are acknowledged and ignored. Each event id is applied once; an event older (by its own `created`) than the last one applied changes nothing. 503 (before any other check) without `STRIPE_SECRET_KEY` and `STRIPE_WEBHOOK_SECRET`.
          */
         post: operations["webhook"];
         delete?: never;
@@ -780,7 +780,7 @@ export interface paths {
         head?: never;
         /**
          * Change an email source
-         * @description Any create field but `kind`, validated as on create. An inactive source is not polled and its forwarding address answers 404.
+         * @description Any create field but `kind`, validated as on create. A change of `host`, `port`, `tls` or `username` needs `password` in the same request (`400 password: ...`): the stored password is bound to those fields and is never sent anywhere else. An inactive source is not polled and its forwarding address answers 404.
          */
         patch: operations["updateEmailSource"];
         trace?: never;
@@ -1393,8 +1393,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Accounts with public stats, ranked by orders
-         * @description Only accounts that turned public stats on and have a username; shows their username, display name and figures, never an email or id. An unknown `timeframe` is a 400. Answered from sums kept with every order change (docs/insights.md), whatever the size of the workspace.
+         * Accounts with public profiles and stats, ranked by orders
+         * @description Only accounts with a public profile, public stats on and a username; shows their username, display name, orders and spend, never an email or id. An unknown `timeframe` is a 400. Answered from sums kept with every order change (docs/insights.md), whatever the size of the workspace.
          */
         get: operations["getLeaderboard"];
         put?: never;
@@ -2267,10 +2267,11 @@ export interface components {
             };
         };
         LandingStats: {
+            /** @description When the figures were taken */
             generatedAt: string;
-            /** @description Total value of the orders tracked on the platform, in cents */
+            /** @description Total value of the orders tracked on the platform, in cents, rounded down to two significant digits */
             totalValueCents: number;
-            /** @description Orders stored on the platform */
+            /** @description Orders stored on the platform, rounded down to two significant digits */
             ordersTracked: number;
             /** @description Shipping carriers whose tracking status the service looks up */
             platformsSupported: number;
@@ -4102,7 +4103,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Show order counts on the public profile and mirror chat-bot checkouts to the community feed */
+                    /** @description Show order counts on the public profile, the account's order count and spend (summed order cost) on the leaderboard while the profile is public too, and mirror chat-bot checkouts to the community feed */
                     publicStats: boolean;
                 };
             };

@@ -181,6 +181,48 @@ Deno.test("webhook: signed events set the plan once, in event order; usage and c
   eq((await call<Body>(ctx, "GET", "/api/billing/usage", { token })).body.cap, 1);
 });
 
+Deno.test("webhook: only a subscription to STRIPE_PRICE_ID grants the plan; any other is recorded, grants nothing", async () => {
+  await using stripe = fakeStripe();
+  await using ctx = await testApp(env(stripe.base));
+  const { user, token } = await verified(ctx);
+  await call(ctx, "POST", "/api/billing/checkout", { token });
+  const cus = (await getUser(ctx.kv, user.id))!.billingCustomerId!;
+  const state = async () => {
+    const u = (await getUser(ctx.kv, user.id))!;
+    const usage = (await call<Body>(ctx, "GET", "/api/billing/usage", { token })).body;
+    return [u.plan, u.subscriptionStatus, u.subscriptionPriceId, usage.cap];
+  };
+  // The attack: a cheap price of the same provider account (or another product) bought by
+  // the account, whose active subscription used to grant Pro.
+  const cheap = subscription(cus, "active", 1_800_000_000, "price_cheap_test");
+  eq((await deliver(ctx, event("evt_c1", "customer.subscription.created", 1000, cheap))).body, {
+    received: true,
+    outcome: "applied",
+  });
+  eq(await state(), ["free", "active", "price_cheap_test", 1]);
+  // The plan's price among the items grants it; its removal takes it away.
+  const both = subscription(cus, "active", 1_800_000_000, ["price_addon", "price_pro"]);
+  await deliver(ctx, event("evt_c2", "customer.subscription.updated", 1100, both));
+  eq(await state(), ["pro", "active", "price_addon", null]);
+  const swapped = subscription(cus, "active", 1_800_000_000, "price_cheap_test");
+  await deliver(ctx, event("evt_c3", "customer.subscription.updated", 1200, swapped));
+  eq(await state(), ["free", "active", "price_cheap_test", 1]);
+});
+
+Deno.test("webhook: without STRIPE_PRICE_ID no subscription grants the plan", async () => {
+  await using stripe = fakeStripe();
+  const { STRIPE_PRICE_ID: _, ...noPrice } = env(stripe.base);
+  await using ctx = await testApp(noPrice);
+  const { user } = await verified(ctx);
+  const sub = subscription("cus_9", "active", 1_800_000_000, "price_pro", { userId: user.id });
+  eq((await deliver(ctx, event("evt_n1", "customer.subscription.created", 1000, sub))).body, {
+    received: true,
+    outcome: "applied",
+  });
+  const u = (await getUser(ctx.kv, user.id))!;
+  eq([u.plan, u.subscriptionStatus], ["free", "active"]);
+});
+
 Deno.test("webhook: checkout completion links a customer; unknown accounts and other events are acknowledged", async () => {
   await using stripe = fakeStripe();
   await using ctx = await testApp(env(stripe.base));

@@ -98,12 +98,12 @@ export function event(id: string, type: string, created: number, object: Record<
   });
 }
 
-/** A subscription object with one item of `price`. */
+/** A subscription object with an item of `price` (of each price, for several). */
 export function subscription(
   customer: string,
   status: string,
   periodEnd: number,
-  price = "price_pro",
+  price: string | string[] = "price_pro",
   metadata: Record<string, string> = {},
 ) {
   return {
@@ -114,12 +114,12 @@ export function subscription(
     metadata,
     items: {
       object: "list",
-      data: [{
-        id: "si_1",
+      data: [price].flat().map((id, i) => ({
+        id: `si_${i + 1}`,
         object: "subscription_item",
         current_period_end: periodEnd,
-        price: { id: price, object: "price" },
-      }],
+        price: { id, object: "price" },
+      })),
     },
   };
 }

@@ -192,6 +192,24 @@ Deno.test("CORS_ORIGINS restricts which origins are allowed", async () => {
   assert.equal(other.headers.get("access-control-allow-origin"), null);
 });
 
+Deno.test("Strict-Transport-Security on every response when BASE_URL is https:, never on http:", async () => {
+  await using secure = await appWithProbes({ BASE_URL: "https://orders.example.com" });
+  for (
+    const [path, method] of [["/api/healthz", "GET"], ["/api/nope", "GET"], ["/", "GET"], [
+      "/api/orders",
+      "OPTIONS",
+    ]]
+  ) {
+    const res = await secure.app.request(path, { method });
+    await res.body?.cancel();
+    assert.equal(res.headers.get("strict-transport-security"), "max-age=31536000", path);
+  }
+  await using plain = await appWithProbes({ BASE_URL: "http://localhost:8000" });
+  const res = await plain.app.request("/api/healthz");
+  await res.body?.cancel();
+  assert.equal(res.headers.get("strict-transport-security"), null);
+});
+
 Deno.test("healthz reports service facts and is never cached", async () => {
   await using ctx = await appWithProbes();
   const res = await call(ctx, "GET", "/api/healthz");

@@ -200,8 +200,7 @@ Deno.test("smtp: connections beyond maxClients get 421; an idle connection is cl
   await using receiver = await startSmtpReceiver(ctx.deps, {
     port: 0,
     host: "127.0.0.1",
-    maxClients: 2,
-    idleTimeoutMs: 300,
+    limits: { maxClients: 2, idleTimeoutMs: 300 },
   });
   const clients: SmtpClient[] = [];
   try {

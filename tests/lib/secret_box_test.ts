@@ -24,6 +24,29 @@ Deno.test("seal and open: AES-GCM, fresh IV each time, bound to its context and 
   assert.throws(() => new SecretBox(new Uint8Array(16)));
 });
 
+Deno.test("a binding (v2) is part of the associated data; v1 values open with the context alone", async () => {
+  const box = new SecretBox(KEY);
+  const binding = ["imap.example.com", 993, true, "buyer"] as const;
+  const bound = await box.seal("hunter2", "email_1", binding);
+  assert.match(bound, /^v2\./);
+  assert.ok(SecretBox.isBound(bound));
+  assert.equal(await box.open(bound, "email_1", binding), "hunter2");
+  assert.equal(await box.open(bound, "email_1", ["evil.example.com", 993, true, "buyer"]), null);
+  assert.equal(await box.open(bound, "email_1", ["imap.example.com", 143, true, "buyer"]), null);
+  assert.equal(await box.open(bound, "email_1", ["imap.example.com", 993, false, "buyer"]), null);
+  assert.equal(await box.open(bound, "email_1", ["imap.example.com", 993, true, "x"]), null);
+  assert.equal(await box.open(bound, "email_1"), null, "no binding given");
+  assert.equal(await box.open(bound, "email_2", binding), null, "another record");
+  // The version is not a switch: relabelled as v1 it opens for nothing.
+  assert.equal(await box.open(bound.replace(/^v2/, "v1"), "email_1"), null);
+  assert.equal(await box.open(bound.replace(/^v2/, "v1"), "email_1", binding), null);
+  // Sealed before bindings existed: opens with its context, whatever binding is asked for.
+  const legacy = await box.seal("hunter2", "email_1");
+  assert.ok(!SecretBox.isBound(legacy));
+  assert.equal(await box.open(legacy, "email_1", binding), "hunter2");
+  assert.equal(await box.open(legacy, "email_2", binding), null);
+});
+
 Deno.test("SECRETS_KEY wins; :memory: gets an ephemeral key; a remote KV without it gets none", async () => {
   const config = testConfig({ SECRETS_KEY: KEY.toBase64() });
   const fromEnv = secretBoxFor(config, "sqlite")!;

@@ -1,4 +1,5 @@
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
+import { keys } from "../../src/store/keys.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 
 // deno-lint-ignore no-explicit-any -- JSON response bodies, checked by deepStrictEqual
@@ -134,10 +135,18 @@ Deno.test("calendar counts received, shipped, delivered and expected days", asyn
   }
 });
 
-Deno.test("leaderboard: public accounts with a username only, ranked, no ids or emails", async () => {
+Deno.test("leaderboard: public profiles with public stats and a username only, ranked, no ids or emails", async () => {
   await using ctx = await testApp({}, { now: () => NOW });
-  const make = async (username: string | undefined, publicStats: boolean, orders: Body[]) => {
+  const make = async (
+    username: string | undefined,
+    publicStats: boolean,
+    orders: Body[],
+    publicProfile = true,
+  ) => {
     const { token } = await signUp(ctx, { username });
+    if (publicProfile) {
+      await call(ctx, "POST", "/api/account/visibility", { token, body: { publicProfile } });
+    }
     if (publicStats) {
       await call(ctx, "POST", "/api/account/public-stats", { token, body: { publicStats } });
     }
@@ -165,6 +174,8 @@ Deno.test("leaderboard: public accounts with a username only, ranked, no ids or 
   await make(undefined, true, [{ receivedAt: day("15") }, { receivedAt: day("15") }, {
     receivedAt: day("15"),
   }]);
+  // Public stats on a private profile: its spend is shown nowhere.
+  const dave = await make("dave", true, [{ costCents: 99_999, receivedAt: day("15") }], false);
   await call(ctx, "POST", "/api/account/display-name", {
     token: alice,
     body: { displayName: "Alice A" },
@@ -197,6 +208,17 @@ Deno.test("leaderboard: public accounts with a username only, ranked, no ids or 
     token: alice,
     body: { publicStats: false },
   });
+  eq((await get()).body.entries.map((e: Body) => e.username), ["bob"]);
+  // Making the profile public lists dave; private again, off at once.
+  const visibility = (publicProfile: boolean) =>
+    call(ctx, "POST", "/api/account/visibility", { token: dave, body: { publicProfile } });
+  await visibility(true);
+  eq((await get()).body.entries.map((e: Body) => e.username), ["bob", "dave"]);
+  await visibility(false);
+  eq((await get()).body.entries.map((e: Body) => e.username), ["bob"]);
+  // An index entry written under the older rule (public stats alone) is not shown either.
+  const daveId = (await call<Body>(ctx, "GET", "/api/auth/me", { token: dave })).body.user.id;
+  await ctx.kv.set(keys.leaderboardMember(daveId), true);
   eq((await get()).body.entries.map((e: Body) => e.username), ["bob"]);
   equal((await get("?timeframe=year")).status, 400);
   equal(JSON.stringify((await get("?timeframe=all")).body).includes("@"), false);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   AddressList,
+  clientKey,
   formatIp,
   isAddressList,
   parseIp,
@@ -149,4 +150,12 @@ Deno.test("the allowed list holds addresses and CIDR ranges of either family", (
   assert.equal(isAddressList(["localhost"]), false);
   assert.equal(isAddressList(["10.0.0.0/33"]), false);
   assert.throws(() => new AddressList(["nope"]));
+});
+
+Deno.test("clientKey: an IPv4 address is one client, an IPv6 /64 is one", () => {
+  assert.equal(clientKey("127.0.0.2"), "127.0.0.2");
+  assert.equal(clientKey("::ffff:127.0.0.2"), "127.0.0.2");
+  assert.equal(clientKey("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");
+  assert.equal(clientKey("2001:db8:1:2:bbbb::9"), "2001:db8:1:2::/64");
+  assert.notEqual(clientKey("2001:db8:1:3::1"), clientKey("2001:db8:1:2::1"));
 });

@@ -160,7 +160,8 @@ export const mailArrival: Scenario = {
       `${SMTP_CONNECTIONS} SMTP sessions on loopback (\`scripts/smtp_client.ts\`), each sending ` +
       `MAIL, RCPT, DATA and the message, one after another, for ${ctx.seconds} s after 1 s of ` +
       "warm-up. A message counts once the service answered 250, i.e. once it was read and " +
-      "stored with its order and events.",
+      "stored with its order and events. The sessions come from one address, so they stay " +
+      "within the receiver's 10 connections per client address (`SMTP_LIMITS`).",
       "",
       table([
         "Connections",

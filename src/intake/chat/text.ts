@@ -5,6 +5,8 @@
  * linear or bounded by the line; inputs are already cut to the platform's limits.
  */
 
+import { isWebUrl } from "../../domain/web_url.ts";
+
 /** Zero-width, bidi and other invisible characters (bots pad names and values with them). */
 const INVISIBLE =
   /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0]/g;
@@ -98,9 +100,8 @@ export function firstUrl(raw: string): string | undefined {
   return match ? match[0] : undefined;
 }
 
-/** An absolute http(s) URL that parses, at most 2000 characters (the order schema's bound). */
+/** The trimmed text when it is a link an order keeps (`isWebUrl`, the API's rule). */
 export function httpUrl(raw: string | undefined): string | undefined {
   const url = raw?.trim();
-  if (!url || url.length > 2000 || !/^https?:\/\//i.test(url)) return undefined;
-  return URL.canParse(url) ? url : undefined;
+  return url && isWebUrl(url) ? url : undefined;
 }

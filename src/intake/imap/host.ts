@@ -4,7 +4,8 @@
  * in ALLOWED_PRIVATE_ADDRESSES (as `http:` receivers). `loginOf` is where a session connects.
  */
 import type { AppDeps } from "../../deps.ts";
-import type { StoredEmailSource } from "../../domain/email_source.ts";
+import { mailboxBinding, type StoredEmailSource } from "../../domain/email_source.ts";
+import { SecretBox } from "../../lib/secret_box.ts";
 import { formatIp } from "../../net/address.ts";
 import type { Outbound } from "../../net/outbound.ts";
 import { MailboxError, type MailboxLogin } from "./client.ts";
@@ -39,30 +40,49 @@ export async function checkMailboxHost(
   return { ok: false, field: "host", error: check.error };
 }
 
-/** The connection's target (the checked address) and the opened password. */
+/**
+ * The connection's target (the checked address) and the opened password. The password opens
+ * only for the host, port, TLS and username it was sealed with (`mailboxBinding`), so a source
+ * pointed elsewhere without the password given again has none to send.
+ */
 export async function loginOf(
   deps: AppDeps,
   source: StoredEmailSource,
   signal: AbortSignal,
 ): Promise<MailboxLogin> {
-  const host = source.host ?? "";
-  const tls = source.tls ?? true;
+  const binding = mailboxBinding(source);
+  const [host, port, tls, username] = binding;
   const check = await checkMailboxHost(deps.outbound, host, tls, signal);
   if (!check.ok) throw new MailboxError(`${check.field}: ${check.error}`);
   const password = source.sealedPassword && deps.secrets
-    ? await deps.secrets.open(source.sealedPassword, source.id)
+    ? await deps.secrets.open(source.sealedPassword, source.id, binding)
     : null;
   if (password === null) {
     throw new MailboxError("The mailbox password cannot be decrypted here; set it again");
   }
   return {
     address: check.address,
-    port: source.port ?? 993,
+    port,
     tls,
     host,
-    username: source.username ?? "",
+    username,
     password,
     mailbox: source.mailbox ?? "INBOX",
     ca: deps.outbound.tlsRoots,
   };
+}
+
+/**
+ * A password sealed before bindings existed (to the source's id alone), sealed again bound to
+ * the fields it has just signed in with; null when it is bound already.
+ */
+export async function rebindPassword(
+  deps: AppDeps,
+  source: StoredEmailSource,
+  password: string,
+): Promise<string | null> {
+  if (!source.sealedPassword || !deps.secrets || SecretBox.isBound(source.sealedPassword)) {
+    return null;
+  }
+  return await deps.secrets.seal(password, source.id, mailboxBinding(source));
 }

@@ -22,7 +22,7 @@ import {
 } from "../../store/email_sources.ts";
 import { customTemplatesOf, receiveMail, rereadMail } from "../mail.ts";
 import { MailboxError, mailboxFailure, type MailboxLogin, MailboxSession } from "./client.ts";
-import { loginOf } from "./host.ts";
+import { loginOf, rebindPassword } from "./host.ts";
 
 /** Bounds of one tick. */
 export interface PollLimits {
@@ -114,9 +114,11 @@ export async function pollMailbox(
   const result: PollResult = { read: 0, tooLarge: 0, more: false };
   let login: MailboxLogin | undefined;
   let session: MailboxSession | undefined;
+  let rebound: string | null = null;
   try {
     login = await loginOf(deps, source, signal);
     session = await MailboxSession.open(login, signal);
+    rebound = await rebindPassword(deps, source, login.password);
     try {
       await readNew(deps, userId, source, session, signal, limits, result);
     } finally {
@@ -140,6 +142,10 @@ export async function pollMailbox(
       ...s,
       lastPolledAt: new Date(deps.now()).toISOString(),
       lastError: result.error,
+      // Unless the password was set again meanwhile (a PATCH moving the source sets it).
+      sealedPassword: rebound && s.sealedPassword === source.sealedPassword
+        ? rebound
+        : s.sealedPassword,
     }));
   if (result.error) {
     deps.log.info("mailbox poll failed", { sourceId: source.id, error: result.error });

@@ -93,7 +93,8 @@ function Profile({ user }) {
           <${Checkbox} name="publicProfile" label="Public profile" checked=${user.publicProfile}
             onChange=${(/** @type {boolean} */ on) => visibility.run("publicProfile", on)} />
           <${Checkbox} name="publicStats"
-            label="Public stats (order counts on the profile, checkouts in the community feed)"
+            label="Public stats (shows your spend)"
+            hint="Your order count and spend (what your orders cost) on the leaderboard while the profile is public; order counts on the profile; checkouts in the community feed."
             checked=${user.publicStats}
             onChange=${(/** @type {boolean} */ on) => visibility.run("publicStats", on)} />
           <${ErrorText} error=${visibility.error} />

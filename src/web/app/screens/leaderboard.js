@@ -29,8 +29,9 @@ export function Leaderboard({ path }) {
   return html`
     <${Page} title="Leaderboard">
       <${InsightsNav} current=${path} />
-      <p class="lead">Accounts with public stats and a username, ranked by orders. Yours takes
-        part when public stats are on (<a href="/account">Account</a>, Visibility).</p>
+      <p class="lead">Accounts with a public profile, public stats and a username, ranked by
+        orders, with what their orders cost. Yours takes part when both are on
+        (<a href="/account">Account</a>, Visibility).</p>
       <div class="filters">
         <${SelectField} label="Timeframe" name="timeframe" value=${timeframe}
           options=${Object.entries(TIMEFRAMES)} onChange=${(/** @type {string} */ v) =>
