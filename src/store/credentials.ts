@@ -3,7 +3,7 @@ import { sha256Hex } from "../lib/crypto.ts";
 import { randomHex } from "../lib/ids.ts";
 import { keys } from "./keys.ts";
 import { backReferencedKeys, commit, deleteKeys } from "./kv.ts";
-import { commitForAccount } from "./users.ts";
+import { commitForAccount, updateUser } from "./users.ts";
 
 /** Who is calling: what a bearer token resolves to. */
 export interface Principal {
@@ -68,9 +68,26 @@ export function sessionKeysOf(kv: Deno.Kv, userId: string): Promise<Deno.KvKey[]
   return backReferencedKeys(kv, keys.userSessions(userId), keys.session);
 }
 
-/** Ends every session of an account (password reset, account deletion). */
-export async function endAllSessions(kv: Deno.Kv, userId: string): Promise<void> {
-  await deleteKeys(kv, await sessionKeysOf(kv, userId));
+/**
+ * Ends every session of an account but `keep` (a token hash), if given: password reset and
+ * change, sign-out everywhere, account deletion. Answers how many were still valid.
+ */
+export async function endAllSessions(
+  kv: Deno.Kv,
+  userId: string,
+  options: { keep?: string; now?: number } = {},
+): Promise<number> {
+  const now = options.now ?? Date.now();
+  const ended: Deno.KvKey[] = [];
+  let live = 0;
+  for await (const entry of kv.list<SessionRecord>({ prefix: keys.userSessions(userId) })) {
+    const hash = String(entry.key.at(-1));
+    if (hash === options.keep) continue;
+    if (entry.value.expiresAt > now) live++;
+    ended.push(keys.session(hash), entry.key);
+  }
+  await deleteKeys(kv, ended);
+  return live;
 }
 
 /**
@@ -91,4 +108,20 @@ export async function resolveToken(
   const session = (await kv.get<SessionRecord>(keys.session(hash))).value;
   if (!session || session.expiresAt <= now) return null;
   return { userId: session.userId, kind: "session", credentialId: hash };
+}
+
+/**
+ * Replaces the account's password and ends every session (change password; the caller gets a
+ * fresh one). False when the account is gone.
+ */
+export async function changePassword(
+  kv: Deno.Kv,
+  userId: string,
+  passwordHash: string,
+  now = Date.now(),
+): Promise<boolean> {
+  const updated = await updateUser(kv, userId, (user) => ({ ...user, passwordHash }));
+  if (!updated) return false;
+  await endAllSessions(kv, userId, { now });
+  return true;
 }

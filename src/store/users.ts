@@ -1,5 +1,5 @@
 import type { IdentityProvider, UserRecord } from "../domain/user.ts";
-import { EMAIL_MAX, normaliseEmail } from "../domain/user.ts";
+import { EMAIL_MAX, identityLinks, normaliseEmail } from "../domain/user.ts";
 import { USERNAME_MAX, usernameKey } from "../domain/profile.ts";
 import { compact } from "../lib/compact.ts";
 import { newId, randomHex, randomToken } from "../lib/ids.ts";
@@ -23,10 +23,9 @@ export type CreateUserResult =
   | { ok: true; user: UserRecord }
   | { ok: false; taken: Taken };
 
-const identityKeys = (user: Pick<UserRecord, "identities">) =>
-  Object.entries(user.identities ?? {}).map(([provider, subject]) =>
-    keys.userByIdentity(provider, subject!)
-  );
+/** The lookups of the account's linked identities, (provider, subject) -> user id. */
+export const identityKeys = (user: UserRecord) =>
+  identityLinks(user).map((link) => keys.userByIdentity(link.provider, link.subject));
 
 /** The account's unique global lookups: email, handle, username and linked identities. */
 export function lookupKeysOf(user: UserRecord): Deno.KvKey[] {

@@ -77,9 +77,9 @@ Deno.test("discord: an existing account is linked by the platform's verified ema
     DISCORD_CLIENT_ID: CLIENT_ID,
     DISCORD_API_BASE: `${api.url}/api/v10`,
   });
-  const { user } = await signUp(ctx, { email: "sam@example.com" });
+  const { user } = await signUp(ctx, { email: "sam@example.com", emailVerified: true });
   const unverified = await verify(ctx, "unverified");
-  assert.equal(unverified.status, 409);
+  assert.equal(unverified.status, 403);
   assert.equal(unverified.body.code, "email_unverified");
   const verified = await verify(ctx, "verified");
   assert.equal(verified.status, 200);
