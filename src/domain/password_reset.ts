@@ -11,7 +11,8 @@ export type ResetMailTurn =
  * one more fits (with the times to store) or when the oldest leaves the window.
  */
 export function takeResetMailTurn(times: readonly number[], now: number): ResetMailTurn {
-  const recent = times.filter((t) => t > now - RESET_MAIL_WINDOW_MS && t <= now).sort((a, b) => a - b);
+  const inWindow = (t: number) => t > now - RESET_MAIL_WINDOW_MS && t <= now;
+  const recent = times.filter(inWindow).sort((a, b) => a - b);
   if (recent.length >= RESET_MAILS_PER_ADDRESS) {
     return { ok: false, retryAfterMs: recent[0] + RESET_MAIL_WINDOW_MS - now };
   }

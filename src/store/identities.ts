@@ -1,7 +1,8 @@
 import {
   canRemoveIdentity,
-  type IdentityProvider,
   identityLinks,
+  type IdentityProvider,
+  normaliseEmail,
   type UserRecord,
   type VerifiedIdentity,
 } from "../domain/user.ts";
@@ -47,7 +48,7 @@ export async function signInWithIdentity(
     if (!identity.emailVerified) return { ok: false, reason: "email_unverified" };
     const link = {
       subject: identity.subject,
-      email: identity.email.trim().toLowerCase(),
+      email: normaliseEmail(identity.email),
       linkedAt: new Date(now).toISOString(),
     };
 
@@ -57,10 +58,14 @@ export async function signInWithIdentity(
       if (!existing.emailVerified) return { ok: false, reason: "account_unverified" };
       // One identity per provider: another one of the same provider is not silently replaced.
       if (existing.identities?.[identity.provider]) return { ok: false, reason: "already_linked" };
-      const linkedNow = await updateUser(kv, existing.id, (user) =>
-        user.emailVerified
-          ? { ...user, identities: { ...user.identities, [identity.provider]: link } }
-          : user);
+      const linkedNow = await updateUser(
+        kv,
+        existing.id,
+        (user) =>
+          user.emailVerified
+            ? { ...user, identities: { ...user.identities, [identity.provider]: link } }
+            : user,
+      );
       if (linkedNow?.ok && linkedNow.user.identities?.[identity.provider]) {
         return { ok: true, user: linkedNow.user, created: false };
       }

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import { keys } from "../../src/store/keys.ts";
+import { issueSession } from "../../src/store/credentials.ts";
 import { createUser } from "../../src/store/users.ts";
 import { call, testApp } from "../helpers.ts";
 import { fakeServer } from "./fakes.ts";
@@ -182,4 +183,27 @@ Deno.test("linked sign-ins: removed with DELETE /api/auth/identities/{provider},
   const me = await call(ctx, "GET", "/api/auth/me", { token });
   assert.deepEqual(me.body.identities, []);
   assert.equal((await remove("atlas")).status, 404);
+});
+
+Deno.test("linked sign-ins: two removals at once never leave an account without a way in", async () => {
+  await using ctx = await testApp();
+  const linkedAt = "2026-01-01T00:00:00.000Z";
+  const made = await createUser(ctx.kv, {
+    email: "two@example.com",
+    emailVerified: true,
+    identities: {
+      atlas: { subject: "a", email: "two@example.com", linkedAt },
+      discord: { subject: "d", email: "two@example.com", linkedAt },
+    },
+  });
+  assert.ok(made.ok);
+  const token = await issueSession(ctx.kv, made.user.id);
+  const results = await Promise.all(
+    ["atlas", "discord"].map((p) =>
+      call(ctx, "DELETE", `/api/auth/identities/${p}`, { token }).then((r) => r.status)
+    ),
+  );
+  assert.deepEqual(results.sort(), [200, 409]);
+  const me = await call(ctx, "GET", "/api/auth/me", { token });
+  assert.equal((me.body.identities as unknown[]).length, 1);
 });
