@@ -232,7 +232,7 @@ export interface paths {
          * Sign out everywhere else
          * @description Ends every session of the account but the caller's. API keys stay (revoke them under `/api/account/api-keys`). Session token only.
          */
-        delete: operations["deleteSessions"];
+        delete: operations["endOtherSessions"];
         options?: never;
         head?: never;
         patch?: never;
@@ -252,7 +252,7 @@ export interface paths {
          * Remove a linked sign-in
          * @description Unlinks the account from the provider (`atlas`: the sign-in service, `discord`: the chat platform); signing in there no longer reaches this account. 409 when it is the only way in (no password and no other link: set a password by reset first); 404 when the account has no link to that provider. Session token only.
          */
-        delete: operations["deleteIdentity"];
+        delete: operations["unlinkIdentity"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3946,7 +3946,7 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    deleteSessions: {
+    endOtherSessions: {
         parameters: {
             query?: never;
             header?: never;
@@ -3985,7 +3985,7 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    deleteIdentity: {
+    unlinkIdentity: {
         parameters: {
             query?: never;
             header?: never;
