@@ -2,6 +2,14 @@
 export const RESET_MAILS_PER_ADDRESS = 3;
 export const RESET_MAIL_WINDOW_MS = 60 * 60 * 1000;
 
+/**
+ * Forgot-password answers no sooner than this after its work starts. Account or not, the work is
+ * the same (same reads, one commit of the same size), but reading a value that exists costs a
+ * few microseconds more than reading none; a floor well above the work's own time (a few
+ * milliseconds, tens on a remote KV) leaves nothing of that to measure.
+ */
+export const RESET_ANSWER_FLOOR_MS = 250;
+
 export type ResetMailTurn =
   | { ok: true; times: number[] }
   | { ok: false; retryAfterMs: number };

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { RESET_MAILS_PER_ADDRESS } from "../domain/password_reset.ts";
+import { RESET_ANSWER_FLOOR_MS, RESET_MAILS_PER_ADDRESS } from "../domain/password_reset.ts";
 import { EMAIL_MAX, linkedSignIns, toPublicUser } from "../domain/user.ts";
 import { bearer, currentUser, workspaceOf } from "../http/auth.ts";
 import { sessionFor, sessionIssuing } from "../http/session.ts";
@@ -108,7 +108,8 @@ const forgot = createRoute({
   path: "/auth/forgot-password",
   tags: ["Authentication"],
   summary: "Mail a password-reset link",
-  description: "Answers `{ok: true}` whether or not the account exists, after the same work. " +
+  description: "Answers `{ok: true}` whether or not the account exists, after the same work " +
+    `and no sooner than ${RESET_ANSWER_FLOOR_MS} ms. ` +
     "The link (`{BASE_URL}/reset-password?token=...`) carries a one-time token valid for 1 " +
     "hour; the mail goes through `SMTP_URL`, or to the service log when that is unset. Besides " +
     "the per-IP limit of the session-issuing endpoints, one address gets at most " +
@@ -244,17 +245,25 @@ export const authRoutes = createRouter()
   })
   .openapi(forgot, async (c) => {
     const { kv, now, config, mailer, background } = c.var.deps;
+    const floor = new Promise((done) => setTimeout(done, RESET_ANSWER_FLOOR_MS));
     const request = await requestReset(kv, c.req.valid("json").email, now());
     if (!request.ok) {
+      await floor;
       throw new ApiError(429, "Too many reset requests for this address; try again later", {}, {
         "Retry-After": String(Math.ceil(request.retryAfterMs / 1000)),
       });
     }
     if (request.mail) {
-      // Sent after answering: how long the mail server takes must not tell who has an account.
+      // Sent after answering, from the next turn of the event loop: even the sending's first
+      // synchronous steps (building the message, opening the connection, or the log line)
+      // must not lengthen the answer of an address that has an account.
       const mail = resetMail(config.baseUrl, request.mail.to, request.mail.token);
-      background.run("password-reset mail", () => mailer.send(mail));
+      background.run("password-reset mail", async () => {
+        await new Promise((next) => setTimeout(next, 0));
+        await mailer.send(mail);
+      });
     }
+    await floor;
     return c.json({ ok: true as const }, 200);
   })
   .openapi(reset, async (c) => {

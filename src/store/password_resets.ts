@@ -16,6 +16,9 @@ interface ResetRecord {
   expiresAt: number;
 }
 
+/** As long as a real account id, so a decoy record weighs what a real one does. */
+const decoyUserId = `usr_${"0".repeat(26)}`;
+
 export type ResetRequest =
   | { ok: true; mail?: { to: string; token: string } }
   | { ok: false; retryAfterMs: number };
@@ -48,11 +51,17 @@ export async function requestReset(
     if (!turn.ok) return { commit: null, value: turn };
     const op = kv.atomic().check(times, user)
       .set(limitKey, turn.times, { expireIn: RESET_MAIL_WINDOW_MS });
-    if (!user.value) return { commit: await commit(op), value: { ok: true } };
-    const record: ResetRecord = { userId: user.value.id, expiresAt: now + RESET_TTL_MS };
-    op.set(keys.passwordReset(hash), record, { expireIn: RESET_TTL_MS })
-      .set(keys.userPasswordReset(user.value.id, hash), record, { expireIn: RESET_TTL_MS });
-    return { commit: await commit(op), value: { ok: true, mail: { to: user.value.email, token } } };
+    // Without an account, the token's two writes go to two fixed decoy keys, overwritten each
+    // time (nothing accumulates, and no token is ever stored): the commit is the same size.
+    const userId = user.value?.id ?? decoyUserId;
+    const record: ResetRecord = { userId, expiresAt: now + RESET_TTL_MS };
+    const [global, owned] = user.value
+      ? [keys.passwordReset(hash), keys.userPasswordReset(userId, hash)]
+      : [keys.resetDecoy("token"), keys.resetDecoy("workspace")];
+    op.set(global, record, { expireIn: RESET_TTL_MS })
+      .set(owned, record, { expireIn: RESET_TTL_MS });
+    const mail = user.value && { to: user.value.email, token };
+    return { commit: await commit(op), value: mail ? { ok: true, mail } : { ok: true } };
   });
 }
 

@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Mail a password-reset link
-         * @description Answers `{ok: true}` whether or not the account exists, after the same work. The link (`{BASE_URL}/reset-password?token=...`) carries a one-time token valid for 1 hour; the mail goes through `SMTP_URL`, or to the service log when that is unset. Besides the per-IP limit of the session-issuing endpoints, one address gets at most 3 requests an hour, counted whether or not it has an account (429 with `Retry-After` in seconds).
+         * @description Answers `{ok: true}` whether or not the account exists, after the same work and no sooner than 250 ms. The link (`{BASE_URL}/reset-password?token=...`) carries a one-time token valid for 1 hour; the mail goes through `SMTP_URL`, or to the service log when that is unset. Besides the per-IP limit of the session-issuing endpoints, one address gets at most 3 requests an hour, counted whether or not it has an account (429 with `Retry-After` in seconds).
          */
         post: operations["forgotPassword"];
         delete?: never;

@@ -3,7 +3,11 @@
  * client addresses, and the same work whether or not the account exists.
  */
 import assert from "node:assert/strict";
-import { RESET_MAIL_WINDOW_MS, takeResetMailTurn } from "../../src/domain/password_reset.ts";
+import {
+  RESET_ANSWER_FLOOR_MS,
+  RESET_MAIL_WINDOW_MS,
+  takeResetMailTurn,
+} from "../../src/domain/password_reset.ts";
 import { requestReset } from "../../src/store/password_resets.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 
@@ -88,4 +92,15 @@ Deno.test("forgot: an unknown address costs the same reads and commit as an acco
   assert.deepEqual(await requestReset(unknown.kv, "nobody@example.com"), { ok: true });
   assert.deepEqual(unknown.trips, known.trips);
   assert.deepEqual(known.trips, ["getMany", "get", "commit"]);
+});
+
+Deno.test("forgot: an account and an unknown address both answer after the floor, not sooner", async () => {
+  await using ctx = await testApp();
+  await signUp(ctx, { email: "sam@example.com" });
+  for (const email of ["sam@example.com", "nobody@example.com"]) {
+    const started = performance.now();
+    assert.deepEqual((await ask(ctx, email)).body, { ok: true });
+    const took = performance.now() - started;
+    assert.ok(took >= RESET_ANSWER_FLOOR_MS - 1, `${email}: ${took} ms`);
+  }
 });
