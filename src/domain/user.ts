@@ -113,6 +113,17 @@ export function identityLinks(
 export const linkedSignIns = (user: UserRecord): LinkedSignIn[] =>
   identityLinks(user).map(({ provider, email, linkedAt }) => ({ provider, email, linkedAt }));
 
+/**
+ * Whether two versions of an account hold the same ways in (password, linked identities): a
+ * sign-in's session is issued only while they are as the sign-in saw them, so a login racing a
+ * reset or a password change cannot come out with a session the change would have ended.
+ */
+export function sameWaysIn(a: UserRecord, b: UserRecord): boolean {
+  const links = (u: UserRecord) =>
+    identityLinks(u).map((l) => `${l.provider}\n${l.subject}`).sort().join("\n\n");
+  return a.passwordHash === b.passwordHash && links(a) === links(b);
+}
+
 /** Removing a way in must leave one: a password or another link. */
 export function canRemoveIdentity(user: UserRecord, provider: IdentityProvider): boolean {
   const others = identityLinks(user).filter((link) => link.provider !== provider);

@@ -91,10 +91,9 @@ export const authCredentialRoutes = createRouter()
     if (!await verifyPassword(currentPassword, user.passwordHash)) {
       throw badRequest("currentPassword: is not the account's password");
     }
-    if (!await changePassword(kv, user.id, await hashPassword(password), now())) {
-      throw unauthorized();
-    }
-    return c.json(await sessionFor(c, user), 200);
+    const changed = await changePassword(kv, user.id, await hashPassword(password), now());
+    if (!changed) throw unauthorized();
+    return c.json(await sessionFor(c, changed), 200);
   })
   .openapi(endOtherSessions, async (c) => {
     const { kv, now } = c.var.deps;

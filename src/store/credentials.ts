@@ -1,3 +1,4 @@
+import { sameWaysIn, type UserRecord } from "../domain/user.ts";
 import { AccountGoneError } from "../errors.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { randomHex } from "../lib/ids.ts";
@@ -30,12 +31,15 @@ export interface ApiKeyLookup {
 /**
  * Issues a session token (64 hex characters); only its SHA-256 is stored. The commit checks the
  * account is unchanged since it was read, so a sign-in racing the account's deletion cannot
- * leave a session behind.
+ * leave a session behind; given the account as the sign-in saw it (`signedInAs`), the commit
+ * also needs its password and links unchanged, so a sign-in racing a reset or a password change
+ * cannot either. `AccountGoneError` otherwise.
  */
 export async function issueSession(
   kv: Deno.Kv,
   userId: string,
   now = Date.now(),
+  signedInAs?: UserRecord,
 ): Promise<string> {
   const token = randomHex(32);
   const hash = await sha256Hex(token);
@@ -44,10 +48,15 @@ export async function issueSession(
     createdAt: new Date(now).toISOString(),
     expiresAt: now + SESSION_TTL_MS,
   };
-  const issued = await commitForAccount(kv, userId, (op) =>
-    op
-      .set(keys.session(hash), session, { expireIn: SESSION_TTL_MS })
-      .set(keys.userSession(userId, hash), session, { expireIn: SESSION_TTL_MS }));
+  const issued = await commitForAccount(
+    kv,
+    userId,
+    (op) =>
+      op
+        .set(keys.session(hash), session, { expireIn: SESSION_TTL_MS })
+        .set(keys.userSession(userId, hash), session, { expireIn: SESSION_TTL_MS }),
+    signedInAs && ((user) => sameWaysIn(user, signedInAs)),
+  );
   if (!issued) throw new AccountGoneError();
   return token;
 }
@@ -112,16 +121,16 @@ export async function resolveToken(
 
 /**
  * Replaces the account's password and ends every session (change password; the caller gets a
- * fresh one). False when the account is gone.
+ * fresh one). The account as changed; null when it is gone.
  */
 export async function changePassword(
   kv: Deno.Kv,
   userId: string,
   passwordHash: string,
   now = Date.now(),
-): Promise<boolean> {
+): Promise<UserRecord | null> {
   const updated = await updateUser(kv, userId, (user) => ({ ...user, passwordHash }));
-  if (!updated) return false;
+  if (!updated?.ok) return null;
   await endAllSessions(kv, userId, { now });
-  return true;
+  return updated.user;
 }

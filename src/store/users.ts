@@ -90,16 +90,18 @@ async function whichIsTaken(kv: Deno.Kv, user: UserRecord): Promise<Taken | null
 /**
  * Commits what `write` adds together with a check that the account record is unchanged since
  * it was read (retried on conflicts), so a credential created this way cannot outlive a
- * concurrent deletion of the account. False when the account does not exist.
+ * concurrent deletion of the account. False when the account does not exist, or when `expect`
+ * refuses the record as it is.
  */
 export function commitForAccount(
   kv: Deno.Kv,
   userId: string,
   write: (op: Deno.AtomicOperation) => void,
+  expect?: (user: UserRecord) => boolean,
 ): Promise<boolean> {
   return withRetry(async () => {
-    const user = await kv.get(keys.user(userId));
-    if (!user.versionstamp) return { commit: null, value: false };
+    const user = await kv.get<UserRecord>(keys.user(userId));
+    if (!user.value || (expect && !expect(user.value))) return { commit: null, value: false };
     const op = kv.atomic().check(user);
     write(op);
     return { commit: await commit(op), value: true };

@@ -3,6 +3,10 @@
  * everywhere end the other sessions.
  */
 import assert from "node:assert/strict";
+import { AccountGoneError } from "../../src/errors.ts";
+import { issueSession } from "../../src/store/credentials.ts";
+import { keys } from "../../src/store/keys.ts";
+import { getUser } from "../../src/store/users.ts";
 import { call, testApp } from "../helpers.ts";
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
@@ -63,10 +67,10 @@ Deno.test("reset: an attacker's API key no longer lists the orders; the answer s
   for (const old of [session, other]) {
     assert.equal((await call(ctx, "GET", "/api/auth/me", { token: old })).status, 401);
   }
-  const keys = await call(ctx, "GET", "/api/account/api-keys", {
+  const listed = await call(ctx, "GET", "/api/account/api-keys", {
     token: res.body.token as string,
   });
-  assert.deepEqual(keys.body, { items: [] });
+  assert.deepEqual(listed.body, { items: [] });
 });
 
 Deno.test("reset: keepApiKeys keeps the keys (sessions still end); a non-boolean is a 400", async () => {
@@ -139,4 +143,16 @@ Deno.test("sign out everywhere: DELETE /api/auth/sessions ends the others, not t
   assert.equal((await call(ctx, "GET", "/api/orders", { token: key })).status, 200);
   const again = await call(ctx, "DELETE", "/api/auth/sessions", { token: caller });
   assert.deepEqual(again.body, { ok: true, ended: 0 });
+});
+
+Deno.test("reset: a sign-in that read the account before the reset gets no session after it", async () => {
+  await using ctx = await testApp();
+  await register(ctx);
+  const userId = (await ctx.kv.get<string>(keys.userByEmail(EMAIL))).value!;
+  // A login checked the old password against this record, then the reset ran.
+  const seen = (await getUser(ctx.kv, userId))!;
+  assert.equal((await reset(ctx)).status, 200);
+  await assert.rejects(() => issueSession(ctx.kv, userId, Date.now(), seen), AccountGoneError);
+  const fresh = (await getUser(ctx.kv, userId))!;
+  assert.match(await issueSession(ctx.kv, userId, Date.now(), fresh), /^[0-9a-f]{64}$/);
 });
