@@ -192,7 +192,7 @@ const me = createRoute({
   method: "get",
   path: "/auth/me",
   tags: ["Authentication"],
-  summary: "The caller's account and workspace snapshot",
+  summary: "The caller's account, workspace snapshot and linked sign-ins",
   ...authed,
   responses: {
     200: jsonResponse(MeSchema, "`user` and `state` (the workspace snapshot)"),

@@ -131,7 +131,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's account and workspace snapshot */
+        /** The caller's account, workspace snapshot and linked sign-ins */
         get: operations["getMe"];
         put?: never;
         post?: never;
