@@ -7,6 +7,7 @@ import { createRouter } from "./http/router.ts";
 import { mountDocs } from "./routes/docs.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { authCredentialRoutes } from "./routes/auth_credentials.ts";
 import { authProviderRoutes } from "./routes/auth_providers.ts";
 import { apiKeyRoutes } from "./routes/api_keys.ts";
 import { accountRoutes } from "./routes/account.ts";
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps) {
     .route("/", healthRoutes)
     .route("/", authRoutes)
     .route("/", authProviderRoutes)
+    .route("/", authCredentialRoutes)
     .route("/", apiKeyRoutes)
     .route("/", accountRoutes)
     .route("/", profileRoutes)

@@ -13,6 +13,8 @@ export const OPERATION_ID_OVERRIDES: Record<string, string> = {
   "GET /api/reference/{file}": "getReferenceAsset",
   "GET /api/healthz": "getHealth",
   "POST /api/auth/discord/widget-verify": "discordWidgetVerify",
+  "DELETE /api/auth/sessions": "endOtherSessions",
+  "DELETE /api/auth/identities/{provider}": "unlinkIdentity",
   "GET /api/account/username/available": "checkUsernameAvailable",
   "GET /api/account/export": "exportAccount",
   "POST /api/account/username": "setUsername",

@@ -21,8 +21,12 @@ export const sessionIssuing = {
   ],
 };
 
-/** A fresh session for the account: the `{token, user}` of every session-issuing endpoint. */
+/**
+ * A fresh session for the account: the `{token, user}` of every session-issuing endpoint.
+ * `user` is the account as the sign-in read it: if its password or links changed since (a reset
+ * or password change in between), no session is issued (401).
+ */
 export async function sessionFor(c: Context<AppEnv>, user: UserRecord) {
-  const token = await issueSession(c.var.deps.kv, user.id, c.var.deps.now());
+  const token = await issueSession(c.var.deps.kv, user.id, c.var.deps.now(), user);
   return { token, user: toPublicUser(user) };
 }

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { EMAIL_MAX, toPublicUser } from "../domain/user.ts";
+import { RESET_ANSWER_FLOOR_MS, RESET_MAILS_PER_ADDRESS } from "../domain/password_reset.ts";
+import { EMAIL_MAX, linkedSignIns, toPublicUser } from "../domain/user.ts";
 import { bearer, currentUser, workspaceOf } from "../http/auth.ts";
 import { sessionFor, sessionIssuing } from "../http/session.ts";
 import { sendVerificationMail } from "../http/verification_mail.ts";
@@ -15,6 +16,7 @@ import type { Mail } from "../vendors/mailer.ts";
 import { verifyTurnstile } from "../vendors/turnstile.ts";
 import {
   DisplayNameField,
+  PasswordField,
   SessionSchema,
   SnapshotSchema,
   TimezoneField,
@@ -22,9 +24,9 @@ import {
   UserSchema,
 } from "../schemas/account.ts";
 import { endSession } from "../store/credentials.ts";
-import { issueResetToken, resetPassword } from "../store/password_resets.ts";
+import { requestReset, resetPassword } from "../store/password_resets.ts";
 import { buildSnapshot } from "../store/snapshot.ts";
-import { createUser, findUserByLogin, findUserIdByEmail, getUser } from "../store/users.ts";
+import { createUser, findUserByLogin } from "../store/users.ts";
 
 /** With `TURNSTILE_SECRET_KEY` set, register and login need a good bot-check token. */
 async function requireBotCheck(c: Context<AppEnv>, token: string | undefined) {
@@ -41,10 +43,6 @@ async function requireBotCheck(c: Context<AppEnv>, token: string | undefined) {
   if (!verdict.ok) throw badRequest(`Bot check failed: ${verdict.reason}`);
 }
 
-const PASSWORD_RULE = "must be 8 to 256 characters";
-const PasswordField = z.string().min(8, PASSWORD_RULE).max(256, PASSWORD_RULE).openapi({
-  description: "8 to 256 characters",
-});
 const TurnstileField = z.string().optional().openapi({
   description: "Bot-check widget token; required when the deployment has the bot-check on " +
     "(`GET /api/auth/providers` says so)",
@@ -110,9 +108,13 @@ const forgot = createRoute({
   path: "/auth/forgot-password",
   tags: ["Authentication"],
   summary: "Mail a password-reset link",
-  description: "Answers `{ok: true}` whether or not the account exists. The link " +
-    "(`{BASE_URL}/reset-password?token=...`) carries a one-time token valid for 1 hour; the " +
-    "mail goes through `SMTP_URL`, or to the service log when that is unset.",
+  description: "Answers `{ok: true}` whether or not the account exists, after the same work " +
+    `and no sooner than ${RESET_ANSWER_FLOOR_MS} ms. ` +
+    "The link (`{BASE_URL}/reset-password?token=...`) carries a one-time token valid for 1 " +
+    "hour; the mail goes through `SMTP_URL`, or to the service log when that is unset. Besides " +
+    "the per-IP limit of the session-issuing endpoints, one address gets at most " +
+    `${RESET_MAILS_PER_ADDRESS} requests an hour, counted whether or not it has an account ` +
+    "(429 with `Retry-After` in seconds).",
   ...sessionIssuing,
   request: { body: jsonBody(ForgotBody) },
   responses: {
@@ -126,7 +128,19 @@ const ResetBody = z.object({
     description: "The token of the reset link",
   }),
   password: PasswordField,
+  keepApiKeys: z.boolean().optional().openapi({
+    description: "Keep the account's API keys (default false: they are revoked). For a reset " +
+      "that is only a forgotten password, when no one else could have made keys.",
+  }),
 }).openapi("ResetPasswordRequest");
+
+const ResetSchema = SessionSchema.extend({
+  ended: z.object({
+    sessions: z.number().int().openapi({ description: "Sessions that were still valid" }),
+    apiKeys: z.number().int().openapi({ description: "API keys revoked (0 with `keepApiKeys`)" }),
+    identities: z.number().int().openapi({ description: "Provider links removed" }),
+  }).openapi({ description: "What the reset ended" }),
+}).openapi("PasswordReset");
 
 const reset = createRoute({
   method: "post",
@@ -134,11 +148,14 @@ const reset = createRoute({
   tags: ["Authentication"],
   summary: "Set a new password with a reset token",
   description: "Spends the token, sets the password, marks the email verified (the link " +
-    "reached its mailbox), ends every older session of the account and signs in.",
+    "reached its mailbox) and ends every standing way into the account: every older session, " +
+    "every provider link and, unless `keepApiKeys`, every API key; then signs in. A reset " +
+    "is how the owner of the address takes back an account someone else may have held, so " +
+    "nothing they set up keeps working; webhook subscriptions and bot URLs stay (review them).",
   ...sessionIssuing,
   request: { body: jsonBody(ResetBody) },
   responses: {
-    200: jsonResponse(SessionSchema, "Password changed; a new session"),
+    200: jsonResponse(ResetSchema, "Password changed; a new session and what ended"),
     ...errors(400, 413, 429),
   },
 });
@@ -154,13 +171,28 @@ const endSessionRoute = createRoute({
   responses: { 200: jsonResponse(OkSchema, "Signed out"), ...errors(413) },
 });
 
-const MeSchema = z.object({ user: UserSchema, state: SnapshotSchema }).openapi("Me");
+const LinkedSignInSchema = z.object({
+  provider: z.enum(["atlas", "discord"]).openapi({
+    description: "`atlas`: the sign-in service; `discord`: the chat platform",
+  }),
+  email: z.string().openapi({ description: "The email the provider vouched for when linked" }),
+  linkedAt: z.string().openapi({ description: "ISO 8601 UTC" }),
+}).openapi("LinkedSignIn");
+
+const MeSchema = z.object({
+  user: UserSchema,
+  state: SnapshotSchema,
+  identities: z.array(LinkedSignInSchema).openapi({
+    description: "The account's linked sign-ins (`DELETE /api/auth/identities/{provider}` " +
+      "removes one)",
+  }),
+}).openapi("Me");
 
 const me = createRoute({
   method: "get",
   path: "/auth/me",
   tags: ["Authentication"],
-  summary: "The caller's account and workspace snapshot",
+  summary: "The caller's account, workspace snapshot and linked sign-ins",
   ...authed,
   responses: {
     200: jsonResponse(MeSchema, "`user` and `state` (the workspace snapshot)"),
@@ -213,22 +245,36 @@ export const authRoutes = createRouter()
   })
   .openapi(forgot, async (c) => {
     const { kv, now, config, mailer, background } = c.var.deps;
-    const userId = await findUserIdByEmail(kv, c.req.valid("json").email);
-    const user = userId ? await getUser(kv, userId) : null;
-    const token = user ? await issueResetToken(kv, user.id, now()) : null;
-    if (user && token) {
-      // Sent after answering: how long the mail server takes must not tell who has an account.
-      const mail = resetMail(config.baseUrl, user.email, token);
-      background.run("password-reset mail", () => mailer.send(mail));
+    const floor = new Promise((done) => setTimeout(done, RESET_ANSWER_FLOOR_MS));
+    const request = await requestReset(kv, c.req.valid("json").email, now());
+    if (!request.ok) {
+      await floor;
+      throw new ApiError(429, "Too many reset requests for this address; try again later", {}, {
+        "Retry-After": String(Math.ceil(request.retryAfterMs / 1000)),
+      });
     }
+    if (request.mail) {
+      // Sent after answering, from the next turn of the event loop: even the sending's first
+      // synchronous steps (building the message, opening the connection, or the log line)
+      // must not lengthen the answer of an address that has an account.
+      const mail = resetMail(config.baseUrl, request.mail.to, request.mail.token);
+      background.run("password-reset mail", async () => {
+        await new Promise((next) => setTimeout(next, 0));
+        await mailer.send(mail);
+      });
+    }
+    await floor;
     return c.json({ ok: true as const }, 200);
   })
   .openapi(reset, async (c) => {
-    const { token, password } = c.req.valid("json");
+    const { token, password, keepApiKeys } = c.req.valid("json");
     const { kv, now } = c.var.deps;
-    const user = await resetPassword(kv, token, await hashPassword(password), now());
-    if (!user) throw badRequest("Reset token is invalid, used or expired");
-    return c.json(await sessionFor(c, user), 200);
+    const reset = await resetPassword(kv, token, await hashPassword(password), {
+      keepApiKeys,
+      now: now(),
+    });
+    if (!reset) throw badRequest("Reset token is invalid, used or expired");
+    return c.json({ ...await sessionFor(c, reset.user), ended: reset.ended }, 200);
   })
   .openapi(endSessionRoute, async (c) => {
     const token = bearer(c.req.header("authorization"));
@@ -238,5 +284,5 @@ export const authRoutes = createRouter()
   .openapi(me, async (c) => {
     const user = await currentUser(c);
     const state = await buildSnapshot(workspaceOf(c, user));
-    return c.json({ user: toPublicUser(user), state }, 200);
+    return c.json({ user: toPublicUser(user), state, identities: linkedSignIns(user) }, 200);
   });

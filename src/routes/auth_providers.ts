@@ -37,8 +37,8 @@ const SignInErrorSchema = z.object({ error: z.string(), code: z.string() }).open
   "SignInError",
   {
     description: "`code`: `missing_token`, `invalid_token`, `expired_token`, `email_missing`, " +
-      "`email_unverified`, `already_linked`, `provider_unreachable`, `provider_error`, " +
-      "`not_configured`",
+      "`email_unverified`, `account_unverified`, `already_linked`, `provider_unreachable`, " +
+      "`provider_error`, `not_configured`",
   },
 );
 
@@ -53,8 +53,11 @@ const signInErrors = (codes: Record<number, string>) =>
 const PROVIDER_ERRORS = signInErrors({
   400: "`missing_token`, or `email_missing` (the identity has no email to open an account with)",
   401: "`invalid_token` or `expired_token`",
-  409: "`email_unverified` (an account has this email but the provider did not verify it) or " +
-    "`already_linked` (that account is linked to another identity of the provider)",
+  403: "`email_unverified`: the provider did not verify the identity's email, so no account " +
+    "is opened or linked with it (the same answer whether or not an account has that email)",
+  409: "`account_unverified` (the account with this email never verified it: its owner " +
+    "verifies it or resets the password first) or `already_linked` (that account is linked " +
+    "to another identity of the provider)",
   502: "`provider_unreachable` or `provider_error`: the provider could not be asked",
   503: "`not_configured`: the provider is off on this deployment",
 });
@@ -67,8 +70,9 @@ const atlasLogin = createRoute({
   summary: "Exchange a sign-in-service token for a session",
   description: "The token is a JWT signed by a key of the sign-in service's JWKS " +
     "(`ATLAS_JWKS_URL`), with `iss` = `ATLAS_ISSUER`, `aud` = `ATLAS_AUDIENCE`, `exp` and " +
-    "`sub`. The account linked to `sub` signs in; otherwise the account with the token's " +
-    "`email` is linked when `email_verified` is true; otherwise a new account is created. " +
+    "`sub`. The account linked to `sub` signs in. Otherwise nothing happens unless " +
+    "`email_verified` is true: then the account with the token's `email` is linked when that " +
+    "account verified its email too, or a new account is created when none has it. " +
     "Failures carry a short `code`.",
   ...sessionIssuing,
   request: {
@@ -110,7 +114,7 @@ const discordVerify = createRoute({
 });
 
 /** `{error, code}` failures of the sign-in routes decided here (the providers' own are mapped). */
-const signInFailure = (status: 400 | 409 | 503, error: string, code: string) =>
+const signInFailure = (status: 400 | 403 | 409 | 503, error: string, code: string) =>
   new ApiError(status, error, { code });
 
 const notConfigured = (provider: string) =>
@@ -128,10 +132,17 @@ async function signIn(c: Context<AppEnv>, identity: VerifiedIdentity) {
       throw signInFailure(400, "The identity has no email address", "email_missing");
     case "email_unverified":
       throw signInFailure(
-        409,
-        "An account with this email exists; verify the email with the provider or sign in " +
-          "with your password",
+        403,
+        "The provider has not verified this email address; verify it there, then sign in again",
         "email_unverified",
+      );
+    case "account_unverified":
+      throw signInFailure(
+        409,
+        "An account with this email exists but has not verified it; sign in with its password " +
+          "and verify the email, or reset the password through the mailed link, then sign in " +
+          "here again",
+        "account_unverified",
       );
     case "already_linked":
       throw signInFailure(

@@ -39,6 +39,11 @@ export const TimezoneField = ruled(checkTimezone).openapi({
   example: "Europe/Paris",
 });
 
+const PASSWORD_RULE = "must be 8 to 256 characters";
+export const PasswordField = z.string().min(8, PASSWORD_RULE).max(256, PASSWORD_RULE).openapi({
+  description: "8 to 256 characters",
+});
+
 export const UserSchema = z.object({
   id: z.string().openapi({ example: "usr_01j9zq0000abcdefghjkmnpqrs" }),
   username: z.string().optional(),

@@ -110,6 +110,21 @@ export function revokeApiKey(kv: Deno.Kv, userId: string, keyId: string): Promis
   });
 }
 
+/**
+ * Revokes every key of the account (a password reset). Passes again while keys remain, since
+ * a key being revoked can still create one in between (the 25-key cap bounds that); answers
+ * how many were revoked.
+ */
+export async function revokeAllApiKeys(kv: Deno.Kv, userId: string): Promise<number> {
+  let revoked = 0;
+  for (let pass = 0; pass < 5; pass++) {
+    const stored = await listValues<StoredApiKey>(kv, { prefix: keys.apiKeys(userId) });
+    if (!stored.length) break;
+    for (const key of stored) if (await revokeApiKey(kv, userId, key.id)) revoked++;
+  }
+  return revoked;
+}
+
 /** The global hash lookups of every key of the account: what account deletion removes. */
 export async function apiKeyLookupKeysOf(kv: Deno.Kv, userId: string): Promise<Deno.KvKey[]> {
   const stored = await listValues<StoredApiKey>(kv, { prefix: keys.apiKeys(userId) });

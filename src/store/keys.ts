@@ -20,6 +20,10 @@ export const keys = {
     ["user_by_identity", provider, subject] as const,
   /** Password-reset token hash -> {userId, expiresAt}; one-time, 1 hour. */
   passwordReset: (tokenHash: string) => ["password_reset", tokenHash] as const,
+  /** SHA-256 of a normalised email -> times of its reset requests in the last hour. */
+  resetMailTimes: (emailHash: string) => ["reset_mail_times", emailHash] as const,
+  /** Where a reset request without an account writes its token's twin records (overwritten). */
+  resetDecoy: (part: "token" | "workspace") => ["reset_decoy", part] as const,
 
   // Workspace (everything under one user id)
   workspace: (userId: string) => ["ws", userId] as const,

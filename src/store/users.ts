@@ -1,5 +1,5 @@
 import type { IdentityProvider, UserRecord } from "../domain/user.ts";
-import { EMAIL_MAX, normaliseEmail } from "../domain/user.ts";
+import { EMAIL_MAX, identityLinks, normaliseEmail } from "../domain/user.ts";
 import { USERNAME_MAX, usernameKey } from "../domain/profile.ts";
 import { compact } from "../lib/compact.ts";
 import { newId, randomHex, randomToken } from "../lib/ids.ts";
@@ -24,10 +24,9 @@ export type CreateUserResult =
   | { ok: true; user: UserRecord }
   | { ok: false; taken: Taken };
 
-const identityKeys = (user: Pick<UserRecord, "identities">) =>
-  Object.entries(user.identities ?? {}).map(([provider, subject]) =>
-    keys.userByIdentity(provider, subject!)
-  );
+/** The lookups of the account's linked identities, (provider, subject) -> user id. */
+export const identityKeys = (user: UserRecord) =>
+  identityLinks(user).map((link) => keys.userByIdentity(link.provider, link.subject));
 
 /** The account's unique global lookups: email, handle, username and linked identities. */
 export function lookupKeysOf(user: UserRecord): Deno.KvKey[] {
@@ -92,16 +91,18 @@ async function whichIsTaken(kv: Deno.Kv, user: UserRecord): Promise<Taken | null
 /**
  * Commits what `write` adds together with a check that the account record is unchanged since
  * it was read (retried on conflicts), so a credential created this way cannot outlive a
- * concurrent deletion of the account. False when the account does not exist.
+ * concurrent deletion of the account. False when the account does not exist, or when `expect`
+ * refuses the record as it is.
  */
 export function commitForAccount(
   kv: Deno.Kv,
   userId: string,
   write: (op: Deno.AtomicOperation) => void,
+  expect?: (user: UserRecord) => boolean,
 ): Promise<boolean> {
   return withRetry(async () => {
-    const user = await kv.get(keys.user(userId));
-    if (!user.versionstamp) return { commit: null, value: false };
+    const user = await kv.get<UserRecord>(keys.user(userId));
+    if (!user.value || (expect && !expect(user.value))) return { commit: null, value: false };
     const op = kv.atomic().check(user);
     write(op);
     return { commit: await commit(op), value: true };

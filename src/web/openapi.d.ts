@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Mail a password-reset link
-         * @description Answers `{ok: true}` whether or not the account exists. The link (`{BASE_URL}/reset-password?token=...`) carries a one-time token valid for 1 hour; the mail goes through `SMTP_URL`, or to the service log when that is unset.
+         * @description Answers `{ok: true}` whether or not the account exists, after the same work and no sooner than 250 ms. The link (`{BASE_URL}/reset-password?token=...`) carries a one-time token valid for 1 hour; the mail goes through `SMTP_URL`, or to the service log when that is unset. Besides the per-IP limit of the session-issuing endpoints, one address gets at most 3 requests an hour, counted whether or not it has an account (429 with `Retry-After` in seconds).
          */
         post: operations["forgotPassword"];
         delete?: never;
@@ -95,7 +95,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with a reset token
-         * @description Spends the token, sets the password, marks the email verified (the link reached its mailbox), ends every older session of the account and signs in.
+         * @description Spends the token, sets the password, marks the email verified (the link reached its mailbox) and ends every standing way into the account: every older session, every provider link and, unless `keepApiKeys`, every API key; then signs in. A reset is how the owner of the address takes back an account someone else may have held, so nothing they set up keeps working; webhook subscriptions and bot URLs stay (review them).
          */
         post: operations["resetPassword"];
         delete?: never;
@@ -131,7 +131,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's account and workspace snapshot */
+        /** The caller's account, workspace snapshot and linked sign-ins */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -169,7 +169,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a sign-in-service token for a session
-         * @description The token is a JWT signed by a key of the sign-in service's JWKS (`ATLAS_JWKS_URL`), with `iss` = `ATLAS_ISSUER`, `aud` = `ATLAS_AUDIENCE`, `exp` and `sub`. The account linked to `sub` signs in; otherwise the account with the token's `email` is linked when `email_verified` is true; otherwise a new account is created. Failures carry a short `code`.
+         * @description The token is a JWT signed by a key of the sign-in service's JWKS (`ATLAS_JWKS_URL`), with `iss` = `ATLAS_ISSUER`, `aud` = `ATLAS_AUDIENCE`, `exp` and `sub`. The account linked to `sub` signs in. Otherwise nothing happens unless `email_verified` is true: then the account with the token's `email` is linked when that account verified its email too, or a new account is created when none has it. Failures carry a short `code`.
          */
         post: operations["atlasLogin"];
         delete?: never;
@@ -193,6 +193,66 @@ export interface paths {
          */
         post: operations["discordWidgetVerify"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/change-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the password
+         * @description Needs the current password (400 `currentPassword: ...` when it is wrong, after the same work as a right one; an account that signs in only through a provider has none and sets one by password reset). Every session of the account ends, the calling one included, and the answer carries a fresh session for the caller. API keys and linked sign-ins stay. Session token only; shares the 10-per-minute per-IP limit of the session-issuing endpoints.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out everywhere else
+         * @description Ends every session of the account but the caller's. API keys stay (revoke them under `/api/account/api-keys`). Session token only.
+         */
+        delete: operations["endOtherSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/identities/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a linked sign-in
+         * @description Unlinks the account from the provider (`atlas`: the sign-in service, `discord`: the chat platform); signing in there no longer reaches this account. 409 when it is the only way in (no password and no other link: set a password by reset first); 404 when the account has no link to that provider. Session token only.
+         */
+        delete: operations["unlinkIdentity"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2106,15 +2166,30 @@ export interface components {
             /** @example sam@example.com */
             email: string;
         };
+        PasswordReset: components["schemas"]["Session"] & {
+            /** @description What the reset ended */
+            ended: {
+                /** @description Sessions that were still valid */
+                sessions: number;
+                /** @description API keys revoked (0 with `keepApiKeys`) */
+                apiKeys: number;
+                /** @description Provider links removed */
+                identities: number;
+            };
+        };
         ResetPasswordRequest: {
             /** @description The token of the reset link */
             token: string;
             /** @description 8 to 256 characters */
             password: string;
+            /** @description Keep the account's API keys (default false: they are revoked). For a reset that is only a forgotten password, when no one else could have made keys. */
+            keepApiKeys?: boolean;
         };
         Me: {
             user: components["schemas"]["User"];
             state: components["schemas"]["WorkspaceSnapshot"];
+            /** @description The account's linked sign-ins (`DELETE /api/auth/identities/{provider}` removes one) */
+            identities: components["schemas"]["LinkedSignIn"][];
         };
         WorkspaceSnapshot: {
             user: components["schemas"]["User"];
@@ -2149,6 +2224,17 @@ export interface components {
                 [key: string]: unknown;
             }[];
         };
+        LinkedSignIn: {
+            /**
+             * @description `atlas`: the sign-in service; `discord`: the chat platform
+             * @enum {string}
+             */
+            provider: "atlas" | "discord";
+            /** @description The email the provider vouched for when linked */
+            email: string;
+            /** @description ISO 8601 UTC */
+            linkedAt: string;
+        };
         AuthProviders: {
             /** @description Email (or username) and password; always on */
             password: boolean;
@@ -2165,7 +2251,7 @@ export interface components {
                 clientId?: string;
             };
         };
-        /** @description `code`: `missing_token`, `invalid_token`, `expired_token`, `email_missing`, `email_unverified`, `already_linked`, `provider_unreachable`, `provider_error`, `not_configured` */
+        /** @description `code`: `missing_token`, `invalid_token`, `expired_token`, `email_missing`, `email_unverified`, `account_unverified`, `already_linked`, `provider_unreachable`, `provider_error`, `not_configured` */
         SignInError: {
             error: string;
             code: string;
@@ -2177,6 +2263,18 @@ export interface components {
         ChatPlatformSignInRequest: {
             /** @description OAuth2 access token */
             accessToken?: string;
+        };
+        ChangePasswordRequest: {
+            /** @description The account's password now */
+            currentPassword: string;
+            /** @description 8 to 256 characters */
+            password: string;
+        };
+        SignOutEverywhere: {
+            /** @enum {boolean} */
+            ok: true;
+            /** @description How many other sessions were still valid */
+            ended: number;
         };
         ApiKeyCreated: {
             /** @description The raw key (`sk_` + 43 characters): shown this once, only its hash is kept */
@@ -3474,13 +3572,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Password changed; a new session */
+            /** @description Password changed; a new session and what ended */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Session"];
+                    "application/json": components["schemas"]["PasswordReset"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -3634,7 +3732,16 @@ export interface operations {
                     "application/json": components["schemas"]["SignInError"];
                 };
             };
-            /** @description `email_unverified` (an account has this email but the provider did not verify it) or `already_linked` (that account is linked to another identity of the provider) */
+            /** @description `email_unverified`: the provider did not verify the identity's email, so no account is opened or linked with it (the same answer whether or not an account has that email) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInError"];
+                };
+            };
+            /** @description `account_unverified` (the account with this email never verified it: its owner verifies it or resets the password first) or `already_linked` (that account is linked to another identity of the provider) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3722,7 +3829,16 @@ export interface operations {
                     "application/json": components["schemas"]["SignInError"];
                 };
             };
-            /** @description `email_unverified` (an account has this email but the provider did not verify it) or `already_linked` (that account is linked to another identity of the provider) */
+            /** @description `email_unverified`: the provider did not verify the identity's email, so no account is opened or linked with it (the same answer whether or not an account has that email) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInError"];
+                };
+            };
+            /** @description `account_unverified` (the account with this email never verified it: its owner verifies it or resets the password first) or `already_linked` (that account is linked to another identity of the provider) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3768,6 +3884,165 @@ export interface operations {
                     "application/json": components["schemas"]["SignInError"];
                 };
             };
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description Password changed; a new session for the caller */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or resource cap reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    endOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The other sessions ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignOutEverywhere"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    unlinkIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unlinked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 2 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
         };
     };
     listApiKeys: {

@@ -33,7 +33,7 @@ function assertHasKeys(body: Record<string, unknown>, expected: string[]) {
   assert.deepEqual(missing, [], `missing: ${missing.join(", ")}`);
 }
 
-Deno.test("me: {user, state} with either token type; state is the snapshot", async () => {
+Deno.test("me: {user, state, identities} with either token type; state is the snapshot", async () => {
   await using ctx = await testApp();
   const { token, user } = await signUp(ctx, { username: "Sam_1" });
   const key = (await call(ctx, "POST", "/api/account/api-keys", { token, body: {} })).body
@@ -41,7 +41,8 @@ Deno.test("me: {user, state} with either token type; state is the snapshot", asy
   for (const credential of [token, key]) {
     const res = await call(ctx, "GET", "/api/auth/me", { token: credential });
     assert.equal(res.status, 200);
-    assert.deepEqual(Object.keys(res.body).sort(), ["state", "user"]);
+    assert.deepEqual(Object.keys(res.body).sort(), ["identities", "state", "user"]);
+    assert.deepEqual(res.body.identities, []);
     const me = res.body.user as Record<string, unknown>;
     assert.equal(me.id, user.id);
     assert.ok(!("passwordHash" in me) && !("identities" in me));

@@ -81,13 +81,13 @@ Deno.test("atlas-login: links an existing account only by a verified email", asy
   const service = await signInService();
   await using _jwks = service.jwks;
   await using ctx = await testApp(service.env);
-  const { user } = await signUp(ctx, { email: "sam@example.com" });
+  const { user } = await signUp(ctx, { email: "sam@example.com", emailVerified: true });
 
   const unverified = await exchange(
     ctx,
     await service.sign({ sub: "atlas|7", email: "sam@example.com", email_verified: false }),
   );
-  assert.equal(unverified.status, 409);
+  assert.equal(unverified.status, 403);
   assert.equal(unverified.body.code, "email_unverified");
 
   const verified = await exchange(

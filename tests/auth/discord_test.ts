@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { keys } from "../../src/store/keys.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 import { closedPort, fakeServer, type Received } from "./fakes.ts";
 
@@ -77,9 +78,9 @@ Deno.test("discord: an existing account is linked by the platform's verified ema
     DISCORD_CLIENT_ID: CLIENT_ID,
     DISCORD_API_BASE: `${api.url}/api/v10`,
   });
-  const { user } = await signUp(ctx, { email: "sam@example.com" });
+  const { user } = await signUp(ctx, { email: "sam@example.com", emailVerified: true });
   const unverified = await verify(ctx, "unverified");
-  assert.equal(unverified.status, 409);
+  assert.equal(unverified.status, 403);
   assert.equal(unverified.body.code, "email_unverified");
   const verified = await verify(ctx, "verified");
   assert.equal(verified.status, 200);
@@ -138,4 +139,18 @@ Deno.test("discord: unreachable platform 502, platform errors 502, not configure
   const disabled = await verify(off, "good");
   assert.equal(disabled.status, 503);
   assert.equal(disabled.body.code, "not_configured");
+});
+
+Deno.test("discord: an unverified platform email opens no account", async () => {
+  await using api = platform({
+    unverified: { application: CLIENT_ID, user: { ...SAM, verified: false } },
+  });
+  await using ctx = await testApp({
+    DISCORD_CLIENT_ID: CLIENT_ID,
+    DISCORD_API_BASE: `${api.url}/api/v10`,
+  });
+  const res = await verify(ctx, "unverified");
+  assert.equal(res.status, 403);
+  assert.equal(res.body.code, "email_unverified");
+  assert.equal((await ctx.kv.get(keys.userByEmail(SAM.email))).value, null);
 });

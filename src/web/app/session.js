@@ -52,6 +52,14 @@ export function signedIn(value, remember) {
 }
 
 /**
+ * A new session for the same person (change password): kept where the old one was.
+ * @param {Session} value
+ */
+export function sessionReplaced(value) {
+  signedIn(value, Boolean(localStorage.getItem(KEY)));
+}
+
+/**
  * The account changed (profile edits answer with the updated user).
  * @param {User} user
  */

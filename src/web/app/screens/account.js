@@ -1,5 +1,5 @@
 // @ts-check
-/** The account: profile, timezone, plan and usage, the export, and deletion. */
+/** The account: profile, timezone, ways in, plan and usage, the export, and deletion. */
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { api, ApiError, ok } from "../api.js";
@@ -18,6 +18,7 @@ import {
 } from "../ui.js";
 import { AccountNav } from "./parts.js";
 import { Plan } from "./plan.js";
+import { Security } from "./security.js";
 
 /** @typedef {import("../app.js").ScreenProps} ScreenProps */
 /** @typedef {import("../session.js").User} User */
@@ -31,6 +32,7 @@ export function Account({ path }) {
       <${AccountNav} current=${path} />
       <${Plan} />
       <${Profile} user=${user} />
+      <${Security} />
       <${Export} />
       <${DeleteAccount} email=${user.email} />
       <//>

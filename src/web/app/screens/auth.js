@@ -17,6 +17,7 @@ import {
   TimezoneField,
   useAction,
 } from "../ui.js";
+import { ResetReview } from "./security.js";
 
 /** @typedef {import("../app.js").ScreenProps} ScreenProps */
 
@@ -128,12 +129,25 @@ export function Reset({ query }) {
   }, []);
   const [password, setPassword] = useState("");
   const [again, setAgain] = useState("");
+  const [keepApiKeys, setKeepApiKeys] = useState(false);
+  const [ended, setEnded] = useState(
+    /** @type {import("../api.js").Schemas["PasswordReset"]["ended"] | null} */ (null),
+  );
   const submit = async () => {
     if (password !== again) throw fieldError("again", "The two passwords differ.");
-    const data = await ok(api.POST("/api/auth/reset-password", { body: { token, password } }));
+    const { ended, ...data } = await ok(api.POST("/api/auth/reset-password", {
+      body: { token, password, keepApiKeys },
+    }));
     signedIn(data, true);
-    navigate("/", { replace: true });
+    setEnded(ended);
   };
+  if (ended) {
+    return html`
+      <${Page} title="Review your account">
+        <${ResetReview} ended=${ended} onDone=${() => navigate("/", { replace: true })} />
+        <//>
+    `;
+  }
   if (!token) {
     return html`
       <${Page} title="Choose a new password">
@@ -149,6 +163,9 @@ export function Reset({ query }) {
           onInput=${setPassword} autocomplete="new-password" required hint="8 to 256 characters." />
         <${TextField} label="New password again" name="again" type="password" value=${again}
           onInput=${setAgain} autocomplete="new-password" required />
+        <${Checkbox} name="keepApiKeys" label="Keep my API keys" checked=${keepApiKeys}
+          onChange=${setKeepApiKeys}
+          hint="The reset signs out every session and removes linked sign-ins. Leave this unticked unless you only forgot your password: someone else may have made keys." />
         <//>
         <//>
   `;
