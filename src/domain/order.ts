@@ -230,7 +230,8 @@ export function mergeMessage(
     changed = true;
   };
   for (const field of FILL_ONLY_FIELDS) {
-    if (write[field] === undefined) set(field, fields[field]);
+    // A blank item (a checkout post that named only a SKU) is filled like a missing one.
+    if (write[field] === undefined || write[field] === "") set(field, fields[field]);
   }
   for (const field of REFRESHED_FIELDS) set(field, fields[field]);
   if (!protectedFields.has("status")) {

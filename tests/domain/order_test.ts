@@ -106,6 +106,20 @@ Deno.test("merge fills descriptive fields only when empty", () => {
   });
 });
 
+Deno.test("merge fills a blank item summary (a checkout post that named only a SKU)", () => {
+  const blank = order({ itemSummary: "", store: "Foot Locker" });
+  const { order: after, changed } = mergeMessage(
+    blank,
+    { itemSummary: "Air Force 1 '07", store: "Foot Locker US" },
+    {},
+    T1,
+  );
+  equal(changed, true);
+  eq(after, { ...blank, itemSummary: "Air Force 1 '07", updatedAt: iso(T1) });
+  const nothing = mergeMessage(blank, { itemSummary: "" }, {}, T1);
+  equal(nothing.changed, false);
+});
+
 Deno.test("merge refreshes tracking number, carrier and delivery dates", () => {
   const before = order({ status: "shipped", trackingNumber: "OLD", carrier: "ups" });
   const { order: after } = mergeMessage(

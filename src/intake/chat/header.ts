@@ -13,12 +13,17 @@ const NOT_CHECKOUT: readonly [string, RegExp][] = [
     "decline",
     /\b(?:declined?|fail(?:ed|ure|s)?|unsuccessful|error|denied|rejected|cancell?ed|blocked|shape ?block(?:ed)?|voided|refunded)\b/,
   ],
-  // The same in a few other languages bots are set to (letters, not `\b`, bound the words).
+  // The same in the other languages bots are set to (DE, FR, ES, NL, IT, JA): letters, not
+  // `\b`, bound the words. A negated success ("nicht erfolgreich") is a failure.
   [
     "decline",
-    /(?<!\p{L})(?:fehlgeschlagen|abgelehnt|échec|échoué|refusée?|fallido|rechazad[oa])(?!\p{L})|失败|失敗/u,
+    /(?<!\p{L})(?:fehlgeschlagen|abgelehnt|nicht erfolgreich|fehler|storniert|échec|échoué|refusée?|annulée?|non abouti|fallid[oa]|rechazad[oa]|cancelad[oa]|no completad[oa]|mislukt|geweigerd|niet gelukt|geannuleerd|fallit[oa]|rifiutat[oa]|non riuscit[oa]|non completat[oa]|annullat[oa])(?!\p{L})|失败|失敗|エラー|拒否|キャンセル/u,
   ],
   ["out of stock", /\b(?:out of stock|oos|sold out|unavailable)\b/],
+  [
+    "out of stock",
+    /(?<!\p{L})(?:ausverkauft|nicht (?:mehr )?(?:verfügbar|vorrätig)|épuisée?|rupture de stock|agotad[oa]|sin stock|uitverkocht|niet (?:meer )?beschikbaar|esaurit[oa]|non disponibile)(?!\p{L})|在庫切れ|売り切れ|完売|缺货/u,
+  ],
   [
     "monitor",
     /\b(?:monitors?|restock(?:ed|s|ing)?|(?:back )?in stock|available|new (?:product|item|release|drop)s?|price (?:drop|change)|password page)\b/,
@@ -29,8 +34,16 @@ const NOT_CHECKOUT: readonly [string, RegExp][] = [
     "task status",
     /\b(?:tasks?|started|starting|stopped|monitoring|carted|added to cart|login successful|logged in|accounts? (?:created|generated)|generated)\b/,
   ],
+  [
+    "queue",
+    /(?<!\p{L})(?:warteschlange|file d'attente|en cola|cola de espera|wachtrij|in coda)(?!\p{L})|順番待ち|キュー|排队/u,
+  ],
+  [
+    "task status",
+    /(?<!\p{L})(?:im warenkorb|in den warenkorb|ajouté au panier|dans le panier|añadido al carrito|en el carrito|in (?:de )?winkelwagen|aggiunto al carrello|nel carrello)(?!\p{L})|カートに追加|加入购物车/u,
+  ],
   ["captcha", /\b(?:captchas?|harvester|solve|solving)\b/],
-  ["test", /\b(?:test|testing)\b/],
+  ["test", /\b(?:test|testing)\b|(?<!\p{L})(?:testnachricht|prueba|essai)(?!\p{L})|テスト|测试/u],
   [
     "announcement",
     /\b(?:updates?|updated|released?|is live|new version|version|changelog|announcement|maintenance|download)\b/,
@@ -44,19 +57,24 @@ const SUCCESS: readonly RegExp[] = [
   /\bchecked out\b/,
   /\bpurchased\b/,
   /\b(?:copped|secured)\b/,
-  /(?<!\p{L})(?:erfolgreich|réussie?|exitos[oa])(?!\p{L})|成功/u,
+  /(?<!\p{L})(?:erfolgreich|réussie?|exitos[oa]|éxito|succès|gelukt|succesvol|riuscit[oa]|successo)(?!\p{L})|成功/u,
+  // Order placed, bought: DE, FR, ES, NL, IT, JA.
+  /(?<!\p{L})(?:bestellung (?:aufgegeben|abgeschlossen|bestätigt)|bestellt|gekauft|kauf abgeschlossen|commande (?:passée|validée|confirmée|effectuée)|achat (?:effectué|confirmé)|pedido (?:realizado|confirmado|completado)|compra (?:realizada|completada|confirmada)|bestelling (?:geplaatst|bevestigd)|besteld|gekocht|aankoop voltooid|ordine (?:effettuato|confermato|completato)|acquisto (?:completato|effettuato)|acquistato)(?!\p{L})|購入完了|注文完了|注文確定|決済完了|購入しました|チェックアウト完了|下单成功/u,
 ];
 
 /** A store's own order notifications (or an inbox tool's): `New order #1`, `Order #1 placed`. */
 const ORDER_NOTICE: readonly RegExp[] = [
   /\bnew order\b/,
+  /(?<!\p{L})(?:neue bestellung|nouvelle commande|nuevo pedido|nieuwe bestelling|nuovo ordine)(?!\p{L})|新規注文|新しい注文/u,
   /\border\b[^|]{0,40}?\bplaced\b/,
   /\border (?:confirmed|confirmation|complete[d]?|submitted|received|paid)\b/,
 ];
 
 /** Status news in a header: an inbox tool's shipping and delivery notices. */
-const SHIPPED = /\b(?:shipped|dispatched|out for delivery|on (?:its|the) way|in transit)\b/;
-const DELIVERED = /\bdelivered\b/;
+const SHIPPED =
+  /\b(?:shipped|dispatched|out for delivery|on (?:its|the) way|in transit)\b|(?<!\p{L})(?:versandt|verschickt|expédiée?|enviad[oa]|verzonden|spedit[oa])(?!\p{L})|発送/u;
+const DELIVERED =
+  /\bdelivered\b|(?<!\p{L})(?:zugestellt|geliefert|livrée?|entregad[oa]|bezorgd|consegnat[oa])(?!\p{L})|配達完了|お届け済み/u;
 
 /** The status signals a post's header lines carry. */
 export function headerSignals(lines: readonly string[]): { shipped?: true; delivered?: true } {

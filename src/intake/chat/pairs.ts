@@ -24,12 +24,70 @@ export interface TextReading {
   loose: { line: string; index: number }[];
 }
 
-/** `Label: value` with a label we know (a URL's `https:` is not a label). */
-function labelled(line: string): { meaning: LabelMeaning; value: string } | null {
-  const found = /^([^:：]{1,60}?)\s*[:：]\s*(.*)$/.exec(line);
-  if (!found || found[2].startsWith("//")) return null;
-  const meaning = labelMeaning(found[1]);
-  return meaning ? { meaning, value: found[2] } : null;
+/** A known label inside a line: where it starts, where its value starts, what it means. */
+interface LabelAt {
+  start: number;
+  valueStart: number;
+  meaning: LabelMeaning;
+}
+
+/** Up to four words before a colon may be a label (`Order Number:`, `N° de commande :`). */
+const LABEL_WORDS = 4;
+/** Separators bots put between `Label: value` segments, trimmed off values and prefixes. */
+const SEPARATOR_ENDS = /^[\s|•·;,/\-–—]+|[\s|•·;,/\-–—]+$/g;
+const COLON = /\s*[:：]\s*/g;
+
+/**
+ * The known labels of a line, in order: each `<words>:` whose last one to four words (with a
+ * letter each, so a value's figure is never part of the next label) name a label we know,
+ * longest first. A URL's `https:` is not a label. Bounded: a line is at most a value's length.
+ */
+function labelsIn(line: string): LabelAt[] {
+  const out: LabelAt[] = [];
+  let floor = 0;
+  for (const colon of line.matchAll(COLON)) {
+    const at = colon.index;
+    const valueStart = at + colon[0].length;
+    if (at <= floor && out.length > 0) continue;
+    if (line.startsWith("//", valueStart)) continue;
+    // The label's words follow the last separator before the colon.
+    const cut = Math.max(floor, lastSeparator(line, floor, at) + 1);
+    const words = [...line.slice(cut, at).matchAll(/\S+/g)].slice(-LABEL_WORDS);
+    for (let n = 0; n < words.length; n++) {
+      const candidate = words.slice(n);
+      if (!candidate.every((w) => /[\p{L}#№°º]/u.test(w[0]))) continue;
+      const start = cut + candidate[0].index;
+      const meaning = labelMeaning(line.slice(start, at));
+      if (!meaning) continue;
+      out.push({ start, valueStart, meaning });
+      floor = valueStart;
+      break;
+    }
+  }
+  return out;
+}
+
+function lastSeparator(line: string, from: number, to: number): number {
+  for (let i = to - 1; i >= from; i--) if ("|•·;,".includes(line[i])) return i;
+  return -1;
+}
+
+const trimSeparators = (s: string) => s.replace(SEPARATOR_ENDS, "");
+
+/**
+ * The label segments of a line, or null when the line is not read as pairs: it must start with
+ * a known label, or hold two or more (`Jordan 1 - Size: 10 - Price: $180`).
+ */
+function segmentsOf(line: string): { prefix: string; pairs: [LabelMeaning, string][] } | null {
+  const labels = labelsIn(line);
+  if (labels.length === 0 || (labels[0].start !== 0 && labels.length < 2)) return null;
+  return {
+    prefix: trimSeparators(line.slice(0, labels[0].start)),
+    pairs: labels.map((l, n) => [
+      l.meaning,
+      trimSeparators(line.slice(l.valueStart, labels[n + 1]?.start ?? line.length)),
+    ]),
+  };
 }
 
 /** A line that is only a label we know (`Order Number`), the value on the next line. */
@@ -37,9 +95,13 @@ function bareLabel(line: string): LabelMeaning | null {
   return line.length <= 60 ? labelMeaning(line) : null;
 }
 
-const isLabelLine = (line: string) => labelled(line) !== null || bareLabel(line) !== null;
+const isLabelLine = (line: string) => segmentsOf(line) !== null || bareLabel(line) !== null;
 
-/** Pairs and loose lines of a description or `content`. */
+/**
+ * Pairs and loose lines of a description or `content`. A line may hold one pair or several
+ * (`Store: X | Size: 10`, `Store: X • Size: 10`, `**Store:** X **Size:** 10`); text before its
+ * first label is a loose line (a product the pairs describe).
+ */
 export function readText(text: string | undefined, source: PairSource): TextReading {
   const lines = cleanLines(text);
   const pairs: Pair[] = [];
@@ -49,14 +111,16 @@ export function readText(text: string | undefined, source: PairSource): TextRead
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const next = lines[i + 1];
-    const head = labelled(line);
-    if (head) {
-      if (head.value === "" && next !== undefined && !isLabelLine(next)) {
-        add(head.meaning, next);
+    const segments = segmentsOf(line);
+    if (segments) {
+      if (segments.prefix) loose.push({ line: segments.prefix, index: i });
+      const [[meaning, value], ...rest] = segments.pairs;
+      if (rest.length === 0 && value === "" && next !== undefined && !isLabelLine(next)) {
+        add(meaning, next);
         i++;
-      } else {
-        readRun(line, add);
+        continue;
       }
+      for (const [m, v] of segments.pairs) add(m, v);
       continue;
     }
     const label = bareLabel(line);
@@ -68,24 +132,6 @@ export function readText(text: string | undefined, source: PairSource): TextRead
     loose.push({ line, index: i });
   }
   return { pairs, loose };
-}
-
-/**
- * A line of `Label: v | Label: v` segments; a segment that is no pair continues the value
- * before it (`Proxy: Resi | http://...`).
- */
-function readRun(line: string, add: (meaning: LabelMeaning, value: string) => void): void {
-  let current: { meaning: LabelMeaning; value: string } | null = null;
-  for (const segment of line.split(/\s*\|\s*/)) {
-    const pair = labelled(segment);
-    if (pair) {
-      if (current) add(current.meaning, current.value.trim());
-      current = pair;
-    } else if (current) {
-      current.value += ` | ${segment}`;
-    }
-  }
-  if (current) add(current.meaning, current.value.trim());
 }
 
 /**
@@ -106,9 +152,12 @@ export function readFields(fields: readonly ChatField[]): Pair[] {
   return pairs;
 }
 
-/** Whether a line is a private `Label: value` pair, or a private label whose value follows. */
+/**
+ * Whether a line holds a private `Label: value` pair (the whole line is then private), or is a
+ * private label whose value follows.
+ */
 export function privateLine(line: string): "pair" | "label" | null {
-  const pair = labelled(line);
-  if (pair) return pair.meaning.kind === "private" ? "pair" : null;
+  const segments = segmentsOf(line);
+  if (segments) return segments.pairs.some(([m]) => m.kind === "private") ? "pair" : null;
   return bareLabel(line)?.kind === "private" ? "label" : null;
 }

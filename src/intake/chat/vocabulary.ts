@@ -24,84 +24,80 @@ export type FieldKind =
 /** A label's meaning: an order field, a private value, or a known label that gives nothing. */
 export type LabelKind = FieldKind | "private" | "other";
 
-/** Spellings seen in the bots' posts (research: SOURCES.md A.3, intake.md §6), as `keyOf` gives them. */
+/**
+ * Spellings seen in the bots' posts (research: SOURCES.md A.3, intake.md §6), as `keyOf` gives
+ * them, then the same labels in German, French, Spanish, Dutch, Italian and Japanese (bots and
+ * stores' own notifiers are set to the user's language; research/intake.md §3).
+ */
 const VOCABULARY: Record<FieldKind, readonly string[]> = {
   item: [
-    "product",
-    "products",
-    "productname",
-    "producttitle",
-    "item",
-    "items",
-    "itemname",
-    "itemtitle",
-    "lineitem",
-    "lineitems",
-    "article",
-    "商品",
+    ...["product", "products", "productname", "producttitle", "item", "items", "itemname"],
+    ...["itemtitle", "lineitem", "lineitems", "article", "商品"],
+    ...["artikel", "produkt", "produktname", "artikelname", "artikelbezeichnung", "bezeichnung"],
+    ...["produit", "nomduproduit", "nomdelarticle", "producto", "artículo", "nombredelproducto"],
+    ...["productnaam", "prodotto", "articolo", "nomeprodotto", "nomedelprodotto"],
+    ...["商品名", "製品", "製品名", "アイテム", "品名", "商品名称", "产品"],
   ],
   store: [
-    "store",
-    "storename",
-    "site",
-    "sitename",
-    "website",
-    "retailer",
-    "shop",
-    "shopname",
-    "merchant",
-    "region",
-    "srore",
+    ...["store", "storename", "site", "sitename", "website", "retailer", "shop", "shopname"],
+    ...["merchant", "srore"],
+    ...["händler", "webseite", "laden", "onlineshop", "boutique", "magasin", "marchand"],
+    ...["tienda", "sitio", "sitioweb", "comercio", "winkel", "webwinkel", "webshop", "negozio"],
+    ...["sito", "sitoweb", "ストア", "ショップ", "サイト", "店舗", "店舗名", "ショップ名", "商店"],
   ],
   orderNumber: [
-    "order",
-    "order#",
-    "ordernumber",
-    "ordernum",
-    "orderno",
-    "ordernr",
-    "orderid",
-    "ordercode",
-    "orderref",
-    "orderreference",
-    "ordernumver",
-    "confirmation",
-    "confirmation#",
-    "confirmationnumber",
-    "confirmationno",
-    "confirmationcode",
-    "conf#",
-    "订单号",
-    "订单编号",
+    ...["order", "order#", "ordernumber", "ordernum", "orderno", "ordernr", "orderid"],
+    ...["ordercode", "orderref", "orderreference", "ordernumver", "confirmation"],
+    ...["confirmation#", "confirmationnumber", "confirmationno", "confirmationcode", "conf#"],
+    ...["订单号", "订单编号"],
+    ...["bestellnummer", "bestellung", "bestellnr", "bestellung#", "auftragsnummer"],
+    ...["commande", "commande#", "numérodecommande", "ndecommande", "nodecommande"],
+    ...["pedido", "pedido#", "númerodepedido", "nodepedido", "npedido", "numerodepedido"],
+    ...["bestelnummer", "bestelling", "ordernummer", "ordine", "ordine#", "numerodordine"],
+    ...["numeroordine", "nordine", "注文番号", "注文id", "オーダー番号", "注文", "受注番号"],
   ],
-  price: ["price", "amount", "cost", "itemprice", "productprice", "unitprice", "priceeach"],
+  price: [
+    ...["price", "amount", "cost", "itemprice", "productprice", "unitprice", "priceeach"],
+    ...["preis", "stückpreis", "einzelpreis", "betrag", "prix", "prixunitaire", "montant"],
+    ...["precio", "preciounitario", "importe", "prijs", "stukprijs", "bedrag", "prezzo"],
+    ...["prezzounitario", "importo", "価格", "値段", "単価", "金額", "价格"],
+  ],
   total: [
-    "total",
-    "ordertotal",
-    "grandtotal",
-    "carttotal",
-    "totalprice",
-    "totalpaid",
-    "totalamount",
-    "checkouttotal",
+    ...["total", "ordertotal", "grandtotal", "carttotal", "totalprice", "totalpaid"],
+    ...["totalamount", "checkouttotal"],
+    ...["gesamt", "gesamtsumme", "gesamtbetrag", "gesamtpreis", "summe", "montanttotal"],
+    ...["totalttc", "importetotal", "totalapagar", "totaal", "totaalbedrag", "totale"],
+    ...["totaleordine", "importototale", "合計", "合計金額", "総額", "お支払い金額", "总计"],
   ],
-  quantity: ["qty", "quantity", "quantities", "units"],
-  size: ["size", "sz", "shoesize", "尺码"],
+  quantity: [
+    ...["qty", "quantity", "quantities", "units", "menge", "anzahl", "stückzahl", "quantité"],
+    ...["qté", "cantidad", "cant", "aantal", "quantità", "qtà", "数量", "個数"],
+  ],
+  size: [
+    ...["size", "sz", "shoesize", "尺码", "größe", "grösse", "gr", "taille", "pointure"],
+    ...["talla", "maat", "taglia", "misura", "サイズ"],
+  ],
   trackingNumber: [
-    "tracking",
-    "trackingnumber",
-    "tracking#",
-    "trackingno",
-    "trackingid",
-    "trackingcode",
+    ...["tracking", "trackingnumber", "tracking#", "trackingno", "trackingid", "trackingcode"],
+    ...["sendungsnummer", "trackingnummer", "sendungsverfolgungsnummer", "numérodesuivi"],
+    ...["ndesuivi", "númerodeseguimiento", "codigodeseguimiento", "códigodeseguimiento"],
+    ...["trackandtrace", "numeroditracciamento", "codiceditracciamento", "追跡番号"],
+    ...["お問い合わせ番号", "伝票番号"],
   ],
   trackingUrl: ["trackingurl", "trackinglink", "trackingpage"],
-  carrier: ["carrier", "courier", "shippingcarrier"],
+  carrier: [
+    ...["carrier", "courier", "shippingcarrier", "versanddienstleister", "paketdienst"],
+    ...["transporteur", "transportista", "vervoerder", "corriere", "配送業者", "運送会社"],
+  ],
   estimatedDelivery: ["estimateddelivery", "eta", "deliverydate", "estimatedarrival", "arrives"],
 };
 
 /** Labels bots print that give no order field (known, so a `Label` line is not a value). */
 const OTHER = [
+  // Product codes and regions: never an item name nor a store.
+  ...["artikelnummer", "artnr", "référence", "réf", "ref", "referencia", "codiceprodotto"],
+  ...["codicearticolo", "品番", "商品コード", "型番", "region", "land", "pays", "país", "paese"],
+  ...["farbe", "couleur", "kleur", "colore", "カラー", "色", "stil"],
   "sku",
   "pid",
   "style",
@@ -156,7 +152,7 @@ const OTHER = [
 
 /** Words that make a label private: whose values never become order fields nor logs. */
 const PRIVATE =
-  /e-?mail|proxy|proxies|profile|payment|\bcard\b|\bcc\b|account|\bacct|password|passwd|login|webhook|\bip\b|customer|buyer|recipient|address|phone|billing|cvv|discord|\buser|\btask|\bmode\b|模式|delay|module|share|captcha|3d ?secure/;
+  /e-?mail|proxy|proxies|profile|payment|\bcard\b|\bcc\b|account|\bacct|password|passwd|login|webhook|\bip\b|customer|buyer|recipient|address|phone|billing|cvv|discord|\buser|\btask|\bmode\b|模式|delay|module|share|captcha|3d ?secure|\bkonto|profil|perfil|zahlung|paiement|\bpago|betaling|pagamento|\bkunde|\bclient|\bklant|adresse|direcci|indirizzo|\badres\b|telef|téléphone|teléfono|\bkarte|tarjeta|\bcarte\b|\bkaart|\bcarta\b|passwort|mot de passe|contraseña|wachtwoord|メール|アカウント|プロフィール|支払|住所|電話|カード|顧客|邮箱|账号/;
 
 const KIND_BY_KEY = new Map<string, LabelKind>([
   ...Object.entries(VOCABULARY).flatMap(([kind, keys]) =>

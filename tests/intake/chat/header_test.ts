@@ -103,3 +103,40 @@ Deno.test("a few other languages, account generators, and status news", () => {
   equal(headerSignals(["Your order was delivered"]).delivered, true);
   equal(JSON.stringify(headerSignals(["Successful Checkout", "Delivery: Standard"])), "{}");
 });
+
+Deno.test("success, decline and non-checkout headers in DE, FR, ES, NL, IT and JA", () => {
+  const success = [
+    "Bestellung aufgegeben",
+    "Commande passée",
+    "Compra realizada",
+    "Bestelling geplaatst",
+    "Gelukt!",
+    "Acquisto completato",
+    "Ordine effettuato",
+    "チェックアウト成功",
+    "購入完了",
+    "Nouvelle commande #1042",
+  ];
+  for (const line of success) equal(verdict(line), "success", line);
+  const refused: [string, string][] = [
+    ["Checkout nicht erfolgreich", "decline"],
+    ["Bestelling mislukt", "decline"],
+    ["Acquisto non riuscito", "decline"],
+    ["決済エラー", "decline"],
+    ["Ausverkauft", "out of stock"],
+    ["Rupture de stock", "out of stock"],
+    ["在庫切れ", "out of stock"],
+    ["In der Warteschlange", "queue"],
+    ["Ajouté au panier", "task status"],
+    ["Aggiunto al carrello", "task status"],
+    ["Webhookテスト", "test"],
+    ["Mensaje de prueba", "test"],
+  ];
+  for (const [line, category] of refused) {
+    const v = judgeLine(line);
+    equal(v.kind === "not_checkout" ? v.category : v.kind, category, line);
+  }
+  equal(headerSignals(["Bestellung versandt"]).shipped, true);
+  equal(headerSignals(["Commande livrée"]).delivered, true);
+  equal(headerSignals(["配達完了"]).delivered, true);
+});

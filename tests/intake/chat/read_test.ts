@@ -117,15 +117,25 @@ Deno.test("embeds with the same url are one card; header-less embeds continue th
       },
       { url: "https://shop.example/o/1", image: { url: "https://img.example/2.jpg" } },
       { fields: [f("Order #", "A-1001"), f("Total", "$80.00")] },
-      { title: "Another card", fields: [f("Size", "XL")] },
+      { title: "Payment details", fields: [f("Size", "XL"), f("Email", "||a@example.com||")] },
+      { title: "Successful Checkout", fields: [f("Product", "Tripod"), f("Price", "$9")] },
     ],
   });
+  // A part titled on its own continues the checkout; another checkout's embed does not.
   eq(fieldsOf(read), {
     itemSummary: "Camera",
     orderNumber: "A-1001",
-    price: "$80.00",
+    total: "$80.00",
+    size: "XL",
     imageUrl: "https://img.example/1.jpg",
   });
+  const declined = readChatPost({
+    embeds: [
+      { title: "Successful Checkout", fields: [f("Product", "Camera"), f("Order", "A-1")] },
+      { title: "Payment declined", fields: [f("Price", "$80.00")] },
+    ],
+  });
+  eq(fieldsOf(declined), { itemSummary: "Camera", orderNumber: "A-1" });
 });
 
 Deno.test("content-only posts, and Success: <product> content beside a bare embed", () => {
@@ -175,9 +185,77 @@ Deno.test("an inbox tool's shipping notice with an order number carries the ship
   equal(whyOf(noNumber, "ignored"), "no checkout header");
 });
 
-Deno.test("a success header without a product name is unreadable", () => {
+Deno.test("a success header with only a SKU: an order with a blank item, or nothing", () => {
   const read = readChatPost(success([f("Pid", "IF8892"), f("Order Number", "A1")]));
-  equal(whyOf(read, "unreadable"), "checkout post without a product name");
+  eq(fieldsOf(read), { itemSummary: "", orderNumber: "A1" });
+  equal(read.feed, undefined);
+  const noNumber = readChatPost(success([f("SKU", "IF8892"), f("Price", "$5")]));
+  equal(whyOf(noNumber, "unreadable"), "checkout post without a product name");
+  // Without a success word a SKU and an order number are not enough.
+  const weak = readChatPost({
+    embeds: [{ title: "Checkout", fields: [f("SKU", "X1"), f("Order", "A2")] }],
+  });
+  equal(whyOf(weak, "ignored"), "no checkout header");
+});
+
+Deno.test("several pairs on one line, whatever separates them; a product before them", () => {
+  const bullets = readChatPost({
+    embeds: [{
+      title: "Checkout Success",
+      description: "**Store:** Kith • **Product:** 1906R • **Size:** 9.5 • **Price:** $160.00 • " +
+        "**Order Number:** ||K-22|| • **Profile:** ||Amex||",
+    }],
+  });
+  eq(fieldsOf(bullets), {
+    store: "Kith",
+    itemSummary: "1906R",
+    size: "9.5",
+    price: "$160.00",
+    orderNumber: "K-22",
+  });
+  // The private segment takes its whole line out of the kept embed.
+  equal(bullets.embed?.description, "");
+  const spaced = readChatPost({
+    content: "Checked out!\nJordan 1 High 'Chicago' - Size: 10 - Price: $180.00 Order: 5512",
+  });
+  eq(fieldsOf(spaced), {
+    itemSummary: "Jordan 1 High 'Chicago'",
+    size: "10",
+    price: "$180.00",
+    orderNumber: "5512",
+  });
+  // A colon inside a product name is not a label: only known labels split a line.
+  const colon = readChatPost(success([], { description: "Product: Dune: Part Two | Qty: 1" }));
+  eq(fieldsOf(colon), { itemSummary: "Dune: Part Two", quantity: 1 });
+});
+
+Deno.test("the store from the author unless it is the bot; Total is never a unit price", () => {
+  const read = readChatPost({
+    username: "Nimbus",
+    embeds: [{
+      author: { name: "Palace" },
+      title: "Nimbus | checked out",
+      fields: [f("Item", "Hood × 2"), f("Total", "$316.00"), f("Order", "P-1")],
+    }],
+  });
+  eq(fieldsOf(read), {
+    store: "Palace",
+    itemSummary: "Hood",
+    quantity: 2,
+    total: "$316.00",
+    orderNumber: "P-1",
+  });
+  for (const author of ["Nimbus AIO", "Cook Bot", "Nimbus"]) {
+    const bot = readChatPost({
+      embeds: [{
+        author: { name: author },
+        title: "Successful checkout",
+        fields: [f("Item", "Hood"), f("Order", "P-1")],
+        footer: { text: "Nimbus • v2" },
+      }],
+    });
+    equal(fieldsOf(bot).store, undefined, author);
+  }
 });
 
 Deno.test("the product from the title when the success words are in the author name", () => {
