@@ -108,8 +108,13 @@ export function orderNumberFrom(value: string | undefined): string | undefined {
   return /^[\p{L}\p{N}][\p{L}\p{N}\-_./]*$/u.test(token) && /\d/.test(token) ? token : undefined;
 }
 
+/**
+ * A money value: one figure with at most a short currency before or after it (`$1,599.00`,
+ * `180,00 €`, `CA$280.00`, `59.98 USD`). Anything more (`$10 Zwischensumme: $9`) is left out.
+ */
 const money = (v: string | undefined) =>
-  v !== undefined && /\d/.test(v) && v.length <= MAX.money ? v : undefined;
+  v !== undefined && v.length <= MAX.money && MONEY_VALUE.test(v) ? v : undefined;
+const MONEY_VALUE = /^[^\d\s]{0,4}\s?\d[\d.,' ]*(?:\s?[^\d\s]{1,4})?$/u;
 
 function quantityFrom(value: string | undefined): number | undefined {
   const found = value && /^(?:[x×]\s*)?(\d{1,6})(?:\s*[x×])?$/i.exec(value);

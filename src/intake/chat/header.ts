@@ -32,7 +32,7 @@ const NOT_CHECKOUT: readonly [string, RegExp][] = [
   ["queue", /\b(?:queued?|queues|waiting|splash|in line)\b/],
   [
     "task status",
-    /\b(?:tasks?|started|starting|stopped|monitoring|carted|added to cart|login successful|logged in|accounts? (?:created|generated)|generated)\b/,
+    /\b(?:tasks?|started|starting|stopped|monitoring|carted|added to cart|login successful|successful(?:ly)? log(?:ged)? ?in|logged in|signed in|accounts? (?:created|generated)|generated)\b/,
   ],
   [
     "queue",

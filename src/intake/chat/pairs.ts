@@ -80,7 +80,8 @@ const trimSeparators = (s: string) => s.replace(SEPARATOR_ENDS, "");
  */
 function segmentsOf(line: string): { prefix: string; pairs: [LabelMeaning, string][] } | null {
   const labels = labelsIn(line);
-  if (labels.length === 0 || (labels[0].start !== 0 && labels.length < 2)) return null;
+  if (labels.length === 0) return dashed(line);
+  if (labels[0].start !== 0 && labels.length < 2) return null;
   return {
     prefix: trimSeparators(line.slice(0, labels[0].start)),
     pairs: labels.map((l, n) => [
@@ -90,12 +91,20 @@ function segmentsOf(line: string): { prefix: string; pairs: [LabelMeaning, strin
   };
 }
 
+/** `Label - value` (or an en or em dash) with a label we know and no colon in the line. */
+function dashed(line: string): { prefix: string; pairs: [LabelMeaning, string][] } | null {
+  const found = /^([^-–—:：]{1,40}?)\s+[-–—]\s+(.+)$/.exec(line);
+  const meaning = found && labelMeaning(found[1]);
+  return meaning ? { prefix: "", pairs: [[meaning, found[2].trim()]] } : null;
+}
+
 /** A line that is only a label we know (`Order Number`), the value on the next line. */
 function bareLabel(line: string): LabelMeaning | null {
   return line.length <= 60 ? labelMeaning(line) : null;
 }
 
-const isLabelLine = (line: string) => segmentsOf(line) !== null || bareLabel(line) !== null;
+/** A line that is a label (with or without its value). */
+export const isLabelLine = (line: string) => segmentsOf(line) !== null || bareLabel(line) !== null;
 
 /**
  * Pairs and loose lines of a description or `content`. A line may hold one pair or several

@@ -25,7 +25,7 @@ import {
   orderNumberInHeader,
   storeInHeader,
 } from "./header.ts";
-import { readFields, readText } from "./pairs.ts";
+import { isLabelLine, readFields, readText } from "./pairs.ts";
 import { redactEmbed } from "./redact.ts";
 import { cleanText, httpUrl } from "./text.ts";
 
@@ -87,7 +87,13 @@ function readPost(post: ChatBody): Outcome {
   if (refusal) return notCheckout(refusal.header, refusal.embed);
   // The content's header counts for every embed, so this is a post with no embed at all.
   if (contentHeader.verdict.kind === "success") return readCheckout(post, [], contentHeader);
-  // No success word anywhere: a product with an order number is still an order.
+  // No success word anywhere: a product with an order number is still an order. A post of
+  // plain content must open with a heading of its own (`ScottBot checkout`): a person's
+  // `Order: 4471` line in the channel is chatter.
+  const firstLine = contentLines[0]?.[1] ?? "";
+  if (embeds.length === 0 && (contentHeader.verdict.kind !== "weak" || isLabelLine(firstLine))) {
+    return ignored("no checkout header");
+  }
   const cards = embeds.length > 0 ? embeds.map((e) => group(post.embeds, e.index)) : [[]];
   for (const [n, card] of cards.entries()) {
     const read = readCheckout(post, card, embeds[n]?.header ?? contentHeader);
@@ -155,6 +161,12 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
     botNames,
   );
   const redacted = embed ? { embed: redactEmbed(embed) } : {};
+  // A status field that says the checkout failed outweighs any header (`Status: Declined`).
+  const refusal = pairs.filter((p) => p.kind === "status")
+    .map((p) => judgeLine(p.lines.join(" "))).find((v) => v.kind === "not_checkout");
+  if (refusal?.kind === "not_checkout") {
+    return ignored(`${refusal.category}: status says "${refusal.word}"`, embed);
+  }
   const read = fieldsFromPairs(pairs);
   const orderNumber = read.orderNumber ?? orderFromHeaders(headerLines);
   // A success post with an order number is a checkout even when it names only a SKU: the
@@ -238,7 +250,8 @@ function pickItems(
   if (named && isName(named)) return [readLineItem(named, false)];
   const title = cleanText(embed?.title);
   const plainTitle = title && judgeLine(title).kind === "none" && isName(title);
-  if (plainTitle && header.where !== "title" && !isBotName(title, botNames)) {
+  const elsewhere = header.verdict.kind === "success" && header.where !== "title";
+  if (plainTitle && elsewhere && !isBotName(title, botNames)) {
     return [readLineItem(title, false)];
   }
   return [];

@@ -21,8 +21,11 @@ export type FieldKind =
   | "carrier"
   | "estimatedDelivery";
 
-/** A label's meaning: an order field, a private value, or a known label that gives nothing. */
-export type LabelKind = FieldKind | "private" | "other";
+/**
+ * A label's meaning: an order field, a private value, the post's outcome (`Status: Failed`), or
+ * a known label that gives nothing.
+ */
+export type LabelKind = FieldKind | "private" | "other" | "status";
 
 /**
  * Spellings seen in the bots' posts (research: SOURCES.md A.3, intake.md §6), as `keyOf` gives
@@ -35,7 +38,7 @@ const VOCABULARY: Record<FieldKind, readonly string[]> = {
     ...["itemtitle", "lineitem", "lineitems", "article", "商品"],
     ...["artikel", "produkt", "produktname", "artikelname", "artikelbezeichnung", "bezeichnung"],
     ...["produit", "nomduproduit", "nomdelarticle", "producto", "artículo", "nombredelproducto"],
-    ...["productnaam", "prodotto", "articolo", "nomeprodotto", "nomedelprodotto"],
+    ...["produto", "productnaam", "prodotto", "articolo", "nomeprodotto", "nomedelprodotto"],
     ...["商品名", "製品", "製品名", "アイテム", "品名", "商品名称", "产品"],
   ],
   store: [
@@ -43,7 +46,18 @@ const VOCABULARY: Record<FieldKind, readonly string[]> = {
     ...["merchant", "srore"],
     ...["händler", "webseite", "laden", "onlineshop", "boutique", "magasin", "marchand"],
     ...["tienda", "sitio", "sitioweb", "comercio", "winkel", "webwinkel", "webshop", "negozio"],
-    ...["sito", "sitoweb", "ストア", "ショップ", "サイト", "店舗", "店舗名", "ショップ名", "商店"],
+    ...[
+      "loja",
+      "sito",
+      "sitoweb",
+      "ストア",
+      "ショップ",
+      "サイト",
+      "店舗",
+      "店舗名",
+      "ショップ名",
+      "商店",
+    ],
   ],
   orderNumber: [
     ...["order", "order#", "ordernumber", "ordernum", "orderno", "ordernr", "orderid"],
@@ -51,8 +65,9 @@ const VOCABULARY: Record<FieldKind, readonly string[]> = {
     ...["confirmation#", "confirmationnumber", "confirmationno", "confirmationcode", "conf#"],
     ...["订单号", "订单编号"],
     ...["bestellnummer", "bestellung", "bestellnr", "bestellung#", "auftragsnummer"],
-    ...["commande", "commande#", "numérodecommande", "ndecommande", "nodecommande"],
-    ...["pedido", "pedido#", "númerodepedido", "nodepedido", "npedido", "numerodepedido"],
+    ...["commande", "commande#", "numérodecommande", "ndecommande", "nodecommande", "ncommande"],
+    ...["commanden", "numcommande", "pedido", "pedido#", "númerodepedido", "nodepedido"],
+    ...["npedido", "numerodepedido", "nrodepedido", "numdepedido", "númerodopedido", "ご注文番号"],
     ...["bestelnummer", "bestelling", "ordernummer", "ordine", "ordine#", "numerodordine"],
     ...["numeroordine", "nordine", "注文番号", "注文id", "オーダー番号", "注文", "受注番号"],
   ],
@@ -60,22 +75,32 @@ const VOCABULARY: Record<FieldKind, readonly string[]> = {
     ...["price", "amount", "cost", "itemprice", "productprice", "unitprice", "priceeach"],
     ...["preis", "stückpreis", "einzelpreis", "betrag", "prix", "prixunitaire", "montant"],
     ...["precio", "preciounitario", "importe", "prijs", "stukprijs", "bedrag", "prezzo"],
-    ...["prezzounitario", "importo", "価格", "値段", "単価", "金額", "价格"],
+    ...["preço", "prezzounitario", "importo", "価格", "値段", "単価", "金額", "价格"],
   ],
   total: [
     ...["total", "ordertotal", "grandtotal", "carttotal", "totalprice", "totalpaid"],
     ...["totalamount", "checkouttotal"],
     ...["gesamt", "gesamtsumme", "gesamtbetrag", "gesamtpreis", "summe", "montanttotal"],
-    ...["totalttc", "importetotal", "totalapagar", "totaal", "totaalbedrag", "totale"],
+    ...[
+      "prixtotal",
+      "totalpayé",
+      "endbetrag",
+      "totalttc",
+      "importetotal",
+      "totalapagar",
+      "totaal",
+      "totaalbedrag",
+      "totale",
+    ],
     ...["totaleordine", "importototale", "合計", "合計金額", "総額", "お支払い金額", "总计"],
   ],
   quantity: [
     ...["qty", "quantity", "quantities", "units", "menge", "anzahl", "stückzahl", "quantité"],
-    ...["qté", "cantidad", "cant", "aantal", "quantità", "qtà", "数量", "個数"],
+    ...["qté", "cantidad", "cant", "aantal", "quantità", "qtà", "quantidade", "数量", "個数"],
   ],
   size: [
-    ...["size", "sz", "shoesize", "尺码", "größe", "grösse", "gr", "taille", "pointure"],
-    ...["talla", "maat", "taglia", "misura", "サイズ"],
+    ...["size", "sz", "shoesize", "尺码", "größe", "grösse", "groesse", "gr", "taille", "pointure"],
+    ...["talla", "maat", "taglia", "misura", "tamanho", "サイズ"],
   ],
   trackingNumber: [
     ...["tracking", "trackingnumber", "tracking#", "trackingno", "trackingid", "trackingcode"],
@@ -98,6 +123,9 @@ const OTHER = [
   ...["artikelnummer", "artnr", "référence", "réf", "ref", "referencia", "codiceprodotto"],
   ...["codicearticolo", "品番", "商品コード", "型番", "region", "land", "pays", "país", "paese"],
   ...["farbe", "couleur", "kleur", "colore", "カラー", "色", "stil"],
+  // Sums and costs that are not the total.
+  ...["zwischensumme", "soustotal", "versand", "versandkosten", "livraison", "envío", "envio"],
+  ...["verzending", "verzendkosten", "spedizione", "subtotale", "小計", "送料", "税", "mwst"],
   "sku",
   "pid",
   "style",
@@ -110,7 +138,6 @@ const OTHER = [
   "checkoutspeed",
   "speed",
   "fraudstatus",
-  "status",
   "link",
   "links",
   "query",
@@ -154,11 +181,16 @@ const OTHER = [
 const PRIVATE =
   /e-?mail|proxy|proxies|profile|payment|\bcard\b|\bcc\b|account|\bacct|password|passwd|login|webhook|\bip\b|customer|buyer|recipient|address|phone|billing|cvv|discord|\buser|\btask|\bmode\b|模式|delay|module|share|captcha|3d ?secure|\bkonto|profil|perfil|zahlung|paiement|\bpago|betaling|pagamento|\bkunde|\bclient|\bklant|adresse|direcci|indirizzo|\badres\b|telef|téléphone|teléfono|\bkarte|tarjeta|\bcarte\b|\bkaart|\bcarta\b|passwort|mot de passe|contraseña|wachtwoord|メール|アカウント|プロフィール|支払|住所|電話|カード|顧客|邮箱|账号/;
 
+/** Labels whose value states the post's outcome (`Status: Failed`), judged like a header. */
+const STATUS = ["status", "result", "outcome", "checkoutstatus", "taskstatus", "ergebnis"];
+const STATUS_MORE = ["résultat", "resultado", "risultato", "stato", "estado", "ステータス", "結果"];
+
 const KIND_BY_KEY = new Map<string, LabelKind>([
   ...Object.entries(VOCABULARY).flatMap(([kind, keys]) =>
     keys.map((key) => [key, kind as FieldKind] as const)
   ),
   ...OTHER.map((key) => [key, "other" as const] as const),
+  ...[...STATUS, ...STATUS_MORE].map((key) => [key, "status" as const] as const),
 ]);
 
 /** A label reduced to letters, digits and `#`, lower-cased. */
@@ -204,13 +236,16 @@ function readLabel(raw: string): LabelMeaning | null {
   const inside = [...text.matchAll(/\(([^()]*)\)/g)].map((m) => m[1]);
   // A field kind in any variant beats a known label that gives nothing (`Size(s)` is a size).
   const kinds = [outside, text, ...inside].map((v) => KIND_BY_KEY.get(keyOf(v)));
-  const kind = kinds.find((k) => k !== undefined && k !== "other") ?? kinds.find(Boolean);
+  const kind = kinds.find((k) => k !== undefined && k !== "other" && k !== "status") ??
+    kinds.find(Boolean);
   if (kind) return { kind };
   const parts = outside.split("/");
   if (parts.length > 1) {
     for (const [index, part] of parts.entries()) {
       const kind = KIND_BY_KEY.get(keyOf(part));
-      if (kind && kind !== "other") return { kind, part: { index, count: parts.length } };
+      if (kind && kind !== "other" && kind !== "status") {
+        return { kind, part: { index, count: parts.length } };
+      }
     }
   }
   return null;

@@ -131,6 +131,7 @@ Deno.test("success, decline and non-checkout headers in DE, FR, ES, NL, IT and J
     ["Aggiunto al carrello", "task status"],
     ["Webhookテスト", "test"],
     ["Mensaje de prueba", "test"],
+    ["Successful Login", "task status"],
   ];
   for (const [line, category] of refused) {
     const v = judgeLine(line);

@@ -162,6 +162,11 @@ Deno.test("without a success word only a product with an order number is an orde
     "no checkout header",
   );
   equal(whyOf(readChatPost({ content: "W" }), "ignored"), "no checkout header");
+  // Plain content needs a heading of its own: label lines typed by a person are chatter.
+  const typed = readChatPost({ content: "Order: 4471\nProduct: dunks\nanyone else?" });
+  equal(whyOf(typed, "ignored"), "no checkout header");
+  const headed = readChatPost({ content: "Quill checkout\nProduct: Dunk\nOrder: 4471" });
+  eq(fieldsOf(headed), { itemSummary: "Dunk", orderNumber: "4471" });
 });
 
 Deno.test("an inbox tool's shipping notice with an order number carries the shipped signal", () => {
@@ -449,4 +454,44 @@ Deno.test("hostile: 10 embeds of 25 fields of 1024 characters read within the pl
     success([...Array.from({ length: 25 }, (_, i) => f(`Note ${i}`, "x")), f("Product", "Tee")]),
   );
   equal(whyOf(late, "unreadable"), "checkout post without a product name");
+});
+
+Deno.test("a Status field saying the checkout failed outweighs the header", () => {
+  const fields = [f("Product", "Dunk"), f("Order", "A123")];
+  const declined = readChatPost(success([...fields, f("Status", "Declined (do not honor)")]));
+  equal(whyOf(declined, "ignored"), 'decline: status says "declined"');
+  const weak = readChatPost({
+    embeds: [{ title: "Checkout", fields: [...fields, f("Résultat", "Échec du paiement")] }],
+  });
+  equal(whyOf(weak, "ignored"), "no checkout header");
+  // A status that says nothing about failure (Fraud Status: SUCCESS, Status: paid) is no veto.
+  eq(fieldsOf(readChatPost(success([...fields, f("Status", "paid")]))), {
+    itemSummary: "Dunk",
+    orderNumber: "A123",
+  });
+});
+
+Deno.test("a money value is one figure and its currency; anything more is left out", () => {
+  const read = readChatPost(success([], {
+    description:
+      "Product: Dunk Low Price: $10.00 Shipping: $9.00 Order: 55123\nTotal: $19.00 (incl. $1 tax)",
+  }));
+  eq(fieldsOf(read), { itemSummary: "Dunk Low", price: "$10.00", orderNumber: "55123" });
+  for (
+    const price of ["$1,599.00", "180,00 €", "CA$280.00", "59.98 USD", "€ 129,95", "R$ 799,99"]
+  ) {
+    equal(fieldsOf(readChatPost(success([f("Item", "X"), f("Price", price)]))).price, price);
+  }
+});
+
+Deno.test("Label - value lines; an unknown-language post takes no title as its product", () => {
+  const dashes = readChatPost(
+    success([], { description: "Product - Dunk Low\nSize - 10\nItem 1 - Tee - $5.00" }),
+  );
+  eq(fieldsOf(dashes), { itemSummary: "Dunk Low, Tee", size: "10" });
+  // No success word anywhere and no product label we know: the title is not guessed as the item.
+  const unknown = readChatPost({
+    embeds: [{ title: "Zakup udany", fields: [f("Produkt nazwa", "Dunk"), f("Order", "PL-1234")] }],
+  });
+  equal(whyOf(unknown, "ignored"), "no checkout header");
 });

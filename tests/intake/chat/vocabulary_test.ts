@@ -109,7 +109,11 @@ Deno.test("the order fields' labels in German, French, Spanish, Dutch, Italian a
     equal(kind(label), "private", label);
   }
   // Product codes and regions are known but give nothing: a SKU is not an item, a region no store.
-  for (const label of ["Region", "Artikelnummer", "Référence", "品番", "Farbe"]) {
+  for (const label of ["Region", "Artikelnummer", "Référence", "品番", "Farbe", "Zwischensumme"]) {
     equal(kind(label), "other", label);
   }
+  for (const label of ["Status", "Result", "Résultat", "Ergebnis", "ステータス"]) {
+    equal(kind(label), "status", label);
+  }
+  equal(kind("Fraud Status"), "other");
 });
