@@ -28,7 +28,8 @@ export interface TextReading {
 interface LabelAt {
   start: number;
   valueStart: number;
-  meaning: LabelMeaning;
+  /** Null for a label we do not know that still ends the value before it. */
+  meaning: LabelMeaning | null;
 }
 
 /** Up to four words before a colon may be a label (`Order Number:`, `N° de commande :`). */
@@ -38,9 +39,11 @@ const SEPARATOR_ENDS = /^[\s|•·;,/\-–—]+|[\s|•·;,/\-–—]+$/g;
 const COLON = /\s*[:：]\s*/g;
 
 /**
- * The known labels of a line, in order: each `<words>:` whose last one to four words (with a
- * letter each, so a value's figure is never part of the next label) name a label we know,
- * longest first. A URL's `https:` is not a label. Bounded: a line is at most a value's length.
+ * The labels of a line, in order: each `<words>:` whose last one to four words (with a letter
+ * each, so a value's figure is never part of the next label) name a label we know, longest
+ * first; and, right after a `|`, `•`, `·` or `;`, one to three words we do not know (`• Gender:
+ * Men`), which give nothing but end the value before them. A URL's `https:` is not a label.
+ * Bounded: a line is at most a value's length.
  */
 function labelsIn(line: string): LabelAt[] {
   const out: LabelAt[] = [];
@@ -53,18 +56,37 @@ function labelsIn(line: string): LabelAt[] {
     // The label's words follow the last separator before the colon.
     const cut = Math.max(floor, lastSeparator(line, floor, at) + 1);
     const words = [...line.slice(cut, at).matchAll(/\S+/g)].slice(-LABEL_WORDS);
-    for (let n = 0; n < words.length; n++) {
-      const candidate = words.slice(n);
-      if (!candidate.every((w) => /[\p{L}#№°º]/u.test(w[0]))) continue;
-      const start = cut + candidate[0].index;
-      const meaning = labelMeaning(line.slice(start, at));
-      if (!meaning) continue;
-      out.push({ start, valueStart, meaning });
-      floor = valueStart;
-      break;
-    }
+    const separated = cut > floor && !line.startsWith(",", cut - 1);
+    // After a separator the label is the whole segment: in `| Product Ref:` `Ref` is no label.
+    const found = knownLabel(line, words, cut, at, valueStart);
+    const known = found && (!separated || found.start === cut + (words[0].index ?? 0))
+      ? found
+      : null;
+    const unknown = !known && separated && words.length >= 1 && words.length <= 3 &&
+      words.every((w) => /^\p{L}/u.test(w[0])) && at - cut <= 30;
+    if (!known && !unknown) continue;
+    out.push(known ?? { start: cut + words[0].index, valueStart, meaning: null });
+    floor = valueStart;
   }
   return out;
+}
+
+/** The longest run of the last words before a colon that is a label we know. */
+function knownLabel(
+  line: string,
+  words: RegExpMatchArray[],
+  cut: number,
+  at: number,
+  valueStart: number,
+): LabelAt | null {
+  for (let n = 0; n < words.length; n++) {
+    const candidate = words.slice(n);
+    if (!candidate.every((w) => /[\p{L}#№°º]/u.test(w[0]))) continue;
+    const start = cut + (candidate[0].index ?? 0);
+    const meaning = labelMeaning(line.slice(start, at));
+    if (meaning) return { start, valueStart, meaning };
+  }
+  return null;
 }
 
 function lastSeparator(line: string, from: number, to: number): number {
@@ -80,15 +102,15 @@ const trimSeparators = (s: string) => s.replace(SEPARATOR_ENDS, "");
  */
 function segmentsOf(line: string): { prefix: string; pairs: [LabelMeaning, string][] } | null {
   const labels = labelsIn(line);
-  if (labels.length === 0) return dashed(line);
-  if (labels[0].start !== 0 && labels.length < 2) return null;
-  return {
-    prefix: trimSeparators(line.slice(0, labels[0].start)),
-    pairs: labels.map((l, n) => [
-      l.meaning,
-      trimSeparators(line.slice(l.valueStart, labels[n + 1]?.start ?? line.length)),
-    ]),
-  };
+  const known = labels.filter((l) => l.meaning !== null);
+  if (known.length === 0) return labels.length === 0 ? dashed(line) : null;
+  if (known[0].start !== 0 && known.length < 2) return null;
+  const pairs: [LabelMeaning, string][] = [];
+  for (const [n, l] of labels.entries()) {
+    const end = labels[n + 1]?.start ?? line.length;
+    if (l.meaning) pairs.push([l.meaning, trimSeparators(line.slice(l.valueStart, end))]);
+  }
+  return { prefix: trimSeparators(line.slice(0, labels[0].start)), pairs };
 }
 
 /** `Label - value` (or an en or em dash) with a label we know and no colon in the line. */

@@ -123,6 +123,9 @@ const OTHER = [
   ...["artikelnummer", "artnr", "référence", "réf", "ref", "referencia", "codiceprodotto"],
   ...["codicearticolo", "品番", "商品コード", "型番", "region", "land", "pays", "país", "paese"],
   ...["farbe", "couleur", "kleur", "colore", "カラー", "色", "stil"],
+  // Product and variant ids, and other facts bots print beside the product.
+  ...["productid", "productcode", "itemid", "item#", "itemnumber", "variantid", "styleid"],
+  ...["gender", "coupon", "discountcode", "promocode", "duration", "elapsed", "timetaken"],
   // Sums and costs that are not the total.
   ...["zwischensumme", "soustotal", "versand", "versandkosten", "livraison", "envío", "envio"],
   ...["verzending", "verzendkosten", "spedizione", "subtotale", "小計", "送料", "税", "mwst"],

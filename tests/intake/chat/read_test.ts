@@ -229,6 +229,11 @@ Deno.test("several pairs on one line, whatever separates them; a product before 
     price: "$180.00",
     orderNumber: "5512",
   });
+  // After a separator, a label we do not know ends the value before it and gives nothing.
+  const unknown = readChatPost(success([], {
+    description: "Store: Kith • Gender: Men • Product: 1906R | Product Ref: M1906 | Size: 9.5",
+  }));
+  eq(fieldsOf(unknown), { store: "Kith", itemSummary: "1906R", size: "9.5" });
   // A colon inside a product name is not a label: only known labels split a line.
   const colon = readChatPost(success([], { description: "Product: Dune: Part Two | Qty: 1" }));
   eq(fieldsOf(colon), { itemSummary: "Dune: Part Two", quantity: 1 });
