@@ -262,7 +262,12 @@ export function reviseFromMessage(
   let changed = false;
   for (const field of REVISED_FIELDS) {
     const value = given[field];
-    if (value === undefined || protectedFields.has(field) || next[field] === value) continue;
+    // A blank (a post that named only a SKU) is no reading: it never replaces a value.
+    if (
+      value === undefined || value === "" || protectedFields.has(field) || next[field] === value
+    ) {
+      continue;
+    }
     next[field] = value;
     changed = true;
   }

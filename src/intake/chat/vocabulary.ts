@@ -106,7 +106,7 @@ const VOCABULARY: Record<FieldKind, readonly string[]> = {
     ...["tracking", "trackingnumber", "tracking#", "trackingno", "trackingid", "trackingcode"],
     ...["sendungsnummer", "trackingnummer", "sendungsverfolgungsnummer", "numérodesuivi"],
     ...["ndesuivi", "númerodeseguimiento", "codigodeseguimiento", "códigodeseguimiento"],
-    ...["trackandtrace", "numeroditracciamento", "codiceditracciamento", "追跡番号"],
+    ...["trackandtrace", "tracktrace", "numeroditracciamento", "codiceditracciamento", "追跡番号"],
     ...["お問い合わせ番号", "伝票番号"],
   ],
   trackingUrl: ["trackingurl", "trackinglink", "trackingpage"],
