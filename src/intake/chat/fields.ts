@@ -116,8 +116,12 @@ const money = (v: string | undefined) =>
   v !== undefined && v.length <= MAX.money && MONEY_VALUE.test(v) ? v : undefined;
 const MONEY_VALUE = /^[^\d\s]{0,4}\s?\d[\d.,' ]*(?:\s?[^\d\s]{1,4})?$/u;
 
+/** `2`, `x2`, `2x`, or a count with its unit word (`2 pcs`, `2 Stück`, `2 unidades`, `2個`). */
+const QUANTITY =
+  /^(?:[x×]\s*)?(\d{1,6})(?:\s*[x×]|\s*(?:pcs?|pieces?|units?|stück|stk|pièces?|unidad(?:es)?|uds|stuks?|pezzi|個|点))?\.?$/i;
+
 function quantityFrom(value: string | undefined): number | undefined {
-  const found = value && /^(?:[x×]\s*)?(\d{1,6})(?:\s*[x×])?$/i.exec(value);
+  const found = value && QUANTITY.exec(value);
   const n = found ? Number(found[1]) : NaN;
   return n >= 1 && n <= MAX_QUANTITY ? n : undefined;
 }

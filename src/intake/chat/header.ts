@@ -22,7 +22,11 @@ const NOT_CHECKOUT: readonly [string, RegExp][] = [
   ["out of stock", /\b(?:out of stock|oos|sold out|unavailable)\b/],
   [
     "out of stock",
-    /(?<!\p{L})(?:ausverkauft|nicht (?:mehr )?(?:verfügbar|vorrätig)|épuisée?|rupture de stock|agotad[oa]|sin stock|uitverkocht|niet (?:meer )?beschikbaar|esaurit[oa]|non disponibile)(?!\p{L})|在庫切れ|売り切れ|完売|缺货/u,
+    /(?<!\p{L})(?:ausverkauft|nicht (?:mehr )?(?:verfügbar|vorrätig)|épuisée?|rupture de stock|agotad[oa]|sin stock|fuera de stock|nicht auf lager|hors stock|indisponible|niet op voorraad|uitverkocht|niet (?:meer )?beschikbaar|esaurit[oa]|non disponibile)(?!\p{L})|在庫切れ|売り切れ|完売|缺货/u,
+  ],
+  [
+    "monitor",
+    /(?<!\p{L})(?:wieder (?:verfügbar|auf lager)|jetzt verfügbar|neues produkt|de nouveau (?:en stock|disponible)|réassort|nouveau produit|(?:de nuevo|otra vez) disponible|nuevo producto|weer (?:op voorraad|beschikbaar)|nieuw product|di nuovo disponibile|nuovo prodotto)(?!\p{L})|再入荷|新商品/u,
   ],
   [
     "monitor",
@@ -57,9 +61,9 @@ const SUCCESS: readonly RegExp[] = [
   /\bchecked out\b/,
   /\bpurchased\b/,
   /\b(?:copped|secured)\b/,
-  /(?<!\p{L})(?:erfolgreich|réussie?|exitos[oa]|éxito|succès|gelukt|succesvol|riuscit[oa]|successo)(?!\p{L})|成功/u,
+  /(?<!\p{L})(?:erfolgreich|réussie?|exitos[oa]|éxito|succès|gelukt|geslaagd|succesvol|riuscit[oa]|successo)(?!\p{L})|成功/u,
   // Order placed, bought: DE, FR, ES, NL, IT, JA.
-  /(?<!\p{L})(?:bestellung (?:aufgegeben|abgeschlossen|bestätigt)|bestellt|gekauft|kauf abgeschlossen|commande (?:passée|validée|confirmée|effectuée)|achat (?:effectué|confirmé)|pedido (?:realizado|confirmado|completado)|compra (?:realizada|completada|confirmada)|bestelling (?:geplaatst|bevestigd)|besteld|gekocht|aankoop voltooid|ordine (?:effettuato|confermato|completato)|acquisto (?:completato|effettuato)|acquistato)(?!\p{L})|購入完了|注文完了|注文確定|決済完了|購入しました|チェックアウト完了|下单成功/u,
+  /(?<!\p{L})(?:bestellung (?:aufgegeben|abgeschlossen|bestätigt)|bestellt|gekauft|kauf abgeschlossen|commande (?:passée|validée|confirmée|effectuée)|achat (?:effectué|confirmé)|pedido (?:realizado|confirmado|completado)|compra (?:realizada|completada|confirmada)|bestelling (?:geplaatst|bevestigd)|besteld|gekocht|aankoop voltooid|ordine (?:effettuato|confermato|completato)|acquisto (?:completato|effettuato)|acquistato)(?!\p{L})|(?:購入|注文|決済|チェックアウト)が?完了|注文確定|購入しました|下单成功/u,
 ];
 
 /** A store's own order notifications (or an inbox tool's): `New order #1`, `Order #1 placed`. */
@@ -177,9 +181,14 @@ export function storeInHeader(verdict: HeaderVerdict): string | undefined {
   return store && store.length <= 100 && judgeLine(store).kind === "none" ? store : undefined;
 }
 
-/** An order number printed in a header: `New order #58213`, `Order #1187 placed`. */
+/**
+ * An order number printed in a header: `New order #58213`, `Order #1187 placed`,
+ * `Neue Bestellung #1042`, `Nouvelle commande n° 881`.
+ */
+const ORDER_IN_HEADER =
+  /(?<!\p{L})(?:order|bestellung|commande|pedido|bestelling|ordine)\s*(?:#|no\.?|number|nr\.?|id|n[°º]\.?|nummer|numéro|número|numero)\s*:?\s*#?\s*([a-z0-9][a-z0-9-]{1,40})(?![\p{L}\p{N}])/iu;
+
 export function orderNumberInHeader(text: string): string | undefined {
-  const found = /\border\s*(?:#|no\.?|number|nr\.?|id)\s*:?\s*#?\s*([a-z0-9][a-z0-9-]{1,40})\b/i
-    .exec(text);
+  const found = ORDER_IN_HEADER.exec(text);
   return found && /\d/.test(found[1]) ? found[1] : undefined;
 }

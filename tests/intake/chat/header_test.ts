@@ -88,6 +88,9 @@ Deno.test("a store named after the success phrase; order numbers in notices", ()
   equal(orderNumberInHeader("Order #1187 placed by Sam T."), "1187");
   equal(orderNumberInHeader("Order Confirmed — Nike"), undefined);
   equal(orderNumberInHeader("Order #ABCDEF"), undefined);
+  equal(orderNumberInHeader("Neue Bestellung #1042"), "1042");
+  equal(orderNumberInHeader("Nouvelle commande n° 881-B"), "881-B");
+  equal(orderNumberInHeader("Bestellung erfolgreich"), undefined);
 });
 
 Deno.test("a few other languages, account generators, and status news", () => {
@@ -116,6 +119,8 @@ Deno.test("success, decline and non-checkout headers in DE, FR, ES, NL, IT and J
     "チェックアウト成功",
     "購入完了",
     "Nouvelle commande #1042",
+    "Betaling geslaagd",
+    "ご注文が完了しました",
   ];
   for (const line of success) equal(verdict(line), "success", line);
   const refused: [string, string][] = [
@@ -132,6 +137,10 @@ Deno.test("success, decline and non-checkout headers in DE, FR, ES, NL, IT and J
     ["Webhookテスト", "test"],
     ["Mensaje de prueba", "test"],
     ["Successful Login", "task status"],
+    ["Wieder verfügbar", "monitor"],
+    ["De nouveau en stock", "monitor"],
+    ["再入荷", "monitor"],
+    ["Fuera de stock", "out of stock"],
   ];
   for (const [line, category] of refused) {
     const v = judgeLine(line);
