@@ -34,6 +34,7 @@ interface LabelAt {
 
 /** Up to four words before a colon may be a label (`Order Number:`, `N° de commande :`). */
 const LABEL_WORDS = 4;
+const LABEL_REACH = 80;
 /** Separators bots put between `Label: value` segments, trimmed off values and prefixes. */
 const SEPARATOR_ENDS = /^[\s|•·;,/\-–—]+|[\s|•·;,/\-–—]+$/g;
 const COLON = /\s*[:：]\s*/g;
@@ -54,9 +55,11 @@ function labelsIn(line: string): LabelAt[] {
     if (at <= floor && out.length > 0) continue;
     if (line.startsWith("//", valueStart)) continue;
     // The label's words follow the last separator before the colon.
-    const cut = Math.max(floor, lastSeparator(line, floor, at) + 1);
+    // A label is short: look back at most LABEL_REACH characters, so a line costs linear time.
+    const from = Math.max(floor, at - LABEL_REACH);
+    const cut = Math.max(from, lastSeparator(line, from, at) + 1);
     const words = [...line.slice(cut, at).matchAll(/\S+/g)].slice(-LABEL_WORDS);
-    const separated = cut > floor && !line.startsWith(",", cut - 1);
+    const separated = cut > 0 && "|•·;".includes(line[cut - 1]);
     // After a separator the label is the whole segment: in `| Product Ref:` `Ref` is no label.
     const found = knownLabel(line, words, cut, at, valueStart);
     const known = found && (!separated || found.start === cut + (words[0].index ?? 0))
