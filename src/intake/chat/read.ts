@@ -276,8 +276,12 @@ function isBotName(text: string, botNames: readonly string[]): boolean {
     );
 }
 
-/** Words that name a tool, not a shop. */
-const TOOL_WORDS = /\b(?:aio|bots?|tools?|webhooks?|notifi(?:er|cations?)|monitors?|alerts?)\b/i;
+/**
+ * Authors that are not a shop: a tool (`Cook AIO`, `Notifications`), or a person (`@kev`,
+ * `kev#0001`, `Checked out by Sam`).
+ */
+const NOT_A_SHOP =
+  /\b(?:aio|bots?|tools?|webhooks?|notifi(?:er|cations?)|monitors?|alerts?|by|from|users?|members?)\b|[@#]/i;
 
 /** Product names joined with `, ` in printed order, within the order schema's 2000. */
 function joinNames(items: readonly LineItem[]): string {
@@ -312,7 +316,7 @@ function storeFromAuthor(
   if (!author || header.where === "author" || author.length > 200) return undefined;
   const title = cleanText(embed?.title);
   const names = title ? [...botNames, title] : botNames;
-  const plain = judgeLine(author).kind === "none" && !TOOL_WORDS.test(author);
+  const plain = judgeLine(author).kind === "none" && !NOT_A_SHOP.test(author);
   return plain && !isBotName(author, names) ? author : undefined;
 }
 

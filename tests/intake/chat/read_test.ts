@@ -255,7 +255,7 @@ Deno.test("the store from the author unless it is the bot; Total is never a unit
     total: "$316.00",
     orderNumber: "P-1",
   });
-  for (const author of ["Nimbus AIO", "Cook Bot", "Nimbus"]) {
+  for (const author of ["Nimbus AIO", "Cook Bot", "Nimbus", "@kev", "kev#0001", "Run by Sam"]) {
     const bot = readChatPost({
       embeds: [{
         author: { name: author },
