@@ -96,6 +96,14 @@ const WEAK = /\b(?:checkout|order|purchase)\b/;
 const SUCCESS_LABEL =
   /^(success(?:ful(?:ly)?)?(?: checkout)?|checked out|copped)\s*[:\-–—]\s+(.+)$/i;
 
+/**
+ * `Checked out <product> on <store>`: a verb that takes the product as its object, at the start
+ * of the line (`Successfully checked out Dunk Low from Nike US!`). Only these verbs: after
+ * `Successful Checkout` a word is a title's (`Notification`), not a product.
+ */
+const CHECKED_OUT_OBJECT =
+  /^(?:successfully\s+)?(?:checked out|purchased|copped|secured|bought)\s+(?![|•:@~\-–—(\[]|(?:on|at|from|in|for|with)\b)(.+?)(?:\s+(?:on|at|from|@)\s+(.+?))?[\s!.]*$/i;
+
 export type HeaderVerdict =
   | { kind: "success"; notice: boolean; text: string; rest: string }
   | { kind: "not_checkout"; category: string; word: string }
@@ -112,6 +120,19 @@ export function judgeLine(line: string): HeaderVerdict & { product?: string } {
   for (const [category, pattern] of NOT_CHECKOUT) {
     const found = pattern.exec(lower);
     if (found) return { kind: "not_checkout", category, word: found[0] };
+  }
+  const [, object, store] = CHECKED_OUT_OBJECT.exec(line) ?? [];
+  const product = object?.trim();
+  if (
+    product && (product.match(/\p{L}/gu)?.length ?? 0) >= 3 && judgeLine(product).kind === "none"
+  ) {
+    return {
+      kind: "success",
+      notice: false,
+      text: line,
+      rest: store ? ` on ${store}` : "",
+      product,
+    };
   }
   for (const [notice, patterns] of [[false, SUCCESS], [true, ORDER_NOTICE]] as const) {
     for (const pattern of patterns) {

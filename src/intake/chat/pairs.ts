@@ -172,8 +172,9 @@ export function readText(text: string | undefined, source: PairSource): TextRead
 }
 
 /**
- * Pairs of an embed's fields. A field whose name we do not know (or a blank, zero-width name)
- * is read as text, so `**Size:** 10` lines inside a value still count.
+ * Pairs of an embed's fields. A field whose name we do not know (or a blank, zero-width name),
+ * or one that gives nothing itself, is read as text too, so `**Size:** 10` lines inside a value
+ * still count.
  */
 export function readFields(fields: readonly ChatField[]): Pair[] {
   const pairs: Pair[] = [];
@@ -182,6 +183,8 @@ export function readFields(fields: readonly ChatField[]): Pair[] {
     if (meaning) {
       const raw = field.value ?? "";
       pairs.push({ ...meaning, lines: cleanLines(raw), raw, source: "fields" });
+      // A field that gives nothing itself (`Details`) may hold `Size: 9` lines.
+      if (meaning.kind === "other") pairs.push(...readText(raw, "fields").pairs);
     } else {
       pairs.push(...readText(`${field.name ?? ""}\n${field.value ?? ""}`, "fields").pairs);
     }
@@ -197,4 +200,21 @@ export function privateLine(line: string): "pair" | "label" | null {
   const segments = segmentsOf(line);
   if (segments) return segments.pairs.some(([m]) => m.kind === "private") ? "pair" : null;
   return bareLabel(line)?.kind === "private" ? "label" : null;
+}
+
+/**
+ * Names of fields that are no label but head the product's details: a field named
+ * `Nike Dunk Low 'Panda'` whose value is `Size: 10` / `Price: $115.00`.
+ */
+export function productHeadings(fields: readonly ChatField[]): string[] {
+  const out: string[] = [];
+  for (const field of fields) {
+    const name = cleanLines(field.name).join(" ");
+    if (!name || labelMeaning(field.name ?? "")) continue;
+    const details = readText(field.value, "fields").pairs;
+    if (details.some((p) => p.kind === "price" || p.kind === "size" || p.kind === "quantity")) {
+      out.push(name);
+    }
+  }
+  return out;
 }

@@ -25,7 +25,7 @@ import {
   orderNumberInHeader,
   storeInHeader,
 } from "./header.ts";
-import { isLabelLine, readFields, readText } from "./pairs.ts";
+import { isLabelLine, productHeadings, readFields, readText } from "./pairs.ts";
 import { redactEmbed } from "./redact.ts";
 import { cleanText, httpUrl } from "./text.ts";
 
@@ -147,6 +147,7 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
   const text: LooseText = embed?.description
     ? { loose: description.loose, where: "description" }
     : { loose: header.verdict.kind === "success" ? content.loose : [], where: "content" };
+  const headings = productHeadings(cards.flatMap((c) => c.fields));
   const headerLines = [
     ...(embed ? embedHeaderLines(embed) : []),
     ...contentHeaderLines(post.content),
@@ -155,6 +156,7 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
   const items = pickItems(
     itemsFromPairs(pairs),
     text,
+    headings,
     embed,
     header,
     headerLines,
@@ -220,12 +222,14 @@ interface LooseText {
 /**
  * The products, from the first place that names them: product labels; a description (or
  * content) whose first line (after a success header) is the product or a run of cart lines;
- * `Success: <product>` in a header; the title when the success words are elsewhere and it
- * says nothing else (a bare `Checkout` is no product).
+ * `Success: <product>` or `Checked out <product>` in a header; a field named after the product
+ * whose value holds its details; the title when the success words are elsewhere and it says
+ * nothing else (a bare `Checkout` is no product).
  */
 function pickItems(
   labelled: LineItem[],
   { loose, where }: LooseText,
+  headings: string[],
   embed: ChatEmbed | undefined,
   header: Header,
   headerLines: [HeaderPlace, string][],
@@ -248,6 +252,9 @@ function pickItems(
   const named = header.product ??
     headerLines.map(([, line]) => judgeLine(line).product).find(Boolean);
   if (named && isName(named)) return [readLineItem(named, false)];
+  // A field named after the product, its value the product's details (`Size: 10`...).
+  const heading = headings.find((h) => isName(h) && judgeLine(h).kind === "none");
+  if (heading) return [readLineItem(heading, false)];
   const title = cleanText(embed?.title);
   const plainTitle = title && judgeLine(title).kind === "none" && isName(title);
   const elsewhere = header.verdict.kind === "success" && header.where !== "title";

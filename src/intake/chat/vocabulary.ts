@@ -126,6 +126,9 @@ const OTHER = [
   // Product and variant ids, and other facts bots print beside the product.
   ...["productid", "productcode", "itemid", "item#", "itemnumber", "variantid", "styleid"],
   ...["gender", "coupon", "discountcode", "promocode", "duration", "elapsed", "timetaken"],
+  // Section headings.
+  ...["details", "info", "information", "summary", "overview", "orderdetails", "orderinfo"],
+  ...["ordersummary", "checkoutdetails", "checkoutinfo", "itemdetails", "productdetails", "cart"],
   // Sums and costs that are not the total.
   ...["zwischensumme", "soustotal", "versand", "versandkosten", "livraison", "envío", "envio"],
   ...["verzending", "verzendkosten", "spedizione", "subtotale", "小計", "送料", "税", "mwst"],

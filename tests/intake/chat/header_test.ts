@@ -150,3 +150,23 @@ Deno.test("success, decline and non-checkout headers in DE, FR, ES, NL, IT and J
   equal(headerSignals(["Commande livrée"]).delivered, true);
   equal(headerSignals(["配達完了"]).delivered, true);
 });
+
+Deno.test("'Checked out <product> on <store>': the verb's object is the product", () => {
+  const read = judgeLine("Successfully checked out Nike Dunk Low from Nike US!");
+  equal(read.kind === "success" && read.product, "Nike Dunk Low");
+  equal(storeInHeader(read), "Nike US");
+  equal(judgeLine("Copped Jordan 4 'Bred' @ Foot Locker").product, "Jordan 4 'Bred'");
+  for (
+    const line of [
+      "Checked out!",
+      "Checked out (2/3)",
+      "Checked out in 2.3s",
+      "Checked Out | Target",
+    ]
+  ) {
+    equal(judgeLine(line).product, undefined, line);
+  }
+  // After `Successful Checkout` a word is the title's, not a product.
+  equal(judgeLine("Successful Checkout Notification").product, undefined);
+  equal(judgeLine("Purchased failed").kind, "not_checkout");
+});

@@ -500,3 +500,21 @@ Deno.test("Label - value lines; an unknown-language post takes no title as its p
   });
   equal(whyOf(unknown, "ignored"), "no checkout header");
 });
+
+Deno.test("a field named after the product, its value the details; section fields are read", () => {
+  const read = readChatPost(success([
+    f("Store", "Target"),
+    f("Prismatic Evolutions ETB", "Qty: 2\nPrice: $59.99"),
+    f("Order Details", "Order: ||9120||"),
+  ]));
+  eq(fieldsOf(read), {
+    store: "Target",
+    itemSummary: "Prismatic Evolutions ETB",
+    quantity: 2,
+    price: "$59.99",
+    orderNumber: "9120",
+  });
+  // A section heading is no product, whatever its value holds.
+  const section = readChatPost(success([f("Details", "Size: 9\nPrice: $5.00"), f("Order", "A1")]));
+  eq(fieldsOf(section), { itemSummary: "", size: "9", price: "$5.00", orderNumber: "A1" });
+});
