@@ -102,7 +102,7 @@ const SUCCESS_LABEL =
  * `Successful Checkout` a word is a title's (`Notification`), not a product.
  */
 const CHECKED_OUT_OBJECT =
-  /^(?:successfully\s+)?(?:checked out|purchased|copped|secured|bought)\s+(?![|•:@~\-–—(\[]|(?:on|at|from|in|for|with)\b)(.+?)(?:\s+(?:on|at|from|@)\s+(.+?))?[\s!.]*$/i;
+  /^(?:successfully\s+)?(?:checked out|purchased|copped|secured|bought)\s+(?![|•:@~\-–—(\[]|(?:on|at|from|in|for|with|again|twice|now|today|instantly|quickly|fast|the bag)\b)(.+?)(?:\s+(?:on|at|from|@)\s+(.+?))?[\s!.]*$/i;
 
 export type HeaderVerdict =
   | { kind: "success"; notice: boolean; text: string; rest: string }

@@ -162,6 +162,8 @@ Deno.test("'Checked out <product> on <store>': the verb's object is the product"
       "Checked out (2/3)",
       "Checked out in 2.3s",
       "Checked Out | Target",
+      "Checked out again",
+      "Secured the bag",
     ]
   ) {
     equal(judgeLine(line).product, undefined, line);

@@ -515,6 +515,8 @@ Deno.test("a field named after the product, its value the details; section field
     orderNumber: "9120",
   });
   // A section heading is no product, whatever its value holds.
-  const section = readChatPost(success([f("Details", "Size: 9\nPrice: $5.00"), f("Order", "A1")]));
-  eq(fieldsOf(section), { itemSummary: "", size: "9", price: "$5.00", orderNumber: "A1" });
+  for (const name of ["Details", "Shipping Info", "Purchase details"]) {
+    const section = readChatPost(success([f(name, "Size: 9\nPrice: $5.00"), f("Order", "A1")]));
+    eq(fieldsOf(section), { itemSummary: "", size: "9", price: "$5.00", orderNumber: "A1" }, name);
+  }
 });
