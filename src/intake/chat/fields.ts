@@ -143,7 +143,8 @@ export function fieldsFromPairs(pairs: readonly Pair[]): PairFields {
   const size = single(pairs, "size");
   const delivery = single(pairs, "estimatedDelivery");
   return {
-    store: store && store.length <= MAX.store ? store : undefined,
+    // A bare link is where the shop is, not its name as printed (a branding embed's `Website`).
+    store: store && store.length <= MAX.store && !/^https?:\/\//i.test(store) ? store : undefined,
     orderNumber: orderNumberFrom(single(pairs, "orderNumber")),
     price: money(single(pairs, "price")),
     total: money(single(pairs, "total")),

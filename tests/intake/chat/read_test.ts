@@ -129,6 +129,14 @@ Deno.test("embeds with the same url are one card; header-less embeds continue th
     size: "XL",
     imageUrl: "https://img.example/1.jpg",
   });
+  // A branding embed after the checkout: its bare `Website` link is no store.
+  const branded = readChatPost({
+    embeds: [
+      { title: "Successful Checkout", fields: [f("Product", "Camera"), f("Order", "A-2")] },
+      { title: "Powered by Cook Group", fields: [f("Website", "https://cook.example.com")] },
+    ],
+  });
+  eq(fieldsOf(branded), { itemSummary: "Camera", orderNumber: "A-2" });
   const declined = readChatPost({
     embeds: [
       { title: "Successful Checkout", fields: [f("Product", "Camera"), f("Order", "A-1")] },
