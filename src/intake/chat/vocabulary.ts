@@ -43,7 +43,7 @@ const VOCABULARY: Record<FieldKind, readonly string[]> = {
   ],
   store: [
     ...["store", "storename", "site", "sitename", "website", "retailer", "shop", "shopname"],
-    ...["merchant", "srore"],
+    ...["merchant", "srore", "marketplace", "vendor"],
     ...["händler", "webseite", "laden", "onlineshop", "boutique", "magasin", "marchand"],
     ...["tienda", "sitio", "sitioweb", "comercio", "winkel", "webwinkel", "webshop", "negozio"],
     ...[
@@ -73,13 +73,15 @@ const VOCABULARY: Record<FieldKind, readonly string[]> = {
   ],
   price: [
     ...["price", "amount", "cost", "itemprice", "productprice", "unitprice", "priceeach"],
+    ...["retail", "retailprice", "saleprice", "itemcost", "unitcost", "each"],
     ...["preis", "stückpreis", "einzelpreis", "betrag", "prix", "prixunitaire", "montant"],
     ...["precio", "preciounitario", "importe", "prijs", "stukprijs", "bedrag", "prezzo"],
     ...["preço", "prezzounitario", "importo", "価格", "値段", "単価", "金額", "价格"],
   ],
   total: [
     ...["total", "ordertotal", "grandtotal", "carttotal", "totalprice", "totalpaid"],
-    ...["totalamount", "checkouttotal"],
+    ...["totalamount", "checkouttotal", "totalcharged", "amountpaid", "amountcharged"],
+    ...["totalcost", "ordervalue", "paid", "charged"],
     ...["gesamt", "gesamtsumme", "gesamtbetrag", "gesamtpreis", "summe", "montanttotal"],
     ...[
       "prixtotal",
@@ -95,11 +97,40 @@ const VOCABULARY: Record<FieldKind, readonly string[]> = {
     ...["totaleordine", "importototale", "合計", "合計金額", "総額", "お支払い金額", "总计"],
   ],
   quantity: [
-    ...["qty", "quantity", "quantities", "units", "menge", "anzahl", "stückzahl", "quantité"],
+    ...[
+      "qty",
+      "quantity",
+      "quantities",
+      "units",
+      "count",
+      "pcs",
+      "pieces",
+      "menge",
+      "anzahl",
+      "stückzahl",
+      "quantité",
+    ],
     ...["qté", "cantidad", "cant", "aantal", "quantità", "qtà", "quantidade", "数量", "個数"],
   ],
   size: [
-    ...["size", "sz", "shoesize", "尺码", "größe", "grösse", "groesse", "gr", "taille", "pointure"],
+    ...[
+      "size",
+      "sz",
+      "shoesize",
+      "sizeus",
+      "sizeuk",
+      "sizeeu",
+      "ussize",
+      "uksize",
+      "eusize",
+      "尺码",
+      "größe",
+      "grösse",
+      "groesse",
+      "gr",
+      "taille",
+      "pointure",
+    ],
     ...["talla", "maat", "taglia", "misura", "tamanho", "サイズ"],
   ],
   trackingNumber: [

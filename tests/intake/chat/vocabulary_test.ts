@@ -117,3 +117,16 @@ Deno.test("the order fields' labels in German, French, Spanish, Dutch, Italian a
   }
   equal(kind("Fraud Status"), "other");
 });
+
+Deno.test("more English spellings bots use for price, total, quantity, size and store", () => {
+  const cases: Record<string, string[]> = {
+    price: ["Retail Price", "Unit Cost", "Each"],
+    total: ["Amount Paid", "Total Charged", "Paid"],
+    quantity: ["Count", "Pcs"],
+    size: ["US Size", "Size US"],
+    store: ["Marketplace", "Vendor"],
+  };
+  for (const [want, labels] of Object.entries(cases)) {
+    for (const label of labels) equal(kind(label), want, label);
+  }
+});
