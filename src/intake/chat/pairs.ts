@@ -206,14 +206,19 @@ export function privateLine(line: string): "pair" | "label" | null {
  * Names of fields that are no label but head the product's details: a field named
  * `Nike Dunk Low 'Panda'` whose value is `Size: 10` / `Price: $115.00`.
  */
-/** A field name that heads a section (`Shipping Info`, `Purchase Details`), not a product. */
+/** A name that heads a section (`Shipping Info`, `Purchase Details`), not a product. */
 const SECTION = /\b(?:info|information|details|summary|overview|data|stats|settings)\b/i;
+
+/** A field or embed name that is a section's or a label we know: never a product. */
+export function isSectionName(name: string): boolean {
+  return SECTION.test(name) || labelMeaning(name) !== null;
+}
 
 export function productHeadings(fields: readonly ChatField[]): string[] {
   const out: string[] = [];
   for (const field of fields) {
     const name = cleanLines(field.name).join(" ");
-    if (!name || labelMeaning(field.name ?? "") || SECTION.test(name)) continue;
+    if (!name || labelMeaning(field.name ?? "") || isSectionName(name)) continue;
     const details = readText(field.value, "fields").pairs;
     if (details.some((p) => p.kind === "price" || p.kind === "size" || p.kind === "quantity")) {
       out.push(name);

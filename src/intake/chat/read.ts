@@ -25,7 +25,7 @@ import {
   orderNumberInHeader,
   storeInHeader,
 } from "./header.ts";
-import { isLabelLine, productHeadings, readFields, readText } from "./pairs.ts";
+import { isLabelLine, isSectionName, productHeadings, readFields, readText } from "./pairs.ts";
 import { redactEmbed } from "./redact.ts";
 import { cleanText, httpUrl } from "./text.ts";
 
@@ -82,7 +82,9 @@ function readPost(post: ChatBody): Outcome {
   const first = post.embeds[0];
   if (contentHeader.verdict.kind === "not_checkout") return notCheckout(contentHeader, first);
   const success = embeds.find((e) => e.header.verdict.kind === "success");
-  if (success) return readCheckout(post, group(post.embeds, success.index), success.header);
+  if (success) {
+    return readCheckout(post, group(post.embeds, success.index, true), success.header);
+  }
   const refusal = embeds.find((e) => e.header.verdict.kind === "not_checkout");
   if (refusal) return notCheckout(refusal.header, refusal.embed);
   // The content's header counts for every embed, so this is a post with no embed at all.
@@ -118,19 +120,26 @@ function isEmptyEmbed(embed: ChatEmbed): boolean {
 /**
  * The embed at `index` and the ones that continue it: the platform shows embeds with the same
  * `url` as one card, a cart that overflows goes on in embeds with no title of their own, and
- * bots split one checkout over embeds titled by part (`Order details`, `Payment`). An embed
- * whose header says something of its own (another checkout, a decline) starts a new post.
+ * bots split one checkout over embeds titled by part (`Order details`, `Payment`), before or
+ * after the one that says success (`backward`). An embed whose header says something of its
+ * own (another checkout, a decline, a task summary) starts another post. The embed at `index`
+ * comes first (its description and header are the post's), the ones before it last.
  */
-function group(embeds: readonly ChatEmbed[], index: number): ChatEmbed[] {
+function group(embeds: readonly ChatEmbed[], index: number, backward = false): ChatEmbed[] {
   const first = embeds[index];
+  const ownSay = (e: ChatEmbed) => {
+    const own = judgeHeader(embedHeaderLines(e)).verdict.kind;
+    return own === "success" || own === "not_checkout";
+  };
   const out = [first];
   for (const next of embeds.slice(index + 1)) {
     const sameCard = first.url !== undefined && next.url === first.url;
-    const own = judgeHeader(embedHeaderLines(next)).verdict.kind;
-    if (!sameCard && (own === "success" || own === "not_checkout")) break;
+    if (!sameCard && ownSay(next)) break;
     out.push(next);
   }
-  return out;
+  const before: ChatEmbed[] = [];
+  for (let i = index - 1; backward && i >= 0 && !ownSay(embeds[i]); i--) before.unshift(embeds[i]);
+  return [...out, ...before];
 }
 
 function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outcome {
@@ -157,7 +166,7 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
     itemsFromPairs(pairs),
     text,
     headings,
-    embed,
+    cards,
     header,
     headerLines,
     botNames,
@@ -186,7 +195,7 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
   const fields: MessageFields & { itemSummary: string } = {
     itemSummary: joinNames(items),
     store: read.store ?? storeFromHeaders(headerLines, botNames) ??
-      storeFromAuthor(embed, header, botNames),
+      storeFromAuthor(cards, header, botNames),
     orderNumber,
     price: one && (read.price ?? one.price),
     total: read.total,
@@ -230,7 +239,7 @@ function pickItems(
   labelled: LineItem[],
   { loose, where }: LooseText,
   headings: string[],
-  embed: ChatEmbed | undefined,
+  cards: readonly ChatEmbed[],
   header: Header,
   headerLines: [HeaderPlace, string][],
   botNames: string[],
@@ -255,11 +264,14 @@ function pickItems(
   // A field named after the product, its value the product's details (`Size: 10`...).
   const heading = headings.find((h) => isName(h) && judgeLine(h).kind === "none");
   if (heading) return [readLineItem(heading, false)];
-  const title = cleanText(embed?.title);
-  const plainTitle = title && judgeLine(title).kind === "none" && isName(title);
-  const elsewhere = header.verdict.kind === "success" && header.where !== "title";
-  if (plainTitle && elsewhere && !isBotName(title, botNames)) {
-    return [readLineItem(title, false)];
+  // A title, when the success words are elsewhere: the checkout embed's own, else that of an
+  // embed of the same checkout (not a part's heading: `Order Details`, `Shipping Info`).
+  if (header.verdict.kind !== "success") return [];
+  for (const [n, card] of cards.entries()) {
+    const title = cleanText(card.title);
+    const plain = title && judgeLine(title).kind === "none" && isName(title);
+    const own = n === 0 ? header.where !== "title" : !isSectionName(title);
+    if (plain && own && !isBotName(title, botNames)) return [readLineItem(title, false)];
   }
   return [];
 }
@@ -315,16 +327,19 @@ function storeFromHeaders(lines: [HeaderPlace, string][], botNames: string[]): s
  * the post with their own name (`Adept — checkout`, author `Stüssy`).
  */
 function storeFromAuthor(
-  embed: ChatEmbed | undefined,
+  cards: readonly ChatEmbed[],
   header: Header,
   botNames: string[],
 ): string | undefined {
-  const author = cleanText(embed?.author?.name);
-  if (!author || header.where === "author" || author.length > 200) return undefined;
-  const title = cleanText(embed?.title);
-  const names = title ? [...botNames, title] : botNames;
-  const plain = judgeLine(author).kind === "none" && !NOT_A_SHOP.test(author);
-  return plain && !isBotName(author, names) ? author : undefined;
+  for (const [n, card] of cards.entries()) {
+    const author = cleanText(card.author?.name);
+    if (!author || (n === 0 && header.where === "author") || author.length > 200) continue;
+    const title = cleanText(card.title);
+    const names = title ? [...botNames, title] : botNames;
+    const plain = judgeLine(author).kind === "none" && !NOT_A_SHOP.test(author);
+    if (plain && !isBotName(author, names)) return author;
+  }
+  return undefined;
 }
 
 function orderFromHeaders(lines: [HeaderPlace, string][]): string | undefined {

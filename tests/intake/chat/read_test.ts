@@ -129,6 +129,22 @@ Deno.test("embeds with the same url are one card; header-less embeds continue th
     size: "XL",
     imageUrl: "https://img.example/1.jpg",
   });
+  // The product's embed before the one that says success is part of the checkout too; a task
+  // summary before it is not.
+  const before = readChatPost({
+    embeds: [
+      { title: "Task Group Summary", fields: [f("Store", "Old Shop"), f("Checkouts", "3")] },
+      { author: { name: "Nike US" }, title: "Dunk Low", fields: [f("Size", "10")] },
+      { title: "Checkout Successful", fields: [f("Price", "$110.00"), f("Order", "C-9")] },
+    ],
+  });
+  eq(fieldsOf(before), {
+    itemSummary: "Dunk Low",
+    store: "Nike US",
+    size: "10",
+    price: "$110.00",
+    orderNumber: "C-9",
+  });
   // A branding embed after the checkout: its bare `Website` link is no store.
   const branded = readChatPost({
     embeds: [
