@@ -32,6 +32,16 @@ interface LabelAt {
   meaning: LabelMeaning | null;
 }
 
+/** The pairs a label gives: one, or one per field part of a split label (`Size / Price`). */
+function pairsOf(meaning: LabelMeaning, lines: string[], raw: string, source: PairSource): Pair[] {
+  return [meaning, ...meaning.more ?? []].map(({ more: _, ...one }) => ({
+    ...one,
+    lines,
+    raw,
+    source,
+  }));
+}
+
 /** Up to four words before a colon may be a label (`Order Number:`, `N° de commande :`). */
 const LABEL_WORDS = 4;
 const LABEL_REACH = 80;
@@ -144,7 +154,7 @@ export function readText(text: string | undefined, source: PairSource): TextRead
   const pairs: Pair[] = [];
   const loose: TextReading["loose"] = [];
   const add = (meaning: LabelMeaning, value: string) =>
-    pairs.push({ ...meaning, lines: value ? [value] : [], raw: value, source });
+    pairs.push(...pairsOf(meaning, value ? [value] : [], value, source));
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const next = lines[i + 1];
@@ -182,7 +192,7 @@ export function readFields(fields: readonly ChatField[]): Pair[] {
     const meaning = labelMeaning(field.name ?? "");
     if (meaning) {
       const raw = field.value ?? "";
-      pairs.push({ ...meaning, lines: cleanLines(raw), raw, source: "fields" });
+      pairs.push(...pairsOf(meaning, cleanLines(raw), raw, "fields"));
       // A field that gives nothing itself (`Details`) may hold `Size: 9` lines.
       if (meaning.kind === "other") pairs.push(...readText(raw, "fields").pairs);
     } else {

@@ -244,6 +244,8 @@ export interface LabelPart {
 export interface LabelMeaning {
   kind: LabelKind;
   part?: LabelPart;
+  /** The other parts of a split label that give a field (`Size / Price`: the price). */
+  more?: readonly LabelMeaning[];
 }
 
 /** Labels repeat from post to post (`Store`, `Product`...): their meanings are remembered. */
@@ -277,13 +279,14 @@ function readLabel(raw: string): LabelMeaning | null {
     kinds.find(Boolean);
   if (kind) return { kind };
   const parts = outside.split("/");
-  if (parts.length > 1) {
-    for (const [index, part] of parts.entries()) {
-      const kind = KIND_BY_KEY.get(keyOf(part));
-      if (kind && kind !== "other" && kind !== "status") {
-        return { kind, part: { index, count: parts.length } };
-      }
+  if (parts.length < 2) return null;
+  const found: LabelMeaning[] = [];
+  for (const [index, part] of parts.entries()) {
+    const kind = KIND_BY_KEY.get(keyOf(part));
+    if (kind && kind !== "other" && kind !== "status") {
+      found.push({ kind, part: { index, count: parts.length } });
     }
   }
-  return null;
+  const [first, ...more] = found;
+  return first ? { ...first, ...(more.length > 0 ? { more } : {}) } : null;
 }

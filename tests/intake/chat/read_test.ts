@@ -525,6 +525,13 @@ Deno.test("Label - value lines; an unknown-language post takes no title as its p
   equal(whyOf(unknown, "ignored"), "no checkout header");
 });
 
+Deno.test("a split label gives each of its fields from the same part of the value", () => {
+  const read = readChatPost(success([f("Product", "Dunk"), f("Size / Price", "10 / $115.00")]));
+  eq(fieldsOf(read), { itemSummary: "Dunk", size: "10", price: "$115.00" });
+  const lines = readChatPost(success([], { description: "Product: Dunk\nQty/Size: 2/M" }));
+  eq(fieldsOf(lines), { itemSummary: "Dunk", quantity: 2, size: "M" });
+});
+
 Deno.test("a field named after the product, its value the details; section fields are read", () => {
   const read = readChatPost(success([
     f("Store", "Target"),

@@ -79,6 +79,11 @@ Deno.test("known labels that give nothing, unknown labels, and split labels", ()
   equal(labelMeaning("\u200b"), null);
   eq(labelMeaning("Size/Color"), { kind: "size", part: { index: 0, count: 2 } });
   eq(labelMeaning("Color / Size"), { kind: "size", part: { index: 1, count: 2 } });
+  eq(labelMeaning("Size / Price"), {
+    kind: "size",
+    part: { index: 0, count: 2 },
+    more: [{ kind: "price", part: { index: 1, count: 2 } }],
+  });
 });
 
 Deno.test("the order fields' labels in German, French, Spanish, Dutch, Italian and Japanese", () => {
