@@ -250,7 +250,8 @@ export function mergeMessage(
     changed = true;
   };
   for (const field of FILL_ONLY_FIELDS) {
-    if (write[field] === undefined) set(field, fields[field]);
+    // A blank item (a checkout post that named only a SKU) is filled like a missing one.
+    if (write[field] === undefined || write[field] === "") set(field, fields[field]);
   }
   for (const field of REFRESHED_FIELDS) set(field, fields[field]);
   if (!protectedFields.has("status")) {
@@ -281,7 +282,12 @@ export function reviseFromMessage(
   let changed = false;
   for (const field of REVISED_FIELDS) {
     const value = given[field];
-    if (value === undefined || protectedFields.has(field) || next[field] === value) continue;
+    // A blank (a post that named only a SKU) is no reading: it never replaces a value.
+    if (
+      value === undefined || value === "" || protectedFields.has(field) || next[field] === value
+    ) {
+      continue;
+    }
     next[field] = value;
     changed = true;
   }

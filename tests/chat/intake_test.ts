@@ -30,6 +30,28 @@ Deno.test("chat intake: a checkout post becomes an order with the fields the pos
   });
 });
 
+Deno.test("chat intake: a SKU-only checkout is an order with a blank item that a later post fills", async () => {
+  await using ctx = await testApp();
+  const { token } = await signUp(ctx);
+  const bot = await makeBot(ctx, token);
+  const sku = checkout({ Order: "||S-77||" });
+  sku.embeds[0].fields = sku.embeds[0].fields.filter((f) => f.name !== "Product");
+  sku.embeds[0].fields.push({ name: "SKU", value: "DD1391-100", inline: true });
+  const first = await postTo(ctx, bot, sku);
+  eq([first.status, first.body.merged], [202, false]);
+  const read = () =>
+    call<{ order: { itemSummary: string; orderNumber: string } }>(
+      ctx,
+      "GET",
+      `/api/orders/${first.body.orderId}`,
+      { token },
+    );
+  eq((await read()).body.order.itemSummary, "");
+  const named = await postTo(ctx, bot, checkout({ Order: "||S-77||", Product: "Air Force 1 '07" }));
+  eq([named.status, named.body.orderId, named.body.merged], [202, first.body.orderId, true]);
+  eq((await read()).body.order.itemSummary, "Air Force 1 '07");
+});
+
 Deno.test("chat intake: multipart bodies with payload_json (a part or a file), files ignored", async () => {
   await using ctx = await testApp();
   const { token } = await signUp(ctx);

@@ -10,6 +10,7 @@ import {
   type Order,
   type OrderStatus,
   patchEvents,
+  reviseFromMessage,
   searchText,
   signalsOf,
   statusAfterSignals,
@@ -104,6 +105,24 @@ Deno.test("merge fills descriptive fields only when empty", () => {
     orderNumber: "#X",
     updatedAt: iso(T1),
   });
+});
+
+Deno.test("merge fills a blank item summary (a checkout post that named only a SKU)", () => {
+  const blank = order({ itemSummary: "", store: "Foot Locker" });
+  const { order: after, changed } = mergeMessage(
+    blank,
+    { itemSummary: "Air Force 1 '07", store: "Foot Locker US" },
+    {},
+    T1,
+  );
+  equal(changed, true);
+  eq(after, { ...blank, itemSummary: "Air Force 1 '07", updatedAt: iso(T1) });
+  const nothing = mergeMessage(blank, { itemSummary: "" }, {}, T1);
+  equal(nothing.changed, false);
+  // Re-reading the SKU-only post later does not blank the name another message gave.
+  const named = order({ itemSummary: "Air Force 1 '07" });
+  const reread = reviseFromMessage(named, { itemSummary: "", price: "$115.00" }, T1);
+  eq(reread.order, { ...named, price: "$115.00", updatedAt: iso(T1) });
 });
 
 Deno.test("merge refreshes tracking number, carrier and delivery dates", () => {

@@ -43,21 +43,29 @@ function withQuantity(name: string, digits: string): LineItem {
   return quantity >= 1 && quantity <= MAX_QUANTITY ? { name: name.trim(), quantity } : { name };
 }
 
-/** A product line as a cart prints it: `2x Name - 59.98 USD (OS)` (figures only after the last dash). */
-export function readLineItem(line: string, cartLine: boolean): LineItem {
-  const item = takeQuantity(line);
-  if (!cartLine) return item;
-  const dash = [...item.name.matchAll(/\s+[-–—]\s+/g)].at(-1);
-  if (!dash || dash.index === 0) return item;
-  const tail = CART_TAIL.exec(item.name.slice(dash.index + dash[0].length));
-  if (!tail || !MONEY.test(tail[1])) return item;
+/**
+ * A product line as a cart prints it: `2x Name - 59.98 USD (OS)`, `Name ×3 — $35.00` (figures
+ * only after the last dash). A labelled product (`strict`) gives a figure only when it is
+ * plainly money (a sign, a code or two decimals): `Product: Dunk Low - 10` keeps its name.
+ */
+export function readLineItem(line: string, cartLine: boolean, strict = false): LineItem {
+  if (!cartLine) return takeQuantity(line);
+  const dash = [...line.matchAll(/\s+[-–—]\s+/g)].at(-1);
+  const tail = dash && dash.index > 0
+    ? CART_TAIL.exec(line.slice(dash.index + dash[0].length))
+    : null;
+  if (!dash || !tail || !MONEY.test(tail[1]) || (strict && !PLAIN_MONEY.test(tail[1]))) {
+    return takeQuantity(line);
+  }
   return {
-    ...item,
-    name: item.name.slice(0, dash.index),
+    ...takeQuantity(line.slice(0, dash.index)),
     price: tail[1],
     ...(tail[2] && !isNoValue(tail[2]) ? { size: tail[2] } : {}),
   };
 }
+
+/** Money beyond doubt: a currency sign or code, or a figure with two decimals. */
+const PLAIN_MONEY = /[$€£¥₹₩]|\b[A-Z]{3}\b|\d[.,]\d{2}(?!\d)/;
 
 /** A name worth calling a product: a letter, not a URL, within bounds. */
 export function isName(s: string): boolean {
@@ -89,7 +97,7 @@ function single(pairs: readonly Pair[], kind: FieldKind): string | undefined {
 export function itemsFromPairs(pairs: readonly Pair[]): LineItem[] {
   return valuesOf(pairs, "item").flatMap((p) => p.lines)
     .filter((line) => !isNoValue(line))
-    .map((line) => readLineItem(line, false))
+    .map((line) => readLineItem(line, true, true))
     .filter((item) => isName(item.name));
 }
 
@@ -100,11 +108,20 @@ export function orderNumberFrom(value: string | undefined): string | undefined {
   return /^[\p{L}\p{N}][\p{L}\p{N}\-_./]*$/u.test(token) && /\d/.test(token) ? token : undefined;
 }
 
+/**
+ * A money value: one figure with at most a short currency before or after it (`$1,599.00`,
+ * `180,00 €`, `CA$280.00`, `59.98 USD`). Anything more (`$10 Zwischensumme: $9`) is left out.
+ */
 const money = (v: string | undefined) =>
-  v !== undefined && /\d/.test(v) && v.length <= MAX.money ? v : undefined;
+  v !== undefined && v.length <= MAX.money && MONEY_VALUE.test(v) ? v : undefined;
+const MONEY_VALUE = /^[^\d\s]{0,4}\s?\d[\d.,' ]*(?:\s?[^\d\s]{1,4})?$/u;
+
+/** `2`, `x2`, `2x`, or a count with its unit word (`2 pcs`, `2 Stück`, `2 unidades`, `2個`). */
+const QUANTITY =
+  /^(?:[x×]\s*)?(\d{1,6})(?:\s*[x×]|\s*(?:pcs?|pieces?|units?|stück|stk|pièces?|unidad(?:es)?|uds|stuks?|pezzi|個|点))?\.?$/i;
 
 function quantityFrom(value: string | undefined): number | undefined {
-  const found = value && /^(?:[x×]\s*)?(\d{1,6})(?:\s*[x×])?$/i.exec(value);
+  const found = value && QUANTITY.exec(value);
   const n = found ? Number(found[1]) : NaN;
   return n >= 1 && n <= MAX_QUANTITY ? n : undefined;
 }
@@ -126,7 +143,8 @@ export function fieldsFromPairs(pairs: readonly Pair[]): PairFields {
   const size = single(pairs, "size");
   const delivery = single(pairs, "estimatedDelivery");
   return {
-    store: store && store.length <= MAX.store ? store : undefined,
+    // A bare link is where the shop is, not its name as printed (a branding embed's `Website`).
+    store: store && store.length <= MAX.store && !/^https?:\/\//i.test(store) ? store : undefined,
     orderNumber: orderNumberFrom(single(pairs, "orderNumber")),
     price: money(single(pairs, "price")),
     total: money(single(pairs, "total")),

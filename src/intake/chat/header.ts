@@ -13,12 +13,21 @@ const NOT_CHECKOUT: readonly [string, RegExp][] = [
     "decline",
     /\b(?:declined?|fail(?:ed|ure|s)?|unsuccessful|error|denied|rejected|cancell?ed|blocked|shape ?block(?:ed)?|voided|refunded)\b/,
   ],
-  // The same in a few other languages bots are set to (letters, not `\b`, bound the words).
+  // The same in the other languages bots are set to (DE, FR, ES, NL, IT, JA): letters, not
+  // `\b`, bound the words. A negated success ("nicht erfolgreich") is a failure.
   [
     "decline",
-    /(?<!\p{L})(?:fehlgeschlagen|abgelehnt|échec|échoué|refusée?|fallido|rechazad[oa])(?!\p{L})|失败|失敗/u,
+    /(?<!\p{L})(?:fehlgeschlagen|abgelehnt|nicht erfolgreich|fehler|storniert|échec|échoué|refusée?|annulée?|non abouti|fallid[oa]|rechazad[oa]|cancelad[oa]|no completad[oa]|mislukt|geweigerd|niet gelukt|geannuleerd|fallit[oa]|rifiutat[oa]|non riuscit[oa]|non completat[oa]|annullat[oa])(?!\p{L})|失败|失敗|エラー|拒否|キャンセル/u,
   ],
   ["out of stock", /\b(?:out of stock|oos|sold out|unavailable)\b/],
+  [
+    "out of stock",
+    /(?<!\p{L})(?:ausverkauft|nicht (?:mehr )?(?:verfügbar|vorrätig)|épuisée?|rupture de stock|agotad[oa]|sin stock|fuera de stock|nicht auf lager|hors stock|indisponible|niet op voorraad|uitverkocht|niet (?:meer )?beschikbaar|esaurit[oa]|non disponibile)(?!\p{L})|在庫切れ|売り切れ|完売|缺货/u,
+  ],
+  [
+    "monitor",
+    /(?<!\p{L})(?:wieder (?:verfügbar|auf lager)|jetzt verfügbar|neues produkt|de nouveau (?:en stock|disponible)|réassort|nouveau produit|(?:de nuevo|otra vez) disponible|nuevo producto|weer (?:op voorraad|beschikbaar)|nieuw product|di nuovo disponibile|nuovo prodotto)(?!\p{L})|再入荷|新商品/u,
+  ],
   [
     "monitor",
     /\b(?:monitors?|restock(?:ed|s|ing)?|(?:back )?in stock|available|new (?:product|item|release|drop)s?|price (?:drop|change)|password page)\b/,
@@ -27,10 +36,18 @@ const NOT_CHECKOUT: readonly [string, RegExp][] = [
   ["queue", /\b(?:queued?|queues|waiting|splash|in line)\b/],
   [
     "task status",
-    /\b(?:tasks?|started|starting|stopped|monitoring|carted|added to cart|login successful|logged in|accounts? (?:created|generated)|generated)\b/,
+    /\b(?:tasks?|started|starting|stopped|monitoring|carted|added to cart|login successful|successful(?:ly)? log(?:ged)? ?in|logged in|signed in|accounts? (?:created|generated)|generated)\b/,
+  ],
+  [
+    "queue",
+    /(?<!\p{L})(?:warteschlange|file d'attente|en cola|cola de espera|wachtrij|in coda)(?!\p{L})|順番待ち|キュー|排队/u,
+  ],
+  [
+    "task status",
+    /(?<!\p{L})(?:im warenkorb|in den warenkorb|ajouté au panier|dans le panier|añadido al carrito|en el carrito|in (?:de )?winkelwagen|aggiunto al carrello|nel carrello)(?!\p{L})|カートに追加|加入购物车/u,
   ],
   ["captcha", /\b(?:captchas?|harvester|solve|solving)\b/],
-  ["test", /\b(?:test|testing)\b/],
+  ["test", /\b(?:test|testing)\b|(?<!\p{L})(?:testnachricht|prueba|essai)(?!\p{L})|テスト|测试/u],
   [
     "announcement",
     /\b(?:updates?|updated|released?|is live|new version|version|changelog|announcement|maintenance|download)\b/,
@@ -44,19 +61,24 @@ const SUCCESS: readonly RegExp[] = [
   /\bchecked out\b/,
   /\bpurchased\b/,
   /\b(?:copped|secured)\b/,
-  /(?<!\p{L})(?:erfolgreich|réussie?|exitos[oa])(?!\p{L})|成功/u,
+  /(?<!\p{L})(?:erfolgreich|réussie?|exitos[oa]|éxito|succès|gelukt|geslaagd|succesvol|riuscit[oa]|successo)(?!\p{L})|成功/u,
+  // Order placed, bought: DE, FR, ES, NL, IT, JA.
+  /(?<!\p{L})(?:bestellung (?:aufgegeben|abgeschlossen|bestätigt)|bestellt|gekauft|kauf abgeschlossen|commande (?:passée|validée|confirmée|effectuée)|achat (?:effectué|confirmé)|pedido (?:realizado|confirmado|completado)|compra (?:realizada|completada|confirmada)|bestelling (?:geplaatst|bevestigd)|besteld|gekocht|aankoop voltooid|ordine (?:effettuato|confermato|completato)|acquisto (?:completato|effettuato)|acquistato)(?!\p{L})|(?:購入|注文|決済|チェックアウト)が?完了|注文確定|購入しました|下单成功/u,
 ];
 
 /** A store's own order notifications (or an inbox tool's): `New order #1`, `Order #1 placed`. */
 const ORDER_NOTICE: readonly RegExp[] = [
   /\bnew order\b/,
+  /(?<!\p{L})(?:neue bestellung|nouvelle commande|nuevo pedido|nieuwe bestelling|nuovo ordine)(?!\p{L})|新規注文|新しい注文/u,
   /\border\b[^|]{0,40}?\bplaced\b/,
   /\border (?:confirmed|confirmation|complete[d]?|submitted|received|paid)\b/,
 ];
 
 /** Status news in a header: an inbox tool's shipping and delivery notices. */
-const SHIPPED = /\b(?:shipped|dispatched|out for delivery|on (?:its|the) way|in transit)\b/;
-const DELIVERED = /\bdelivered\b/;
+const SHIPPED =
+  /\b(?:shipped|dispatched|out for delivery|on (?:its|the) way|in transit)\b|(?<!\p{L})(?:versandt|verschickt|expédiée?|enviad[oa]|verzonden|spedit[oa])(?!\p{L})|発送/u;
+const DELIVERED =
+  /\bdelivered\b|(?<!\p{L})(?:zugestellt|geliefert|livrée?|entregad[oa]|bezorgd|consegnat[oa])(?!\p{L})|配達完了|お届け済み/u;
 
 /** The status signals a post's header lines carry. */
 export function headerSignals(lines: readonly string[]): { shipped?: true; delivered?: true } {
@@ -74,6 +96,14 @@ const WEAK = /\b(?:checkout|order|purchase)\b/;
 const SUCCESS_LABEL =
   /^(success(?:ful(?:ly)?)?(?: checkout)?|checked out|copped)\s*[:\-–—]\s+(.+)$/i;
 
+/**
+ * `Checked out <product> on <store>`: a verb that takes the product as its object, at the start
+ * of the line (`Successfully checked out Dunk Low from Nike US!`). Only these verbs: after
+ * `Successful Checkout` a word is a title's (`Notification`), not a product.
+ */
+const CHECKED_OUT_OBJECT =
+  /^(?:successfully\s+)?(?:checked out|purchased|copped|secured|bought)\s+(?![|•:@~\-–—(\[]|(?:on|at|from|in|for|with|again|twice|now|today|instantly|quickly|fast|the bag)\b)(.+?)(?:\s+(?:on|at|from|@)\s+(.+?))?[\s!.]*$/i;
+
 export type HeaderVerdict =
   | { kind: "success"; notice: boolean; text: string; rest: string }
   | { kind: "not_checkout"; category: string; word: string }
@@ -90,6 +120,19 @@ export function judgeLine(line: string): HeaderVerdict & { product?: string } {
   for (const [category, pattern] of NOT_CHECKOUT) {
     const found = pattern.exec(lower);
     if (found) return { kind: "not_checkout", category, word: found[0] };
+  }
+  const [, object, store] = CHECKED_OUT_OBJECT.exec(line) ?? [];
+  const product = object?.trim();
+  if (
+    product && (product.match(/\p{L}/gu)?.length ?? 0) >= 3 && judgeLine(product).kind === "none"
+  ) {
+    return {
+      kind: "success",
+      notice: false,
+      text: line,
+      rest: store ? ` on ${store}` : "",
+      product,
+    };
   }
   for (const [notice, patterns] of [[false, SUCCESS], [true, ORDER_NOTICE]] as const) {
     for (const pattern of patterns) {
@@ -159,9 +202,14 @@ export function storeInHeader(verdict: HeaderVerdict): string | undefined {
   return store && store.length <= 100 && judgeLine(store).kind === "none" ? store : undefined;
 }
 
-/** An order number printed in a header: `New order #58213`, `Order #1187 placed`. */
+/**
+ * An order number printed in a header: `New order #58213`, `Order #1187 placed`,
+ * `Neue Bestellung #1042`, `Nouvelle commande n° 881`.
+ */
+const ORDER_IN_HEADER =
+  /(?<!\p{L})(?:order|bestellung|commande|pedido|bestelling|ordine)\s*(?:#|no\.?|number|nr\.?|id|n[°º]\.?|nummer|numéro|número|numero)\s*:?\s*#?\s*([a-z0-9][a-z0-9-]{1,40})(?![\p{L}\p{N}])/iu;
+
 export function orderNumberInHeader(text: string): string | undefined {
-  const found = /\border\s*(?:#|no\.?|number|nr\.?|id)\s*:?\s*#?\s*([a-z0-9][a-z0-9-]{1,40})\b/i
-    .exec(text);
+  const found = ORDER_IN_HEADER.exec(text);
   return found && /\d/.test(found[1]) ? found[1] : undefined;
 }

@@ -3,8 +3,11 @@
  * intake"). Pure: no I/O, no clock. The embed is picked by its header text (title, author
  * name, first description line; the post's `content` counts for every embed), never by its
  * fields: decline posts reuse the success field set. An order needs a success header and a
- * product name; without a success word, only a product with an order number (printed only once
- * an order exists) counts. Anything else is ignored: a wrong order is worse than none.
+ * product name or an order number (a post naming only a SKU leaves the item blank); without a
+ * success word, only a product with an order number (printed only once an order exists)
+ * counts. Anything else is ignored: a wrong order is worse than none. Labels and header words
+ * are read in English, German, French, Spanish, Dutch, Italian and Japanese; bot names never
+ * decide anything.
  */
 import type { MessageFacts, Reading } from "../../domain/intake.ts";
 import type { MessageFields } from "../../domain/order.ts";
@@ -22,7 +25,7 @@ import {
   orderNumberInHeader,
   storeInHeader,
 } from "./header.ts";
-import { readFields, readText } from "./pairs.ts";
+import { isLabelLine, isSectionName, productHeadings, readFields, readText } from "./pairs.ts";
 import { redactEmbed } from "./redact.ts";
 import { cleanText, httpUrl } from "./text.ts";
 
@@ -79,12 +82,20 @@ function readPost(post: ChatBody): Outcome {
   const first = post.embeds[0];
   if (contentHeader.verdict.kind === "not_checkout") return notCheckout(contentHeader, first);
   const success = embeds.find((e) => e.header.verdict.kind === "success");
-  if (success) return readCheckout(post, group(post.embeds, success.index), success.header);
+  if (success) {
+    return readCheckout(post, group(post.embeds, success.index, true), success.header);
+  }
   const refusal = embeds.find((e) => e.header.verdict.kind === "not_checkout");
   if (refusal) return notCheckout(refusal.header, refusal.embed);
   // The content's header counts for every embed, so this is a post with no embed at all.
   if (contentHeader.verdict.kind === "success") return readCheckout(post, [], contentHeader);
-  // No success word anywhere: a product with an order number is still an order.
+  // No success word anywhere: a product with an order number is still an order. A post of
+  // plain content must open with a heading of its own (`ScottBot checkout`): a person's
+  // `Order: 4471` line in the channel is chatter.
+  const firstLine = contentLines[0]?.[1] ?? "";
+  if (embeds.length === 0 && (contentHeader.verdict.kind !== "weak" || isLabelLine(firstLine))) {
+    return ignored("no checkout header");
+  }
   const cards = embeds.length > 0 ? embeds.map((e) => group(post.embeds, e.index)) : [[]];
   for (const [n, card] of cards.entries()) {
     const read = readCheckout(post, card, embeds[n]?.header ?? contentHeader);
@@ -108,27 +119,44 @@ function isEmptyEmbed(embed: ChatEmbed): boolean {
 
 /**
  * The embed at `index` and the ones that continue it: the platform shows embeds with the same
- * `url` as one card, and a cart that overflows goes on in embeds with no title of their own.
+ * `url` as one card, a cart that overflows goes on in embeds with no title of their own, and
+ * bots split one checkout over embeds titled by part (`Order details`, `Payment`), before or
+ * after the one that says success (`backward`). An embed whose header says something of its
+ * own (another checkout, a decline, a task summary) starts another post. The embed at `index`
+ * comes first (its description and header are the post's), the ones before it last.
  */
-function group(embeds: readonly ChatEmbed[], index: number): ChatEmbed[] {
+function group(embeds: readonly ChatEmbed[], index: number, backward = false): ChatEmbed[] {
   const first = embeds[index];
+  const ownSay = (e: ChatEmbed) => {
+    const own = judgeHeader(embedHeaderLines(e)).verdict.kind;
+    return own === "success" || own === "not_checkout";
+  };
   const out = [first];
   for (const next of embeds.slice(index + 1)) {
     const sameCard = first.url !== undefined && next.url === first.url;
-    if (!sameCard && (next.title || next.author?.name)) break;
+    if (!sameCard && ownSay(next)) break;
     out.push(next);
   }
-  return out;
+  const before: ChatEmbed[] = [];
+  for (let i = index - 1; backward && i >= 0 && !ownSay(embeds[i]); i--) before.unshift(embeds[i]);
+  return [...out, ...before];
 }
 
 function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outcome {
   const [embed] = cards;
   const description = readText(embed?.description, "description");
+  const content = readText(post.content, "content");
   const pairs = [
     ...readFields(cards.flatMap((c) => c.fields)),
     ...description.pairs,
-    ...readText(post.content, "content").pairs,
+    ...content.pairs,
   ];
+  // The text whose loose lines may name the product: the description, else (after a success
+  // header only: chatter is plain content too) the content.
+  const text: LooseText = embed?.description
+    ? { loose: description.loose, where: "description" }
+    : { loose: header.verdict.kind === "success" ? content.loose : [], where: "content" };
+  const headings = productHeadings(cards.flatMap((c) => c.fields));
   const headerLines = [
     ...(embed ? embedHeaderLines(embed) : []),
     ...contentHeaderLines(post.content),
@@ -136,32 +164,41 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
   const botNames = [post.username ?? "", embed?.footer?.text ?? ""];
   const items = pickItems(
     itemsFromPairs(pairs),
-    description.loose,
-    embed,
+    text,
+    headings,
+    cards,
     header,
     headerLines,
     botNames,
   );
   const redacted = embed ? { embed: redactEmbed(embed) } : {};
-  if (items.length === 0) {
+  // A status field that says the checkout failed outweighs any header (`Status: Declined`).
+  const refusal = pairs.filter((p) => p.kind === "status")
+    .map((p) => judgeLine(p.lines.join(" "))).find((v) => v.kind === "not_checkout");
+  if (refusal?.kind === "not_checkout") {
+    return ignored(`${refusal.category}: status says "${refusal.word}"`, embed);
+  }
+  const read = fieldsFromPairs(pairs);
+  const orderNumber = read.orderNumber ?? orderFromHeaders(headerLines);
+  // A success post with an order number is a checkout even when it names only a SKU: the
+  // item is left blank rather than filled with a code.
+  if (items.length === 0 && !(header.verdict.kind === "success" && orderNumber)) {
     return {
       reading: { kind: "unreadable", why: "checkout post without a product name" },
       ...redacted,
     };
   }
-  const read = fieldsFromPairs(pairs);
-  const one = items.length === 1 ? items[0] : undefined;
-  // Labelled figures first: `Total` is the price when no price is labelled, a total beside
-  // one; a cart line's own figure only when nothing is labelled. A cart of several products
-  // has one meaningful figure, its total (fixture README rule 7).
-  const price = one && (read.price ?? read.total ?? one.price);
+  const one = items.length <= 1 ? items[0] ?? {} : undefined;
+  // `Total` is what was charged, never a unit price; the price is a labelled one, else the
+  // figure of a single cart line. A cart of several products has one meaningful figure, its
+  // total (fixture README rule 7).
   const fields: MessageFields & { itemSummary: string } = {
     itemSummary: joinNames(items),
     store: read.store ?? storeFromHeaders(headerLines, botNames) ??
-      storeFromAuthor(embed, header, botNames),
-    orderNumber: read.orderNumber ?? orderFromHeaders(headerLines),
-    price,
-    total: read.price !== undefined || items.length > 1 ? read.total : undefined,
+      storeFromAuthor(cards, header, botNames),
+    orderNumber,
+    price: one && (read.price ?? one.price),
+    total: read.total,
     quantity: read.quantity ?? one?.quantity,
     size: read.size ?? one?.size,
     imageUrl: imageOf(cards),
@@ -169,35 +206,52 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
     estimatedDelivery: read.estimatedDelivery,
   };
   const defined = compact(fields);
-  const feed = compact<ChatFeed>({
-    itemSummary: defined.itemSummary,
-    store: defined.store,
-    price: defined.price ?? defined.total,
-    imageUrl: defined.imageUrl,
-  });
+  // A post with no item name is not shown on the community feed (its title is the item).
+  const feed = defined.itemSummary
+    ? compact<ChatFeed>({
+      itemSummary: defined.itemSummary,
+      store: defined.store,
+      price: defined.price ?? defined.total,
+      imageUrl: defined.imageUrl,
+    })
+    : undefined;
   const signals = headerSignals(headerLines.map(([, line]) => line));
-  return { reading: { kind: "order", fields: defined, signals }, ...redacted, feed };
+  return {
+    reading: { kind: "order", fields: defined, signals },
+    ...redacted,
+    ...(feed ? { feed } : {}),
+  };
+}
+
+interface LooseText {
+  loose: { line: string; index: number }[];
+  where: HeaderPlace;
 }
 
 /**
- * The products, from the first place that names them: product labels; a description whose
- * first line (after a success header) is the product or a run of cart lines;
- * `Success: <product>` in a header; the title when the success words are elsewhere.
+ * The products, from the first place that names them: product labels; a description (or
+ * content) whose first line (after a success header) is the product or a run of cart lines;
+ * `Success: <product>` or `Checked out <product>` in a header; a field named after the product
+ * whose value holds its details; the title when the success words are elsewhere and it says
+ * nothing else (a bare `Checkout` is no product).
  */
 function pickItems(
   labelled: LineItem[],
-  loose: { line: string; index: number }[],
-  embed: ChatEmbed | undefined,
+  { loose, where }: LooseText,
+  headings: string[],
+  cards: readonly ChatEmbed[],
   header: Header,
   headerLines: [HeaderPlace, string][],
   botNames: string[],
 ): LineItem[] {
   if (labelled.length > 0) return labelled;
-  const start = header.where === "description" ? 1 : 0;
-  const firstLoose = loose[0];
+  // The header line itself is loose text too: what follows it is where a product may be.
+  const start = header.where === where ? 1 : 0;
+  const after = loose.filter((l) => l.index >= start);
+  const firstLoose = after[0];
   if (firstLoose && firstLoose.index === start && isProductLine(firstLoose.line)) {
     const run: LineItem[] = [];
-    for (const [n, { line, index }] of loose.entries()) {
+    for (const [n, { line, index }] of after.entries()) {
       const item = readLineItem(line, true);
       if (index !== start + n || item.price === undefined || !isName(item.name)) break;
       run.push(item);
@@ -207,9 +261,17 @@ function pickItems(
   const named = header.product ??
     headerLines.map(([, line]) => judgeLine(line).product).find(Boolean);
   if (named && isName(named)) return [readLineItem(named, false)];
-  const title = cleanText(embed?.title);
-  if (title && header.where !== "title" && isProductLine(title) && !isBotName(title, botNames)) {
-    return [readLineItem(title, false)];
+  // A field named after the product, its value the product's details (`Size: 10`...).
+  const heading = headings.find((h) => isName(h) && judgeLine(h).kind === "none");
+  if (heading) return [readLineItem(heading, false)];
+  // A title, when the success words are elsewhere: the checkout embed's own, else that of an
+  // embed of the same checkout (not a part's heading: `Order Details`, `Shipping Info`).
+  if (header.verdict.kind !== "success") return [];
+  for (const [n, card] of cards.entries()) {
+    const title = cleanText(card.title);
+    const plain = title && judgeLine(title).kind === "none" && isName(title);
+    const own = n === 0 ? header.where !== "title" : !isSectionName(title);
+    if (plain && own && !isBotName(title, botNames)) return [readLineItem(title, false)];
   }
   return [];
 }
@@ -221,11 +283,24 @@ function isProductLine(line: string): boolean {
 }
 
 const key = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+const firstWord = (s: string) => key(s.trim().split(/[\s|•·:—–-]+/u)[0] ?? "");
 
+/** The bot's own name: the start of its username or footer, or their first word (`Burst AIO`). */
 function isBotName(text: string, botNames: readonly string[]): boolean {
   const k = key(text);
-  return k !== "" && botNames.some((name) => key(name) !== "" && key(name).startsWith(k));
+  const first = firstWord(text);
+  return k !== "" &&
+    botNames.some((name) =>
+      key(name) !== "" && (key(name).startsWith(k) || (first !== "" && firstWord(name) === first))
+    );
 }
+
+/**
+ * Authors that are not a shop: a tool (`Cook AIO`, `Notifications`), or a person (`@kev`,
+ * `kev#0001`, `Checked out by Sam`).
+ */
+const NOT_A_SHOP =
+  /\b(?:aio|bots?|tools?|webhooks?|notifi(?:er|cations?)|monitors?|alerts?|by|from|users?|members?)\b|[@#]/i;
 
 /** Product names joined with `, ` in printed order, within the order schema's 2000. */
 function joinNames(items: readonly LineItem[]): string {
@@ -246,18 +321,25 @@ function storeFromHeaders(lines: [HeaderPlace, string][], botNames: string[]): s
   return undefined;
 }
 
-/** A store's own notifier names the shop as the post's author (`Bodega`, `Order #1187 placed`). */
+/**
+ * With no store label, the post's author when it is neither the header nor the bot: a store's
+ * own notifier names the shop there (`Bodega`, `Order #1187 placed`), and so do bots that title
+ * the post with their own name (`Adept — checkout`, author `Stüssy`).
+ */
 function storeFromAuthor(
-  embed: ChatEmbed | undefined,
+  cards: readonly ChatEmbed[],
   header: Header,
   botNames: string[],
 ): string | undefined {
-  const author = cleanText(embed?.author?.name);
-  if (header.verdict.kind !== "success" || !header.verdict.notice || header.where === "author") {
-    return undefined;
+  for (const [n, card] of cards.entries()) {
+    const author = cleanText(card.author?.name);
+    if (!author || (n === 0 && header.where === "author") || author.length > 200) continue;
+    const title = cleanText(card.title);
+    const names = title ? [...botNames, title] : botNames;
+    const plain = judgeLine(author).kind === "none" && !NOT_A_SHOP.test(author);
+    if (plain && !isBotName(author, names)) return author;
   }
-  const plain = author && judgeLine(author).kind === "none" && author.length <= 200;
-  return plain && !isBotName(author, botNames) ? author : undefined;
+  return undefined;
 }
 
 function orderFromHeaders(lines: [HeaderPlace, string][]): string | undefined {

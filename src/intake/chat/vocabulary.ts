@@ -21,87 +21,148 @@ export type FieldKind =
   | "carrier"
   | "estimatedDelivery";
 
-/** A label's meaning: an order field, a private value, or a known label that gives nothing. */
-export type LabelKind = FieldKind | "private" | "other";
+/**
+ * A label's meaning: an order field, a private value, the post's outcome (`Status: Failed`), or
+ * a known label that gives nothing.
+ */
+export type LabelKind = FieldKind | "private" | "other" | "status";
 
-/** Spellings seen in the bots' posts (research: SOURCES.md A.3, intake.md §6), as `keyOf` gives them. */
+/**
+ * Spellings seen in the bots' posts (research: SOURCES.md A.3, intake.md §6), as `keyOf` gives
+ * them, then the same labels in German, French, Spanish, Dutch, Italian and Japanese (bots and
+ * stores' own notifiers are set to the user's language; research/intake.md §3).
+ */
 const VOCABULARY: Record<FieldKind, readonly string[]> = {
   item: [
-    "product",
-    "products",
-    "productname",
-    "producttitle",
-    "item",
-    "items",
-    "itemname",
-    "itemtitle",
-    "lineitem",
-    "lineitems",
-    "article",
-    "商品",
+    ...["product", "products", "productname", "producttitle", "item", "items", "itemname"],
+    ...["itemtitle", "lineitem", "lineitems", "article", "商品"],
+    ...["artikel", "produkt", "produktname", "artikelname", "artikelbezeichnung", "bezeichnung"],
+    ...["produit", "nomduproduit", "nomdelarticle", "producto", "artículo", "nombredelproducto"],
+    ...["produto", "productnaam", "prodotto", "articolo", "nomeprodotto", "nomedelprodotto"],
+    ...["商品名", "製品", "製品名", "アイテム", "品名", "商品名称", "产品"],
   ],
   store: [
-    "store",
-    "storename",
-    "site",
-    "sitename",
-    "website",
-    "retailer",
-    "shop",
-    "shopname",
-    "merchant",
-    "region",
-    "srore",
+    ...["store", "storename", "site", "sitename", "website", "retailer", "shop", "shopname"],
+    ...["merchant", "srore", "marketplace", "vendor"],
+    ...["händler", "webseite", "laden", "onlineshop", "boutique", "magasin", "marchand"],
+    ...["tienda", "sitio", "sitioweb", "comercio", "winkel", "webwinkel", "webshop", "negozio"],
+    ...[
+      "loja",
+      "sito",
+      "sitoweb",
+      "ストア",
+      "ショップ",
+      "サイト",
+      "店舗",
+      "店舗名",
+      "ショップ名",
+      "商店",
+    ],
   ],
   orderNumber: [
-    "order",
-    "order#",
-    "ordernumber",
-    "ordernum",
-    "orderno",
-    "ordernr",
-    "orderid",
-    "ordercode",
-    "orderref",
-    "orderreference",
-    "ordernumver",
-    "confirmation",
-    "confirmation#",
-    "confirmationnumber",
-    "confirmationno",
-    "confirmationcode",
-    "conf#",
-    "订单号",
-    "订单编号",
+    ...["order", "order#", "ordernumber", "ordernum", "orderno", "ordernr", "orderid"],
+    ...["ordercode", "orderref", "orderreference", "ordernumver", "confirmation"],
+    ...["confirmation#", "confirmationnumber", "confirmationno", "confirmationcode", "conf#"],
+    ...["订单号", "订单编号"],
+    ...["bestellnummer", "bestellung", "bestellnr", "bestellung#", "auftragsnummer"],
+    ...["commande", "commande#", "numérodecommande", "ndecommande", "nodecommande", "ncommande"],
+    ...["commanden", "numcommande", "pedido", "pedido#", "númerodepedido", "nodepedido"],
+    ...["npedido", "numerodepedido", "nrodepedido", "numdepedido", "númerodopedido", "ご注文番号"],
+    ...["bestelnummer", "bestelling", "ordernummer", "ordine", "ordine#", "numerodordine"],
+    ...["numeroordine", "nordine", "注文番号", "注文id", "オーダー番号", "注文", "受注番号"],
   ],
-  price: ["price", "amount", "cost", "itemprice", "productprice", "unitprice", "priceeach"],
+  price: [
+    ...["price", "amount", "cost", "itemprice", "productprice", "unitprice", "priceeach"],
+    ...["retail", "retailprice", "saleprice", "itemcost", "unitcost", "each"],
+    ...["preis", "stückpreis", "einzelpreis", "betrag", "prix", "prixunitaire", "montant"],
+    ...["precio", "preciounitario", "importe", "prijs", "stukprijs", "bedrag", "prezzo"],
+    ...["preço", "prezzounitario", "importo", "価格", "値段", "単価", "金額", "价格"],
+  ],
   total: [
-    "total",
-    "ordertotal",
-    "grandtotal",
-    "carttotal",
-    "totalprice",
-    "totalpaid",
-    "totalamount",
-    "checkouttotal",
+    ...["total", "ordertotal", "grandtotal", "carttotal", "totalprice", "totalpaid"],
+    ...["totalamount", "checkouttotal", "totalcharged", "amountpaid", "amountcharged"],
+    ...["totalcost", "ordervalue", "paid", "charged"],
+    ...["gesamt", "gesamtsumme", "gesamtbetrag", "gesamtpreis", "summe", "montanttotal"],
+    ...[
+      "prixtotal",
+      "totalpayé",
+      "endbetrag",
+      "totalttc",
+      "importetotal",
+      "totalapagar",
+      "totaal",
+      "totaalbedrag",
+      "totale",
+    ],
+    ...["totaleordine", "importototale", "合計", "合計金額", "総額", "お支払い金額", "总计"],
   ],
-  quantity: ["qty", "quantity", "quantities", "units"],
-  size: ["size", "sz", "shoesize", "尺码"],
+  quantity: [
+    ...[
+      "qty",
+      "quantity",
+      "quantities",
+      "units",
+      "count",
+      "pcs",
+      "pieces",
+      "menge",
+      "anzahl",
+      "stückzahl",
+      "quantité",
+    ],
+    ...["qté", "cantidad", "cant", "aantal", "quantità", "qtà", "quantidade", "数量", "個数"],
+  ],
+  size: [
+    ...[
+      "size",
+      "sz",
+      "shoesize",
+      "sizeus",
+      "sizeuk",
+      "sizeeu",
+      "ussize",
+      "uksize",
+      "eusize",
+      "尺码",
+      "größe",
+      "grösse",
+      "groesse",
+      "gr",
+      "taille",
+      "pointure",
+    ],
+    ...["talla", "maat", "taglia", "misura", "tamanho", "サイズ"],
+  ],
   trackingNumber: [
-    "tracking",
-    "trackingnumber",
-    "tracking#",
-    "trackingno",
-    "trackingid",
-    "trackingcode",
+    ...["tracking", "trackingnumber", "tracking#", "trackingno", "trackingid", "trackingcode"],
+    ...["sendungsnummer", "trackingnummer", "sendungsverfolgungsnummer", "numérodesuivi"],
+    ...["ndesuivi", "númerodeseguimiento", "codigodeseguimiento", "códigodeseguimiento"],
+    ...["trackandtrace", "tracktrace", "numeroditracciamento", "codiceditracciamento", "追跡番号"],
+    ...["お問い合わせ番号", "伝票番号"],
   ],
   trackingUrl: ["trackingurl", "trackinglink", "trackingpage"],
-  carrier: ["carrier", "courier", "shippingcarrier"],
+  carrier: [
+    ...["carrier", "courier", "shippingcarrier", "versanddienstleister", "paketdienst"],
+    ...["transporteur", "transportista", "vervoerder", "corriere", "配送業者", "運送会社"],
+  ],
   estimatedDelivery: ["estimateddelivery", "eta", "deliverydate", "estimatedarrival", "arrives"],
 };
 
 /** Labels bots print that give no order field (known, so a `Label` line is not a value). */
 const OTHER = [
+  // Product codes and regions: never an item name nor a store.
+  ...["artikelnummer", "artnr", "référence", "réf", "ref", "referencia", "codiceprodotto"],
+  ...["codicearticolo", "品番", "商品コード", "型番", "region", "land", "pays", "país", "paese"],
+  ...["farbe", "couleur", "kleur", "colore", "カラー", "色", "stil"],
+  // Product and variant ids, and other facts bots print beside the product.
+  ...["productid", "productcode", "itemid", "item#", "itemnumber", "variantid", "styleid"],
+  ...["gender", "coupon", "discountcode", "promocode", "duration", "elapsed", "timetaken"],
+  // Section headings.
+  ...["details", "info", "information", "summary", "overview", "orderdetails", "orderinfo"],
+  ...["ordersummary", "checkoutdetails", "checkoutinfo", "itemdetails", "productdetails", "cart"],
+  // Sums and costs that are not the total.
+  ...["zwischensumme", "soustotal", "versand", "versandkosten", "livraison", "envío", "envio"],
+  ...["verzending", "verzendkosten", "spedizione", "subtotale", "小計", "送料", "税", "mwst"],
   "sku",
   "pid",
   "style",
@@ -114,7 +175,6 @@ const OTHER = [
   "checkoutspeed",
   "speed",
   "fraudstatus",
-  "status",
   "link",
   "links",
   "query",
@@ -156,13 +216,18 @@ const OTHER = [
 
 /** Words that make a label private: whose values never become order fields nor logs. */
 const PRIVATE =
-  /e-?mail|proxy|proxies|profile|payment|\bcard\b|\bcc\b|account|\bacct|password|passwd|login|webhook|\bip\b|customer|buyer|recipient|address|phone|billing|cvv|discord|\buser|\btask|\bmode\b|模式|delay|module|share|captcha|3d ?secure/;
+  /e-?mail|proxy|proxies|profile|payment|\bcard\b|\bcc\b|account|\bacct|password|passwd|login|webhook|\bip\b|customer|buyer|recipient|address|phone|billing|cvv|discord|\buser|\btask|\bmode\b|模式|delay|module|share|captcha|3d ?secure|\bkonto|profil|perfil|zahlung|paiement|\bpago|betaling|pagamento|\bkunde|\bclient|\bklant|adresse|direcci|indirizzo|\badres\b|telef|téléphone|teléfono|\bkarte|tarjeta|\bcarte\b|\bkaart|\bcarta\b|passwort|mot de passe|contraseña|wachtwoord|メール|アカウント|プロフィール|支払|住所|電話|カード|顧客|邮箱|账号/;
+
+/** Labels whose value states the post's outcome (`Status: Failed`), judged like a header. */
+const STATUS = ["status", "result", "outcome", "checkoutstatus", "taskstatus", "ergebnis"];
+const STATUS_MORE = ["résultat", "resultado", "risultato", "stato", "estado", "ステータス", "結果"];
 
 const KIND_BY_KEY = new Map<string, LabelKind>([
   ...Object.entries(VOCABULARY).flatMap(([kind, keys]) =>
     keys.map((key) => [key, kind as FieldKind] as const)
   ),
   ...OTHER.map((key) => [key, "other" as const] as const),
+  ...[...STATUS, ...STATUS_MORE].map((key) => [key, "status" as const] as const),
 ]);
 
 /** A label reduced to letters, digits and `#`, lower-cased. */
@@ -179,6 +244,8 @@ export interface LabelPart {
 export interface LabelMeaning {
   kind: LabelKind;
   part?: LabelPart;
+  /** The other parts of a split label that give a field (`Size / Price`: the price). */
+  more?: readonly LabelMeaning[];
 }
 
 /** Labels repeat from post to post (`Store`, `Product`...): their meanings are remembered. */
@@ -208,14 +275,18 @@ function readLabel(raw: string): LabelMeaning | null {
   const inside = [...text.matchAll(/\(([^()]*)\)/g)].map((m) => m[1]);
   // A field kind in any variant beats a known label that gives nothing (`Size(s)` is a size).
   const kinds = [outside, text, ...inside].map((v) => KIND_BY_KEY.get(keyOf(v)));
-  const kind = kinds.find((k) => k !== undefined && k !== "other") ?? kinds.find(Boolean);
+  const kind = kinds.find((k) => k !== undefined && k !== "other" && k !== "status") ??
+    kinds.find(Boolean);
   if (kind) return { kind };
   const parts = outside.split("/");
-  if (parts.length > 1) {
-    for (const [index, part] of parts.entries()) {
-      const kind = KIND_BY_KEY.get(keyOf(part));
-      if (kind && kind !== "other") return { kind, part: { index, count: parts.length } };
+  if (parts.length < 2) return null;
+  const found: LabelMeaning[] = [];
+  for (const [index, part] of parts.entries()) {
+    const kind = KIND_BY_KEY.get(keyOf(part));
+    if (kind && kind !== "other" && kind !== "status") {
+      found.push({ kind, part: { index, count: parts.length } });
     }
   }
-  return null;
+  const [first, ...more] = found;
+  return first ? { ...first, ...(more.length > 0 ? { more } : {}) } : null;
 }

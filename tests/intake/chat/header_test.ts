@@ -88,6 +88,9 @@ Deno.test("a store named after the success phrase; order numbers in notices", ()
   equal(orderNumberInHeader("Order #1187 placed by Sam T."), "1187");
   equal(orderNumberInHeader("Order Confirmed — Nike"), undefined);
   equal(orderNumberInHeader("Order #ABCDEF"), undefined);
+  equal(orderNumberInHeader("Neue Bestellung #1042"), "1042");
+  equal(orderNumberInHeader("Nouvelle commande n° 881-B"), "881-B");
+  equal(orderNumberInHeader("Bestellung erfolgreich"), undefined);
 });
 
 Deno.test("a few other languages, account generators, and status news", () => {
@@ -102,4 +105,70 @@ Deno.test("a few other languages, account generators, and status news", () => {
   equal(headerSignals(["Order shipped — Nike"]).shipped, true);
   equal(headerSignals(["Your order was delivered"]).delivered, true);
   equal(JSON.stringify(headerSignals(["Successful Checkout", "Delivery: Standard"])), "{}");
+});
+
+Deno.test("success, decline and non-checkout headers in DE, FR, ES, NL, IT and JA", () => {
+  const success = [
+    "Bestellung aufgegeben",
+    "Commande passée",
+    "Compra realizada",
+    "Bestelling geplaatst",
+    "Gelukt!",
+    "Acquisto completato",
+    "Ordine effettuato",
+    "チェックアウト成功",
+    "購入完了",
+    "Nouvelle commande #1042",
+    "Betaling geslaagd",
+    "ご注文が完了しました",
+  ];
+  for (const line of success) equal(verdict(line), "success", line);
+  const refused: [string, string][] = [
+    ["Checkout nicht erfolgreich", "decline"],
+    ["Bestelling mislukt", "decline"],
+    ["Acquisto non riuscito", "decline"],
+    ["決済エラー", "decline"],
+    ["Ausverkauft", "out of stock"],
+    ["Rupture de stock", "out of stock"],
+    ["在庫切れ", "out of stock"],
+    ["In der Warteschlange", "queue"],
+    ["Ajouté au panier", "task status"],
+    ["Aggiunto al carrello", "task status"],
+    ["Webhookテスト", "test"],
+    ["Mensaje de prueba", "test"],
+    ["Successful Login", "task status"],
+    ["Wieder verfügbar", "monitor"],
+    ["De nouveau en stock", "monitor"],
+    ["再入荷", "monitor"],
+    ["Fuera de stock", "out of stock"],
+  ];
+  for (const [line, category] of refused) {
+    const v = judgeLine(line);
+    equal(v.kind === "not_checkout" ? v.category : v.kind, category, line);
+  }
+  equal(headerSignals(["Bestellung versandt"]).shipped, true);
+  equal(headerSignals(["Commande livrée"]).delivered, true);
+  equal(headerSignals(["配達完了"]).delivered, true);
+});
+
+Deno.test("'Checked out <product> on <store>': the verb's object is the product", () => {
+  const read = judgeLine("Successfully checked out Nike Dunk Low from Nike US!");
+  equal(read.kind === "success" && read.product, "Nike Dunk Low");
+  equal(storeInHeader(read), "Nike US");
+  equal(judgeLine("Copped Jordan 4 'Bred' @ Foot Locker").product, "Jordan 4 'Bred'");
+  for (
+    const line of [
+      "Checked out!",
+      "Checked out (2/3)",
+      "Checked out in 2.3s",
+      "Checked Out | Target",
+      "Checked out again",
+      "Secured the bag",
+    ]
+  ) {
+    equal(judgeLine(line).product, undefined, line);
+  }
+  // After `Successful Checkout` a word is the title's, not a product.
+  equal(judgeLine("Successful Checkout Notification").product, undefined);
+  equal(judgeLine("Purchased failed").kind, "not_checkout");
 });

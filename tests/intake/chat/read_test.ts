@@ -117,15 +117,49 @@ Deno.test("embeds with the same url are one card; header-less embeds continue th
       },
       { url: "https://shop.example/o/1", image: { url: "https://img.example/2.jpg" } },
       { fields: [f("Order #", "A-1001"), f("Total", "$80.00")] },
-      { title: "Another card", fields: [f("Size", "XL")] },
+      { title: "Payment details", fields: [f("Size", "XL"), f("Email", "||a@example.com||")] },
+      { title: "Successful Checkout", fields: [f("Product", "Tripod"), f("Price", "$9")] },
     ],
   });
+  // A part titled on its own continues the checkout; another checkout's embed does not.
   eq(fieldsOf(read), {
     itemSummary: "Camera",
     orderNumber: "A-1001",
-    price: "$80.00",
+    total: "$80.00",
+    size: "XL",
     imageUrl: "https://img.example/1.jpg",
   });
+  // The product's embed before the one that says success is part of the checkout too; a task
+  // summary before it is not.
+  const before = readChatPost({
+    embeds: [
+      { title: "Task Group Summary", fields: [f("Store", "Old Shop"), f("Checkouts", "3")] },
+      { author: { name: "Nike US" }, title: "Dunk Low", fields: [f("Size", "10")] },
+      { title: "Checkout Successful", fields: [f("Price", "$110.00"), f("Order", "C-9")] },
+    ],
+  });
+  eq(fieldsOf(before), {
+    itemSummary: "Dunk Low",
+    store: "Nike US",
+    size: "10",
+    price: "$110.00",
+    orderNumber: "C-9",
+  });
+  // A branding embed after the checkout: its bare `Website` link is no store.
+  const branded = readChatPost({
+    embeds: [
+      { title: "Successful Checkout", fields: [f("Product", "Camera"), f("Order", "A-2")] },
+      { title: "Powered by Cook Group", fields: [f("Website", "https://cook.example.com")] },
+    ],
+  });
+  eq(fieldsOf(branded), { itemSummary: "Camera", orderNumber: "A-2" });
+  const declined = readChatPost({
+    embeds: [
+      { title: "Successful Checkout", fields: [f("Product", "Camera"), f("Order", "A-1")] },
+      { title: "Payment declined", fields: [f("Price", "$80.00")] },
+    ],
+  });
+  eq(fieldsOf(declined), { itemSummary: "Camera", orderNumber: "A-1" });
 });
 
 Deno.test("content-only posts, and Success: <product> content beside a bare embed", () => {
@@ -152,6 +186,11 @@ Deno.test("without a success word only a product with an order number is an orde
     "no checkout header",
   );
   equal(whyOf(readChatPost({ content: "W" }), "ignored"), "no checkout header");
+  // Plain content needs a heading of its own: label lines typed by a person are chatter.
+  const typed = readChatPost({ content: "Order: 4471\nProduct: dunks\nanyone else?" });
+  equal(whyOf(typed, "ignored"), "no checkout header");
+  const headed = readChatPost({ content: "Quill checkout\nProduct: Dunk\nOrder: 4471" });
+  eq(fieldsOf(headed), { itemSummary: "Dunk", orderNumber: "4471" });
 });
 
 Deno.test("an inbox tool's shipping notice with an order number carries the shipped signal", () => {
@@ -175,9 +214,82 @@ Deno.test("an inbox tool's shipping notice with an order number carries the ship
   equal(whyOf(noNumber, "ignored"), "no checkout header");
 });
 
-Deno.test("a success header without a product name is unreadable", () => {
+Deno.test("a success header with only a SKU: an order with a blank item, or nothing", () => {
   const read = readChatPost(success([f("Pid", "IF8892"), f("Order Number", "A1")]));
-  equal(whyOf(read, "unreadable"), "checkout post without a product name");
+  eq(fieldsOf(read), { itemSummary: "", orderNumber: "A1" });
+  equal(read.feed, undefined);
+  const noNumber = readChatPost(success([f("SKU", "IF8892"), f("Price", "$5")]));
+  equal(whyOf(noNumber, "unreadable"), "checkout post without a product name");
+  // Without a success word a SKU and an order number are not enough.
+  const weak = readChatPost({
+    embeds: [{ title: "Checkout", fields: [f("SKU", "X1"), f("Order", "A2")] }],
+  });
+  equal(whyOf(weak, "ignored"), "no checkout header");
+});
+
+Deno.test("several pairs on one line, whatever separates them; a product before them", () => {
+  const bullets = readChatPost({
+    embeds: [{
+      title: "Checkout Success",
+      description: "**Store:** Kith • **Product:** 1906R • **Size:** 9.5 • **Price:** $160.00 • " +
+        "**Order Number:** ||K-22|| • **Profile:** ||Amex||",
+    }],
+  });
+  eq(fieldsOf(bullets), {
+    store: "Kith",
+    itemSummary: "1906R",
+    size: "9.5",
+    price: "$160.00",
+    orderNumber: "K-22",
+  });
+  // The private segment takes its whole line out of the kept embed.
+  equal(bullets.embed?.description, "");
+  const spaced = readChatPost({
+    content: "Checked out!\nJordan 1 High 'Chicago' - Size: 10 - Price: $180.00 Order: 5512",
+  });
+  eq(fieldsOf(spaced), {
+    itemSummary: "Jordan 1 High 'Chicago'",
+    size: "10",
+    price: "$180.00",
+    orderNumber: "5512",
+  });
+  // After a separator, a label we do not know ends the value before it and gives nothing.
+  const unknown = readChatPost(success([], {
+    description: "Store: Kith • Gender: Men • Product: 1906R | Product Ref: M1906 | Size: 9.5",
+  }));
+  eq(fieldsOf(unknown), { store: "Kith", itemSummary: "1906R", size: "9.5" });
+  // A colon inside a product name is not a label: only known labels split a line.
+  const colon = readChatPost(success([], { description: "Product: Dune: Part Two | Qty: 1" }));
+  eq(fieldsOf(colon), { itemSummary: "Dune: Part Two", quantity: 1 });
+});
+
+Deno.test("the store from the author unless it is the bot; Total is never a unit price", () => {
+  const read = readChatPost({
+    username: "Nimbus",
+    embeds: [{
+      author: { name: "Palace" },
+      title: "Nimbus | checked out",
+      fields: [f("Item", "Hood × 2"), f("Total", "$316.00"), f("Order", "P-1")],
+    }],
+  });
+  eq(fieldsOf(read), {
+    store: "Palace",
+    itemSummary: "Hood",
+    quantity: 2,
+    total: "$316.00",
+    orderNumber: "P-1",
+  });
+  for (const author of ["Nimbus AIO", "Cook Bot", "Nimbus", "@kev", "kev#0001", "Run by Sam"]) {
+    const bot = readChatPost({
+      embeds: [{
+        author: { name: author },
+        title: "Successful checkout",
+        fields: [f("Item", "Hood"), f("Order", "P-1")],
+        footer: { text: "Nimbus • v2" },
+      }],
+    });
+    equal(fieldsOf(bot).store, undefined, author);
+  }
 });
 
 Deno.test("the product from the title when the success words are in the author name", () => {
@@ -371,4 +483,71 @@ Deno.test("hostile: 10 embeds of 25 fields of 1024 characters read within the pl
     success([...Array.from({ length: 25 }, (_, i) => f(`Note ${i}`, "x")), f("Product", "Tee")]),
   );
   equal(whyOf(late, "unreadable"), "checkout post without a product name");
+});
+
+Deno.test("a Status field saying the checkout failed outweighs the header", () => {
+  const fields = [f("Product", "Dunk"), f("Order", "A123")];
+  const declined = readChatPost(success([...fields, f("Status", "Declined (do not honor)")]));
+  equal(whyOf(declined, "ignored"), 'decline: status says "declined"');
+  const weak = readChatPost({
+    embeds: [{ title: "Checkout", fields: [...fields, f("Résultat", "Échec du paiement")] }],
+  });
+  equal(whyOf(weak, "ignored"), "no checkout header");
+  // A status that says nothing about failure (Fraud Status: SUCCESS, Status: paid) is no veto.
+  eq(fieldsOf(readChatPost(success([...fields, f("Status", "paid")]))), {
+    itemSummary: "Dunk",
+    orderNumber: "A123",
+  });
+});
+
+Deno.test("a money value is one figure and its currency; anything more is left out", () => {
+  const read = readChatPost(success([], {
+    description:
+      "Product: Dunk Low Price: $10.00 Shipping: $9.00 Order: 55123\nTotal: $19.00 (incl. $1 tax)",
+  }));
+  eq(fieldsOf(read), { itemSummary: "Dunk Low", price: "$10.00", orderNumber: "55123" });
+  for (
+    const price of ["$1,599.00", "180,00 €", "CA$280.00", "59.98 USD", "€ 129,95", "R$ 799,99"]
+  ) {
+    equal(fieldsOf(readChatPost(success([f("Item", "X"), f("Price", price)]))).price, price);
+  }
+});
+
+Deno.test("Label - value lines; an unknown-language post takes no title as its product", () => {
+  const dashes = readChatPost(
+    success([], { description: "Product - Dunk Low\nSize - 10\nItem 1 - Tee - $5.00" }),
+  );
+  eq(fieldsOf(dashes), { itemSummary: "Dunk Low, Tee", size: "10" });
+  // No success word anywhere and no product label we know: the title is not guessed as the item.
+  const unknown = readChatPost({
+    embeds: [{ title: "Zakup udany", fields: [f("Produkt nazwa", "Dunk"), f("Order", "PL-1234")] }],
+  });
+  equal(whyOf(unknown, "ignored"), "no checkout header");
+});
+
+Deno.test("a split label gives each of its fields from the same part of the value", () => {
+  const read = readChatPost(success([f("Product", "Dunk"), f("Size / Price", "10 / $115.00")]));
+  eq(fieldsOf(read), { itemSummary: "Dunk", size: "10", price: "$115.00" });
+  const lines = readChatPost(success([], { description: "Product: Dunk\nQty/Size: 2/M" }));
+  eq(fieldsOf(lines), { itemSummary: "Dunk", quantity: 2, size: "M" });
+});
+
+Deno.test("a field named after the product, its value the details; section fields are read", () => {
+  const read = readChatPost(success([
+    f("Store", "Target"),
+    f("Prismatic Evolutions ETB", "Qty: 2\nPrice: $59.99"),
+    f("Order Details", "Order: ||9120||"),
+  ]));
+  eq(fieldsOf(read), {
+    store: "Target",
+    itemSummary: "Prismatic Evolutions ETB",
+    quantity: 2,
+    price: "$59.99",
+    orderNumber: "9120",
+  });
+  // A section heading is no product, whatever its value holds.
+  for (const name of ["Details", "Shipping Info", "Purchase details"]) {
+    const section = readChatPost(success([f(name, "Size: 9\nPrice: $5.00"), f("Order", "A1")]));
+    eq(fieldsOf(section), { itemSummary: "", size: "9", price: "$5.00", orderNumber: "A1" }, name);
+  }
 });

@@ -6,7 +6,7 @@ const kind = (label: string) => labelMeaning(label)?.kind ?? null;
 Deno.test("synonyms of each order field", () => {
   const cases: Record<string, string[]> = {
     item: ["Product", "Item", "Item Name", "Product Name", "Products", "Product - Name"],
-    store: ["Store", "Site", "Website", "Retailer", "Shop", "Region", "Srore"],
+    store: ["Store", "Site", "Website", "Retailer", "Shop", "Srore"],
     orderNumber: [
       "Order",
       "Order #",
@@ -79,4 +79,59 @@ Deno.test("known labels that give nothing, unknown labels, and split labels", ()
   equal(labelMeaning("\u200b"), null);
   eq(labelMeaning("Size/Color"), { kind: "size", part: { index: 0, count: 2 } });
   eq(labelMeaning("Color / Size"), { kind: "size", part: { index: 1, count: 2 } });
+  eq(labelMeaning("Size / Price"), {
+    kind: "size",
+    part: { index: 0, count: 2 },
+    more: [{ kind: "price", part: { index: 1, count: 2 } }],
+  });
+});
+
+Deno.test("the order fields' labels in German, French, Spanish, Dutch, Italian and Japanese", () => {
+  const cases: Record<string, string[]> = {
+    item: ["Artikel", "Produkt", "Produit", "Producto", "Artículo", "Prodotto", "商品名"],
+    store: ["Händler", "Boutique", "Tienda", "Winkel", "Negozio", "ストア", "ショップ"],
+    orderNumber: [
+      "Bestellnummer",
+      "N° de commande",
+      "Numéro de commande",
+      "Número de pedido",
+      "N.º de pedido",
+      "Bestelnummer",
+      "Numero d'ordine",
+      "注文番号",
+    ],
+    price: ["Preis", "Prix", "Precio", "Prijs", "Prezzo", "価格"],
+    total: ["Gesamtsumme", "Montant total", "Importe total", "Totaal", "Totale", "合計"],
+    quantity: ["Menge", "Anzahl", "Quantité", "Qté", "Cantidad", "Aantal", "Quantità", "数量"],
+    size: ["Größe", "Taille", "Pointure", "Talla", "Maat", "Taglia", "サイズ"],
+    trackingNumber: ["Sendungsnummer", "Numéro de suivi", "Número de seguimiento", "追跡番号"],
+    carrier: ["Versanddienstleister", "Transporteur", "Transportista", "Vervoerder", "Corriere"],
+  };
+  for (const [want, labels] of Object.entries(cases)) {
+    for (const label of labels) equal(kind(label), want, label);
+  }
+  for (const label of ["Profil", "Perfil", "Zahlungsart", "Adresse", "Kunde", "メールアドレス"]) {
+    equal(kind(label), "private", label);
+  }
+  // Product codes and regions are known but give nothing: a SKU is not an item, a region no store.
+  for (const label of ["Region", "Artikelnummer", "Référence", "品番", "Farbe", "Zwischensumme"]) {
+    equal(kind(label), "other", label);
+  }
+  for (const label of ["Status", "Result", "Résultat", "Ergebnis", "ステータス"]) {
+    equal(kind(label), "status", label);
+  }
+  equal(kind("Fraud Status"), "other");
+});
+
+Deno.test("more English spellings bots use for price, total, quantity, size and store", () => {
+  const cases: Record<string, string[]> = {
+    price: ["Retail Price", "Unit Cost", "Each"],
+    total: ["Amount Paid", "Total Charged", "Paid"],
+    quantity: ["Count", "Pcs"],
+    size: ["US Size", "Size US"],
+    store: ["Marketplace", "Vendor"],
+  };
+  for (const [want, labels] of Object.entries(cases)) {
+    for (const label of labels) equal(kind(label), want, label);
+  }
 });

@@ -34,7 +34,7 @@ export function OrderPage({ params }) {
     <//>`;
   }
   return html`
-    <${Page} title=${order.itemSummary} back=${back} actions=${html`
+    <${Page} title=${order.itemSummary || "(item not named)"} back=${back} actions=${html`
       <${ConfirmButton} label="Delete order" title="Delete this order?" confirm="Delete order"
         question=${html`<p>The order and its history are removed. This cannot be undone.</p>`}
         onConfirm=${async () => {

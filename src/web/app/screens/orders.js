@@ -155,7 +155,8 @@ function Row({ order, zone, onChange, onDeleted }) {
   return html`
     <tr>
       <th scope="row" data-label="Item">
-        <a href=${`/orders/${encodeURIComponent(order.id)}`}>${order.itemSummary}</a>
+        <a href=${`/orders/${encodeURIComponent(order.id)}`}>${order.itemSummary ||
+          "(item not named)"}</a>
         <span class="sub">${[
           order.store,
           order.orderNumber && `#${order.orderNumber.replace(/^#/, "")}`,
