@@ -2,12 +2,15 @@
  * Email intake accuracy: reads every `.eml` under the given fixture folders (default
  * tests/fixtures/email) with `readEmail`, compares it with the `.json` expectation beside it,
  * and prints a Markdown table of fields right per field and overall, orders read from non-order
- * mails, and missed orders. `--verbose` lists every wrong field.
+ * mails, and missed orders. `--verbose` lists every wrong field. A folder holding an
+ * `expected.json` (the labeled format) is replayed through the service instead
+ * (`labeled_accuracy.ts`).
  *
- *   deno run -A scripts/intake_accuracy.ts [--verbose] [dir...]
+ *   deno task accuracy [--verbose] [dir...]
  */
 import { join } from "node:path";
 import { readEmail } from "../src/intake/email/read.ts";
+import { replay, report } from "./labeled_accuracy.ts";
 import {
   type Expectation,
   type Score,
@@ -26,12 +29,24 @@ async function* emlFiles(dir: string): AsyncGenerator<string> {
   }
 }
 
+async function exists(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
 const args = Deno.args.filter((a) => !a.startsWith("--"));
 const verbose = Deno.args.includes("--verbose");
 const dirs = args.length > 0 ? args : ["tests/fixtures/email"];
 const now = Date.parse("2026-11-01T00:00:00Z");
 
 for (const dir of dirs) {
+  if (await exists(join(dir, "expected.json"))) {
+    console.log(`\n${report(dir, await replay(dir), verbose)}`);
+    continue;
+  }
   const scores: { file: string; score: Score }[] = [];
   for await (const file of emlFiles(dir)) {
     const json = JSON.parse(await Deno.readTextFile(file.replace(/\.eml$/, ".json")));
