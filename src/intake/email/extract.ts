@@ -102,7 +102,7 @@ function englishMonthFirst(letter: Letter): boolean {
 export function extractFields(letter: Letter, storeNames: string[], now?: number): Extracted {
   const { blocks } = letter;
   const order = findOrderNumber(letter);
-  const items = findItems(blocks, storeNames);
+  const items = findItems(blocks, storeNames, letter.subject);
   const tracking = findTracking(blocks, order.orderNumber);
   const single = items.length === 1 ? items[0] : undefined;
   const total = findTotal(blocks);

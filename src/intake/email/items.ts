@@ -8,6 +8,7 @@ import { type Money, moneyValue } from "../money.ts";
 import { foldKeepingOffsets, memoByText } from "../text.ts";
 import type { Block, Image } from "./html.ts";
 import { isLabel, labelledValues } from "./labels.ts";
+import { isBoilerplate } from "./boilerplate.ts";
 
 export interface Item {
   name: string;
@@ -60,6 +61,9 @@ export function isProductImage(image: Image, storeNames: string[]): boolean {
 
 /** Whether a block reads as a product name (not a label, money, date or a sentence). */
 const nameLike = memoByText(readsAsName);
+
+/** Whether a block may hold an item name: name-like text, not boilerplate. */
+type NameTest = (block: Block) => boolean;
 
 function readsAsName(text: string): boolean {
   if (text.length < 2 || text.length > 250) return false;
@@ -133,7 +137,7 @@ function describe(item: Item, blocks: Block[], from: number, to: number): Item {
 }
 
 /** Items anchored on product images. */
-function imageItems(blocks: Block[], storeNames: string[]): Item[] {
+function imageItems(blocks: Block[], storeNames: string[], isName: NameTest): Item[] {
   const anchors: { block: number; image: Image }[] = [];
   for (let i = 0; i < blocks.length && anchors.length < MAX_ITEMS; i++) {
     const image = blocks[i].images.find((img) => isProductImage(img, storeNames));
@@ -144,7 +148,7 @@ function imageItems(blocks: Block[], storeNames: string[]): Item[] {
     const end = k + 1 < anchors.length ? anchors[k + 1].block : blocks.length;
     let nameAt = -1;
     for (let i = anchor.block; i < Math.min(end, anchor.block + 4); i++) {
-      if (blocks[i].text && nameLike(blocks[i].text)) {
+      if (blocks[i].text && isName(blocks[i])) {
         nameAt = i;
         break;
       }
@@ -173,7 +177,7 @@ function imageItems(blocks: Block[], storeNames: string[]): Item[] {
       ),
     );
     if (k === anchors.length - 1 || anchors[k + 1].block > to) {
-      items.push(...siblingRows(blocks, nameAt, to, end));
+      items.push(...siblingRows(blocks, nameAt, to, end, isName));
     }
   });
   return items;
@@ -183,7 +187,13 @@ function imageItems(blocks: Block[], storeNames: string[]): Item[] {
  * Rows after an image-anchored item that repeat its layout without an image (only the first
  * item of a list has a picture): a name in the same column, then a quantity or a price.
  */
-function siblingRows(blocks: Block[], nameAt: number, from: number, end: number): Item[] {
+function siblingRows(
+  blocks: Block[],
+  nameAt: number,
+  from: number,
+  end: number,
+  isName: NameTest,
+): Item[] {
   const first = blocks[nameAt].cell;
   if (!first) return [];
   const out: Item[] = [];
@@ -193,7 +203,7 @@ function siblingRows(blocks: Block[], nameAt: number, from: number, end: number)
     if (
       !b.cell || b.cell.table !== first.table || b.cell.col !== first.col || b.cell.row <= first.row
     ) break;
-    if (!nameLike(b.text) || TOTAL_ROW.test(foldKeepingOffsets(b.text))) break;
+    if (!isName(b) || TOTAL_ROW.test(foldKeepingOffsets(b.text))) break;
     let to = i + 1;
     while (to < end && blocks[to].cell && sameRow(blocks[to], b)) to++;
     const item = describe({ name: b.text, block: i }, blocks, i, to);
@@ -205,7 +215,7 @@ function siblingRows(blocks: Block[], nameAt: number, from: number, end: number)
 }
 
 /** Items in the rows of a table whose header row names an item column. */
-function tableItems(blocks: Block[]): Item[] {
+function tableItems(blocks: Block[], isName: NameTest): Item[] {
   const items: Item[] = [];
   let tries = 0;
   for (let h = 0; h < blocks.length && items.length === 0 && tries < MAX_HEADER_TRIES; h++) {
@@ -226,7 +236,7 @@ function tableItems(blocks: Block[]): Item[] {
       if (cells.length === 0) break;
       const nameCell = cells.filter(({ b }) => b.cell!.col === head.cell!.col);
       if (
-        nameCell.length === 0 || !nameLike(nameCell[0].b.text) ||
+        nameCell.length === 0 || !isName(nameCell[0].b) ||
         TOTAL_ROW.test(foldKeepingOffsets(nameCell[0].b.text))
       ) break;
       const first = nameCell[0];
@@ -251,11 +261,11 @@ function tableItems(blocks: Block[]): Item[] {
 }
 
 /** Items of plain lists: a line followed by attribute lines, or lines under an items label. */
-function listItems(blocks: Block[]): Item[] {
+function listItems(blocks: Block[], isName: NameTest): Item[] {
   const items: Item[] = [];
   for (let i = 0; i < blocks.length && items.length < MAX_ITEMS; i++) {
     const folded = foldKeepingOffsets(blocks[i].text);
-    if (ITEMS_LABEL.test(folded) && i + 1 < blocks.length && nameLike(blocks[i + 1].text)) {
+    if (ITEMS_LABEL.test(folded) && i + 1 < blocks.length && isName(blocks[i + 1])) {
       const end = Math.min(blocks.length, i + 8);
       items.push(describe({ name: blocks[i + 1].text, block: i + 1 }, blocks, i + 1, end));
       i++;
@@ -273,7 +283,7 @@ function listItems(blocks: Block[]): Item[] {
         break;
       } else if (attributes === 0 && j > i + 1) break;
     }
-    if (attributes > 0 && nameLike(blocks[i].text) && !isLabel(blocks[i].text, "quantity")) {
+    if (attributes > 0 && isName(blocks[i]) && !isLabel(blocks[i].text, "quantity")) {
       items.push(describe({ name: blocks[i].text, block: i }, blocks, i, j + 1));
       i = j - 1;
     }
@@ -285,11 +295,18 @@ function listItems(blocks: Block[]): Item[] {
  * The line items of a message, first method that finds any: image-anchored product rows, an
  * item table, then plain lists. `storeNames` keeps logos (alt text = the store) out.
  */
-export function findItems(all: Block[], storeNames: string[]): Item[] {
+export function findItems(all: Block[], storeNames: string[], subject = ""): Item[] {
+  const isName: NameTest = (b) => nameLike(b.text) && !isBoilerplate(b, subject);
   // Recommendations after the order ("Keep shopping for", "You may also like") are not items.
   const cut = all.findIndex((b) => RECOMMENDATIONS.test(foldKeepingOffsets(b.text)));
   const blocks = cut > 0 ? all.slice(0, cut) : all;
-  for (const method of [imageItems(blocks, storeNames), tableItems(blocks), listItems(blocks)]) {
+  for (
+    const method of [
+      imageItems(blocks, storeNames, isName),
+      tableItems(blocks, isName),
+      listItems(blocks, isName),
+    ]
+  ) {
     const unique = method.filter((item, i) =>
       item.name && method.findIndex((o) => o.name === item.name) === i
     );

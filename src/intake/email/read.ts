@@ -9,7 +9,7 @@ import type { MessageFacts, Reading } from "../../domain/intake.ts";
 import type { MessageFields, StatusSignals } from "../../domain/order.ts";
 import { clip, forgetRememberedTexts } from "../text.ts";
 import { type CompiledTemplate } from "./custom.ts";
-import { extractFields } from "./extract.ts";
+import { type Extracted, extractFields } from "./extract.ts";
 import { stripForwardPrefix, unwrapForward } from "./forward.ts";
 import { type Letter, letterOf } from "./letter.ts";
 import { readMarkup } from "./markup.ts";
@@ -100,6 +100,16 @@ export async function readEmail(raw: Uint8Array, options: ReadOptions): Promise<
   }
 }
 
+/**
+ * Order evidence of the message's own, whatever its sender address looks like: markup, a
+ * tracking number, an order number under its label or in the subject, or an item with a price.
+ */
+function ownEvidence(generic: Extracted, fields: MessageFields, hasMarkup: boolean): boolean {
+  return hasMarkup || !!fields.trackingNumber ||
+    generic.orderNumberFrom === "label" || generic.orderNumberFrom === "subject" ||
+    generic.items.some((i) => i.price !== undefined);
+}
+
 function signalsOf(phase: Phase | undefined): StatusSignals {
   if (phase === "canceled") return { canceled: true };
   if (phase === "delivered") return { delivered: true };
@@ -166,7 +176,7 @@ function readLetter(
     ? `subject: ${clip(subject, 80)}`
     : builtIn?.ignoreSenders?.test(realSender?.split("@")[0] ?? "")
     ? `sender: ${realSender}`
-    : realSender && MARKETING_SENDER.test(realSender)
+    : realSender && MARKETING_SENDER.test(realSender) && !ownEvidence(generic, fields, hasMarkup)
     ? `marketing sender: ${realSender}`
     : undefined;
   const wording = nonOrderWording(scope);

@@ -1,0 +1,105 @@
+/**
+ * The generic reader's general rules (issue 22): status from what the message says happened in
+ * seven languages, the marketing-sender rule giving way to the message's own order evidence, and
+ * boilerplate blocks never taken as an item name.
+ */
+import { equal } from "node:assert/strict";
+import { readEmail } from "../../../src/intake/email/read.ts";
+import { readPhase, statusScope } from "../../../src/intake/email/signals.ts";
+import { htmlToBlocks } from "../../../src/intake/email/html.ts";
+import { isBoilerplate } from "../../../src/intake/email/boilerplate.ts";
+import { bytes, mail, NOW, storeHtml } from "./mail.ts";
+
+const phase = (subject: string, html = "") =>
+  readPhase(statusScope(subject, htmlToBlocks(html).blocks));
+
+Deno.test("being prepared or getting ready to ship is ordered, in every language", () => {
+  equal(
+    phase("Order #1001 confirmed", "<p>We're getting your order ready to be shipped.</p>"),
+    "confirmed",
+  );
+  equal(phase("Your order", "<p>Your order is being prepared in our workroom.</p>"), "confirmed");
+  equal(
+    phase(
+      "Bestellung 1",
+      "<p>Deine Bestellung wird gerade vorbereitet und ist bald bereit zum Versand.</p>",
+    ),
+    "confirmed",
+  );
+  equal(phase("Commande 1", "<p>Votre commande est en cours de préparation.</p>"), "confirmed");
+  equal(
+    phase("Pedido 1", "<p>Tu pedido se está preparando y pronto será enviado.</p>"),
+    "confirmed",
+  );
+  equal(
+    phase("Bestelling 1", "<p>Bedankt voor je bestelling, we maken hem klaar voor verzending.</p>"),
+    "confirmed",
+  );
+  equal(phase("Ordine 1", "<p>Grazie per il tuo ordine! È in preparazione.</p>"), "confirmed");
+  equal(phase("ご注文ありがとうございます"), "confirmed");
+});
+
+Deno.test("dispatched, handed to the carrier, delivered and canceled in every language", () => {
+  equal(
+    phase("Update", "<p>Good news: order 55 has been handed to Royal Mail today.</p>"),
+    "shipped",
+  );
+  equal(phase("Je bestelling is onderweg"), "shipped");
+  equal(phase("Il tuo ordine è stato spedito"), "shipped");
+  equal(phase("商品を発送しました"), "shipped");
+  equal(phase("Je pakket is bezorgd"), "delivered");
+  equal(phase("Il tuo pacco è stato consegnato"), "delivered");
+  equal(phase("配達完了のお知らせ"), "delivered");
+  equal(phase("Je bestelling is geannuleerd"), "canceled");
+  equal(phase("ご注文のキャンセル"), "canceled");
+});
+
+Deno.test("a marketing-looking sender with the message's own order evidence is an order; without it, not", async () => {
+  const html = storeHtml({ orderNumber: "DR-2210", item: "Canvas Weekender", total: "$120.00" });
+  const order = await readEmail(
+    bytes(mail({ from: "Shop <drops@shop.example>", subject: "Order DR-2210 confirmed", html })),
+    { now: NOW },
+  );
+  equal(order.reading.kind, "order");
+  const blast = await readEmail(
+    bytes(mail({
+      from: "Shop <news@shop.example>",
+      subject: "New season, new bags",
+      html: "<h1>Fresh drops</h1><p>Canvas Weekender now in five colours.</p>",
+    })),
+    { now: NOW },
+  );
+  equal(blast.reading.kind, "ignored");
+});
+
+Deno.test("buttons, greetings, other ids, field lines, legal lines and the subject heading are boilerplate", () => {
+  const block = (text: string, extra: Partial<Parameters<typeof isBoilerplate>[0]> = {}) => ({
+    text,
+    tag: "p",
+    heading: false,
+    links: [],
+    images: [],
+    quote: 0,
+    ...extra,
+  });
+  const link = (text: string) => block(text, { links: [{ href: "https://x.example/o", text }] });
+  equal(isBoilerplate(link("View or edit order")), true);
+  equal(isBoilerplate(link("Sendung verfolgen")), true);
+  equal(isBoilerplate(link("Track Jacket")), true);
+  equal(isBoilerplate(block("Track Jacket")), false);
+  equal(isBoilerplate(link("Harbour Rain Jacket")), false);
+  equal(isBoilerplate(block("Thanks for your order!")), true);
+  equal(isBoilerplate(block("Bedankt voor je bestelling")), true);
+  equal(isBoilerplate(block("Member #: 0048812733")), true);
+  equal(isBoilerplate(block("Bestellnummer: 40817")), true);
+  equal(isBoilerplate(block("Order Total: $20.00")), true);
+  equal(isBoilerplate(block("© 2026 Shop Ltd. All rights reserved.")), true);
+  equal(
+    isBoilerplate(
+      block("Your order is on its way", { heading: true }),
+      "Your order is on its way!",
+    ),
+    true,
+  );
+  equal(isBoilerplate(block("Canvas Weekender Bag")), false);
+});
