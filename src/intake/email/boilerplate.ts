@@ -23,6 +23,9 @@ const OTHER_IDS =
 const DATE_LINE =
   /^(?:(?:order|placed|ordered|date|datum|fecha|bestelldatum|date de commande)\b[^:]{0,20}:|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,? [a-z]{3,9} \d{1,2},? \d{4}$)/;
 
+/** `【ご注文日】 2026年8月15日`: a label in lenticular brackets, the Japanese `Label:`. */
+const BRACKET_LABEL = /^【[^】]{1,20}】/;
+
 const FIELDS = Object.keys(LABELS) as (keyof typeof LABELS)[];
 
 /** Whether `text` (folded) is `Label: value` or a lone label of a known order field. */
@@ -30,6 +33,11 @@ function fieldLine(text: string): boolean {
   const key = /^([^:]{1,40}):/.exec(text)?.[1]?.trim();
   if (key && FIELDS.some((f) => isLabel(key, f))) return true;
   return FIELDS.some((f) => isLabel(text, f));
+}
+
+/** `Member #: …`, `Item ID: …`, `Transaction ID: …`: an identifier line that is never a name. */
+export function isOtherId(text: string): boolean {
+  return OTHER_IDS.test(foldKeepingOffsets(text.trim()));
 }
 
 /** Whether a block is of a class that never holds a value (see the file comment). */
@@ -41,7 +49,7 @@ export function isBoilerplate(block: Block, subject = ""): boolean {
   const linkOnly = block.links.length > 0 && block.links.some((l) => l.text.trim() === text);
   if (linkOnly && ACTION.test(folded)) return true;
   if (GREETING.test(folded) || LEGAL.test(folded) || OTHER_IDS.test(folded)) return true;
-  if (DATE_LINE.test(folded) || fieldLine(folded)) return true;
+  if (DATE_LINE.test(folded) || fieldLine(folded) || BRACKET_LABEL.test(text)) return true;
   if (block.heading && subject && foldKeepingOffsets(subject).includes(folded)) return true;
   return false;
 }

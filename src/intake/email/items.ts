@@ -4,21 +4,15 @@
  * lines or under an `Items shipped:` label (plain-text mails). Each item keeps its name as
  * printed (without the `× 1` suffix), quantity, size, price and image.
  */
-import { type Money, moneyValue } from "../money.ts";
+import { moneyValue } from "../money.ts";
 import { foldKeepingOffsets, memoByText } from "../text.ts";
 import type { Block, Image } from "./html.ts";
-import { isLabel, labelledValues } from "./labels.ts";
+import { isLabel } from "./labels.ts";
+import { attributeKind, describe, type Item, sameRow } from "./item_details.ts";
+import { countedItems, labelledItems } from "./items_anchored.ts";
 import { isBoilerplate } from "./boilerplate.ts";
 
-export interface Item {
-  name: string;
-  quantity?: number;
-  size?: string;
-  price?: Money;
-  image?: string;
-  /** Index of the block holding the name. */
-  block: number;
-}
+export type { Item };
 
 const MAX_ITEMS = 50;
 const RECOMMENDATIONS =
@@ -34,13 +28,6 @@ const NOT_PRODUCT_IMAGE =
 /** Keys of attribute lines under a product name (`Size: 10`, `SKU: 123`): such a line is not a name. */
 const ATTRIBUTE_KEY =
   /^(?:size|qty|quantity|colou?r|price|unit price|sku|style(?: id| no\.?)?|condition|seller|sold by|status|item(?: #| no\.?)?|art(?:ikel)?-?nr\.?|farbe|grosse|gr\.|menge|anzahl|taille|pointure|coloris|couleur|quantite|prix|talla|cantidad|precio|order\b.*|tracking\b.*|shipping\b.*|delivery\b.*|carrier|total|subtotal|tax|entry\b.*|rate this item|your bid|lowest ask|highest bid|ship to|vendu par|variant|model|width|fit|material|lieferung|versand|livraison|envio|entrega|arrives?\b.*|delivers?\b.*|estimated\b.*|expected\b.*|date|placed\b.*|payment|zahlung|paiement|pago)$/;
-const QTY =
-  /^(?:qty|quantity|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck)\s*[:.]?\s*(\d{1,3})\b/;
-const TIMES_SUFFIX = /(?:\s*×|\s+x)\s?(\d{1,3})(\s+(?:of|von|sur|de)\s+\d+)?\s*$/i;
-const COUNT_LINE =
-  /^(?:x\s?(\d{1,3})|(\d{1,3})\s?x|(\d{1,3}) (?:unidad(?:es)?|unit[ée]s?|stuck|pcs|pieces|items?|articles?))$/i;
-const SIZE_ALONE =
-  /^(?:(?:US|UK|EU|FR|IT|JP|CM|W|M)\s?(?:M\s?|W\s?)?\d{1,2}(?:[.,]5|\.0)?(?:\s?\/\s?(?:W|M)\s?\d{1,2}(?:[.,]5)?)?|\d{1,2}(?:[.,]5|\.0)?|X{0,3}[SML]|X{1,4}L|\dXL|XXS|OS|O\/S|One Size)$/i;
 const ITEM_HEADERS =
   /^(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung)$/;
 const TOTAL_ROW =
@@ -75,67 +62,6 @@ function readsAsName(text: string): boolean {
   return true;
 }
 
-/** The text of the first row's cell in a block's column (the header of a column table). */
-function columnHeader(blocks: Block[], i: number): string | undefined {
-  const cell = blocks[i].cell;
-  if (!cell) return undefined;
-  for (let j = i - 1; j >= 0 && j > i - 60; j--) {
-    const c = blocks[j].cell;
-    if (
-      c && c.table === cell.table && c.col === cell.col && c.row < cell.row &&
-      blocks[j].tag === "th"
-    ) return blocks[j].text;
-    if (c && c.table === cell.table && c.row === 0 && c.col === cell.col) return blocks[j].text;
-  }
-  return undefined;
-}
-
-function sameRow(a: Block, b: Block): boolean {
-  return !!a.cell && !!b.cell && a.cell.table === b.cell.table && a.cell.row === b.cell.row;
-}
-
-/** Reads quantity, size and price from an item's name block and its attribute blocks. */
-function describe(item: Item, blocks: Block[], from: number, to: number): Item {
-  const suffix = TIMES_SUFFIX.exec(item.name);
-  if (suffix) {
-    item.name = item.name.slice(0, suffix.index).trim();
-    if (!suffix[2]) item.quantity = Number(suffix[1]);
-  }
-  item.name = item.name.replace(/^\d{1,3}\s?[x×]\s+/i, "").trim();
-  const prices: Money[] = [];
-  for (let i = from; i < to; i++) {
-    const text = blocks[i].text;
-    const folded = foldKeepingOffsets(text);
-    const qty = QTY.exec(folded) ?? (COUNT_LINE.test(text) ? COUNT_LINE.exec(text) : null) ??
-      (/^\d{1,3}$/.test(text) && isLabel(columnHeader(blocks, i) ?? "", "quantity")
-        ? [text, text]
-        : null);
-    if (qty && item.quantity === undefined) {
-      const n = Number(qty[1] ?? qty[2] ?? qty[3]);
-      if (n >= 1) item.quantity = n;
-    }
-    if (
-      i > item.block && item.size === undefined && i === item.block + 1 && SIZE_ALONE.test(text) &&
-      (blocks[i].cell === undefined || sameRow(blocks[i], blocks[item.block]))
-    ) {
-      if (!(blocks[i].cell && blocks[i].cell!.col !== blocks[item.block].cell?.col)) {
-        item.size = text;
-      }
-    }
-    const money = moneyValue(text.replace(/^(?:price|preis|prix|precio|total|summe)\s*:?\s*/i, ""));
-    if (money && i !== item.block) prices.push(money);
-  }
-  if (item.size === undefined) {
-    const size = labelledValues(blocks, "size", (raw) => {
-      const v = raw.trim();
-      return v.length >= 1 && v.length <= 24 && !/[.!?]$/.test(v) ? v : null;
-    }, { from, to, max: 1, sentences: false })[0];
-    if (size) item.size = size.value;
-  }
-  if (prices.length > 0) item.price = prices[prices.length - 1];
-  return item;
-}
-
 /** Items anchored on product images. */
 function imageItems(blocks: Block[], storeNames: string[], isName: NameTest): Item[] {
   const anchors: { block: number; image: Image }[] = [];
@@ -152,7 +78,8 @@ function imageItems(blocks: Block[], storeNames: string[], isName: NameTest): It
         nameAt = i;
         break;
       }
-      if (blocks[i].text && i > anchor.block) break;
+      // A price may stand between the picture and the name.
+      if (blocks[i].text && i > anchor.block && !moneyValue(blocks[i].text)) break;
     }
     if (nameAt < 0) return;
     // The item's details: the rest of its table row, or the next few blocks of a stacked layout.
@@ -275,16 +202,13 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
     let attributes = 0;
     let j = i + 1;
     for (; j < Math.min(blocks.length, i + 6); j++) {
-      const f = foldKeepingOffsets(blocks[j].text);
-      if (
-        QTY.test(f) || /^(?:size|grosse|taille|pointure|talla|colou?r|farbe|couleur)\s*:/.test(f)
-      ) attributes++;
-      else if (!/^(?:price|preis|prix|precio|sku|style|art\.?-?nr)/.test(f) && attributes > 0) {
-        break;
-      } else if (attributes === 0 && j > i + 1) break;
+      const kind = attributeKind(foldKeepingOffsets(blocks[j].text));
+      if (kind === "counts") attributes++;
+      else if (kind !== "neutral" && attributes > 0) break;
+      else if (attributes === 0 && j > i + 1 && kind !== "neutral") break;
     }
     if (attributes > 0 && isName(blocks[i]) && !isLabel(blocks[i].text, "quantity")) {
-      items.push(describe({ name: blocks[i].text, block: i }, blocks, i, j + 1));
+      items.push(describe({ name: blocks[i].text, block: i }, blocks, i, j));
       i = j - 1;
     }
   }
@@ -305,6 +229,8 @@ export function findItems(all: Block[], storeNames: string[], subject = ""): Ite
       imageItems(blocks, storeNames, isName),
       tableItems(blocks, isName),
       listItems(blocks, isName),
+      countedItems(blocks, isName),
+      labelledItems(blocks, isName),
     ]
   ) {
     const unique = method.filter((item, i) =>

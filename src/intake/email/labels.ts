@@ -18,7 +18,8 @@ export type LabelField =
   | "quantity"
   | "size"
   | "price"
-  | "estimatedDelivery";
+  | "estimatedDelivery"
+  | "item";
 
 /** Folded label patterns (lower case, no accents, `№` read as `#`). */
 export const LABELS: Record<LabelField, string> = {
@@ -27,33 +28,53 @@ export const LABELS: Record<LabelField, string> = {
     String.raw`|bestell(?:nummer|nr\.?|ung(?:snummer)?)|auftrags?nummer` +
     String
       .raw`|(?:numero|n°|no|n\.o|nº|n\.º|#) ?(?:de )?(?:commande|pedido)|(?:votre |ta )?commande|(?:tu |su )?pedido` +
-    String.raw`|receipt(?: number| no\.?| #)?|confirmation (?:number|no\.?|#)`,
+    String.raw`|receipt(?: number| no\.?| #)?|confirmation (?:number|no\.?|#)` +
+    // Marketplaces number a purchase as a transaction (Mercari, Vinted).
+    String.raw`|transaction(?: id| number| no\.?| #)|(?:numero|n°|no) (?:de )?transaction` +
+    String
+      .raw`|bestel(?:nummer|ling(?:snummer)?)|ordernummer|(?:numero|n\.?) (?:d'|dell')?ordine|ordine(?: n\.?| numero| #)?` +
+    "|ご?注文番号|オーダー番号|受注番号",
   trackingNumber: String
     .raw`(?:[a-z]+ )?(?:tracking|track|tracing)(?: number| no\.?| #| id| code| reference| ref)` +
     String
       .raw`|tracking|(?:air )?waybill(?: number)?|awb|sendungs(?:verfolgungs)?nummer|sendungsnr\.?|trackingnummer|paketnummer` +
     String
-      .raw`|(?:numero|n°|no|nº|n\.º|n\.o) (?:de )?(?:suivi|colis|seguimiento|envio)|codigo de seguimiento|localizador`,
+      .raw`|(?:numero|n°|no|nº|n\.º|n\.o) (?:de )?(?:suivi|colis|seguimiento|envio)|codigo de seguimiento|localizador` +
+    String
+      .raw`|track ?(?:&|en) ?trace(?:[ -]?code)?|trackingcode|zendingnummer|(?:numero|codice) di (?:tracciamento|tracking|spedizione)` +
+    "|お問い合わせ番号|お問合せ番号|追跡番号|伝票番号",
   carrier: String
     .raw`carrier|shipped (?:by|via|with)|shipping carrier|courier|shipment provider|provider` +
     String
-      .raw`|versanddienstleister|versandpartner|spediteur|zusteller|transporteur|empresa de transporte|transportista`,
+      .raw`|versanddienstleister|versandpartner|spediteur|zusteller|transporteur|empresa de transporte|transportista` +
+    "|vervoerder|bezorger|corriere|vettore|配送業者|運送会社",
   total: String
     .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| \(incl\.? (?:vat|tax)\))?` +
     String
       .raw`|amount paid|total a pagar|importe total|total del pedido|gesamt(?:summe|betrag|preis|kosten brutto)(?: \(inkl\. mwst\.?\))?` +
     String
-      .raw`|summe|endbetrag|rechnungsbetrag|montant total(?: ttc)?|total ttc|total de la commande`,
-  subtotal: String.raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total`,
-  quantity: String.raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.`,
+      .raw`|summe|endbetrag|rechnungsbetrag|montant total(?: ttc)?|total ttc|total de la commande` +
+    String
+      .raw`|totaal(?:bedrag)?|te betalen|totale(?: ordine| complessivo| pagato)?|importo totale` +
+    "|ご?請求(?:金)?額|お支払い?(?:金額|合計)|(?:注文)?合計(?:金額)?",
+  subtotal: String
+    .raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total|subtotaal|subtotale|小計`,
+  quantity: String
+    .raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|数量|個数`,
   size: String
-    .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size`,
+    .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|サイズ`,
   price: String
-    .raw`price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe`,
+    .raw`price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|価格|単価`,
+  item: String
+    .raw`item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|produit|producto|articulo|articolo|prodotto|artikelnaam` +
+    "|商品名?|品名",
   estimatedDelivery: String
     .raw`(?:estimated|expected|scheduled|guaranteed|projected) (?:delivery|arrival)(?: date)?(?: is)?` +
     String
-      .raw`|your estimated delivery date is|delivery estimate|arriving(?: on| by)?|arrives(?: on| by)?|delivers(?: on| by)?|will arrive(?: on| by)?|delivery date|get it by` +
+      .raw`|your estimated delivery date is|delivery estimate|arriving(?: on| by)?|arrives(?: on| by)?|delivers(?: on| by)?|will arrive(?: on| by)?|delivery date|get it by|delivery by|expected by` +
+    String
+      .raw`|verwachte (?:levering|bezorging|bezorgdatum|leverdatum)|bezorgdatum|leverdatum|(?:consegna|arrivo) (?:prevista|previsto|stimata)|data (?:di|prevista di) consegna` +
+    "|お届け予定日?|配達予定日?|到着予定日?|お届け日" +
     String
       .raw`|voraussichtliche (?:lieferung|zustellung)|voraussichtlicher liefertermin|lieferdatum|zustellung(?: am)?|lieferung(?: am)?|liefertermin` +
     String
@@ -73,7 +94,10 @@ function patterns(field: LabelField) {
     const label = `(?:${LABELS[field]})`;
     p = {
       // Label at the start of the block, then a separator and the value.
-      same: new RegExp(`^[\\[(]?${label}\\s*${NOTE}(?:[:#.\\-–]\\s*|\\s)(.+)$`),
+      // A figure may follow its label with no space (`Total£1,284.00`: two cells run together).
+      same: new RegExp(
+        `^[\\[(【]?${label}[\\])】]?\\s*${NOTE}(?:[:#.\\-–]\\s*|\\s|(?=[£$€¥￥]))(.+)$`,
+      ),
       // The block is only the label.
       alone: new RegExp(`^${label}\\s*${NOTE}[:#.]?\\s*$`),
       // Somewhere inside a sentence, with a colon or an `is` before the value.

@@ -36,6 +36,8 @@ const CARRIER_WORDS =
 const TRACK_LINK_TEXT =
   /\b(?:track|tracking|trace|verfolgen|sendungsverfolgung|suivre|suivi|seguir|seguimiento|rastrear|traccia)\b/;
 const MAX_LINKS = 300;
+/** A tracking number of any carrier: 8 to 30 letters and digits, groups split by one space or dash. */
+const OTHER_CARRIER_NUMBER = /^[#:\s]*([A-Z0-9]{2,30}(?:[ -][A-Z0-9]{2,30}){0,7})(?:$|[\s,;.)])/i;
 
 function normalisedOrder(orderNumber?: string): string | undefined {
   return orderNumber?.replace(/[\s#-]/g, "").toUpperCase();
@@ -57,7 +59,7 @@ export function findTracking(blocks: Block[], orderNumber?: string): Tracking {
       }
     }
   }
-  let found: { trackingNumber: string; carrier: CarrierKey } | undefined;
+  let found: { trackingNumber: string; carrier?: CarrierKey } | undefined;
   // 2. A self-checking number of a strong format anywhere in the text.
   for (const b of blocks) {
     if (found) break;
@@ -82,6 +84,16 @@ export function findTracking(blocks: Block[], orderNumber?: string): Tracking {
       const d = detectCarrier(labelled.value);
       if (d.valid) found = { trackingNumber: d.trackingNumber, carrier: d.carrier };
     }
+  }
+  // 3b. A number of a carrier we do not look up (Royal Mail, PostNL, Colissimo...) under a
+  // tracking label: kept, with no carrier.
+  if (!found) {
+    const labelled = labelledValues(blocks, "trackingNumber", (raw) => {
+      const token = OTHER_CARRIER_NUMBER.exec(raw.trim())?.[1]?.replace(/[ -]/g, "");
+      if (!token || token.replace(/\D/g, "").length < 6 || isOrder(token)) return null;
+      return token.toUpperCase();
+    }, { max: 1, sentences: false })[0];
+    if (labelled) found = { trackingNumber: labelled.value };
   }
   // 4. A weak-format number in a block that names a carrier.
   if (!found) {

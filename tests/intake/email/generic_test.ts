@@ -8,6 +8,10 @@ import { readEmail } from "../../../src/intake/email/read.ts";
 import { readPhase, statusScope } from "../../../src/intake/email/signals.ts";
 import { htmlToBlocks } from "../../../src/intake/email/html.ts";
 import { isBoilerplate } from "../../../src/intake/email/boilerplate.ts";
+import { labelledValues } from "../../../src/intake/email/labels.ts";
+import { findTracking } from "../../../src/intake/email/tracking.ts";
+import { dayString, parseDay } from "../../../src/intake/email/dates.ts";
+import { moneyValue } from "../../../src/intake/money.ts";
 import { bytes, mail, NOW, storeHtml } from "./mail.ts";
 
 const phase = (subject: string, html = "") =>
@@ -102,4 +106,54 @@ Deno.test("buttons, greetings, other ids, field lines, legal lines and the subje
     true,
   );
   equal(isBoilerplate(block("Canvas Weekender Bag")), false);
+});
+
+Deno.test("label vocabularies in Dutch, Italian and Japanese; a figure run into its label", () => {
+  const blocks = (texts: string[]) =>
+    texts.map((text) => ({ text, tag: "p", heading: false, links: [], images: [], quote: 0 }));
+  const first = (texts: string[], field: Parameters<typeof labelledValues>[1]) =>
+    labelledValues(blocks(texts), field, (v) => v.trim(), { sentences: false })[0]?.value;
+  equal(first(["Bestelnummer: 77120"], "orderNumber"), "77120");
+  equal(first(["Numero d'ordine: 3381-IT"], "orderNumber"), "3381-IT");
+  equal(first(["【ご注文番号】 JP-1"], "orderNumber"), "JP-1");
+  equal(first(["Transaction ID: 7310044821"], "orderNumber"), "7310044821");
+  equal(first(["Numéro de transaction : 88"], "orderNumber"), "88");
+  equal(first(["Track & Trace code", "3SABCD1234567"], "trackingNumber"), "3SABCD1234567");
+  equal(first(["お問い合わせ番号：4412"], "trackingNumber"), "4412");
+  equal(first(["Totaal: € 17,90"], "total"), "€ 17,90");
+  equal(first(["Totale: 1.149,00 €"], "total"), "1.149,00 €");
+  equal(first(["合計金額：￥3,960"], "total"), "￥3,960");
+  equal(first(["Total£1,284.00"], "total"), "£1,284.00");
+  equal(first(["Aantal: 2"], "quantity"), "2");
+  equal(first(["Taglia: M"], "size"), "M");
+  equal(
+    first(["Verwachte bezorgdatum: vrijdag 14 augustus"], "estimatedDelivery"),
+    "vrijdag 14 augustus",
+  );
+  equal(first(["商品名：手ぬぐい"], "item"), "手ぬぐい");
+});
+
+Deno.test("yen amounts and Japanese dates", () => {
+  equal(moneyValue("￥3,960")?.cents, 396000);
+  equal(moneyValue("3,960円")?.currency, "JPY");
+  const anchor = { year: 2026, month: 8, day: 15 };
+  equal(
+    parseDay("2026年8月19日", { anchor }) && dayString(parseDay("2026年8月19日")!),
+    "2026-08-19",
+  );
+  equal(dayString(parseDay("8月19日(水)", { anchor })!), "2026-08-19");
+  equal(parseDay("8月19日〜8月21日", { anchor }), null);
+});
+
+Deno.test("a labelled tracking number of a carrier we do not look up is kept, with no carrier", () => {
+  const b = (text: string) => ({ text, tag: "p", heading: false, links: [], images: [], quote: 0 });
+  const royal = findTracking([b("Tracking number: TT552994646GB")]);
+  equal(royal.trackingNumber, "TT552994646GB");
+  equal(royal.carrier, undefined);
+  equal(findTracking([b("Numéro de suivi : 6A12345678901")]).trackingNumber, "6A12345678901");
+  // No label, or no digits to speak of: nothing.
+  equal(findTracking([b("Your parcel TT552994646GB is coming")]).trackingNumber, undefined);
+  equal(findTracking([b("Tracking: see your account")]).trackingNumber, undefined);
+  // The order number is never the tracking number.
+  equal(findTracking([b("Tracking number: 40817233")], "40817233").trackingNumber, undefined);
 });

@@ -1,0 +1,104 @@
+/**
+ * The details of one line item (quantity, size, price) from its name block and the blocks after
+ * it, shared by every way items are found (items.ts, items_anchored.ts).
+ */
+import { type Money, moneyValue } from "../money.ts";
+import { foldKeepingOffsets } from "../text.ts";
+import type { Block } from "./html.ts";
+import { isLabel, labelledValues, LABELS } from "./labels.ts";
+
+export interface Item {
+  name: string;
+  quantity?: number;
+  size?: string;
+  price?: Money;
+  image?: string;
+  /** Index of the block holding the name. */
+  block: number;
+}
+
+/** A quantity after its label, at the start of a line or after a `|`/`·` separator. */
+export const QTY = new RegExp(
+  String.raw`(?:^|[|·,]\s*)(?:${LABELS.quantity})\s*[:.]?\s*(\d{1,3})\b`,
+);
+const COLOUR = /^(?:colou?r|farbe|couleur|coloris|kleur|colore|色|カラー)$/;
+const ID_KEY =
+  /^(?:sku|style(?: id| no\.?| #)?|art(?:ikel)?\.?-?nr\.?|item (?:id|#|no\.?|number)|product (?:id|code)|ref(?:erence)?|model(?: no\.?)?)$/;
+
+/**
+ * What a line under an item name is: `counts` for a detail of the item (quantity, size, price,
+ * colour), `neutral` for an identifier that may stand between them (SKU, item id), else nothing.
+ */
+export function attributeKind(folded: string): "counts" | "neutral" | undefined {
+  if (QTY.test(folded)) return "counts";
+  const key = /^([^:]{1,30}):/.exec(folded)?.[1]?.trim();
+  if (key && (isLabel(key, "size") || isLabel(key, "price") || COLOUR.test(key))) return "counts";
+  if (key && ID_KEY.test(key)) return "neutral";
+  return /^(?:price|preis|prix|precio|sku|style|art\.?-?nr)/.test(folded) ? "neutral" : undefined;
+}
+
+export const TIMES_SUFFIX = /(?:\s*×|\s+x)\s?(\d{1,3})(\s+(?:of|von|sur|de)\s+\d+)?\s*$/i;
+export const COUNT_LINE =
+  /^(?:x\s?(\d{1,3})|(\d{1,3})\s?x|(\d{1,3}) (?:unidad(?:es)?|unit[ée]s?|stuck|pcs|pieces|items?|articles?))$/i;
+const SIZE_ALONE =
+  /^(?:(?:US|UK|EU|FR|IT|JP|CM|W|M)\s?(?:M\s?|W\s?)?\d{1,2}(?:[.,]5|\.0)?(?:\s?\/\s?(?:W|M)\s?\d{1,2}(?:[.,]5)?)?|\d{1,2}(?:[.,]5|\.0)?|X{0,3}[SML]|X{1,4}L|\dXL|XXS|OS|O\/S|One Size)$/i;
+/** The text of the first row's cell in a block's column (the header of a column table). */
+export function columnHeader(blocks: Block[], i: number): string | undefined {
+  const cell = blocks[i].cell;
+  if (!cell) return undefined;
+  for (let j = i - 1; j >= 0 && j > i - 60; j--) {
+    const c = blocks[j].cell;
+    if (
+      c && c.table === cell.table && c.col === cell.col && c.row < cell.row &&
+      blocks[j].tag === "th"
+    ) return blocks[j].text;
+    if (c && c.table === cell.table && c.row === 0 && c.col === cell.col) return blocks[j].text;
+  }
+  return undefined;
+}
+
+export function sameRow(a: Block, b: Block): boolean {
+  return !!a.cell && !!b.cell && a.cell.table === b.cell.table && a.cell.row === b.cell.row;
+}
+
+/** Reads quantity, size and price from an item's name block and its attribute blocks. */
+export function describe(item: Item, blocks: Block[], from: number, to: number): Item {
+  const suffix = TIMES_SUFFIX.exec(item.name);
+  if (suffix) {
+    item.name = item.name.slice(0, suffix.index).trim();
+    if (!suffix[2]) item.quantity = Number(suffix[1]);
+  }
+  item.name = item.name.replace(/^\d{1,3}\s?[x×]\s+/i, "").trim();
+  const prices: Money[] = [];
+  for (let i = from; i < to; i++) {
+    const text = blocks[i].text;
+    const folded = foldKeepingOffsets(text);
+    const qty = QTY.exec(folded) ?? (COUNT_LINE.test(text) ? COUNT_LINE.exec(text) : null) ??
+      (/^\d{1,3}$/.test(text) && isLabel(columnHeader(blocks, i) ?? "", "quantity")
+        ? [text, text]
+        : null);
+    if (qty && item.quantity === undefined) {
+      const n = Number(qty[1] ?? qty[2] ?? qty[3]);
+      if (n >= 1) item.quantity = n;
+    }
+    if (
+      i > item.block && item.size === undefined && i === item.block + 1 && SIZE_ALONE.test(text) &&
+      (blocks[i].cell === undefined || sameRow(blocks[i], blocks[item.block]))
+    ) {
+      if (!(blocks[i].cell && blocks[i].cell!.col !== blocks[item.block].cell?.col)) {
+        item.size = text;
+      }
+    }
+    const money = moneyValue(text.replace(/^(?:price|preis|prix|precio|total|summe)\s*:?\s*/i, ""));
+    if (money && i !== item.block) prices.push(money);
+  }
+  if (item.size === undefined) {
+    const size = labelledValues(blocks, "size", (raw) => {
+      const v = raw.trim();
+      return v.length >= 1 && v.length <= 24 && !/[.!?]$/.test(v) ? v : null;
+    }, { from, to, max: 1, sentences: false })[0];
+    if (size) item.size = size.value;
+  }
+  if (prices.length > 0) item.price = prices[prices.length - 1];
+  return item;
+}
