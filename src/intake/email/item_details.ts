@@ -27,10 +27,12 @@ const ID_KEY =
 
 /**
  * What a line under an item name is: `counts` for a detail of the item (quantity, size, price,
- * colour), `neutral` for an identifier that may stand between them (SKU, item id), else nothing.
+ * colour), `label` for such a detail's label alone (its value in the next block), `neutral` for an identifier that may stand between them (SKU, item id), else nothing.
  */
-export function attributeKind(folded: string): "counts" | "neutral" | undefined {
+export function attributeKind(folded: string): "counts" | "label" | "neutral" | undefined {
   if (QTY.test(folded)) return "counts";
+  const alone = folded.trim();
+  if (isLabel(alone, "size") || isLabel(alone, "quantity") || COLOUR.test(alone)) return "label";
   const key = /^([^:]{1,30}):/.exec(folded)?.[1]?.trim();
   if (key && (isLabel(key, "size") || isLabel(key, "price") || COLOUR.test(key))) return "counts";
   if (key && ID_KEY.test(key)) return "neutral";
@@ -98,6 +100,17 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
       return v.length >= 1 && v.length <= 24 && !/[.!?]$/.test(v) ? v : null;
     }, { from, to, max: 1, sentences: false })[0];
     if (size) item.size = size.value;
+  }
+  if (item.quantity === undefined) {
+    // `Quantity` / `2` in two blocks or cells.
+    const qty = labelledValues(blocks, "quantity", (raw) =>
+      /^\s*\d{1,3}\s*$/.test(raw) ? raw.trim() : null, {
+      from,
+      to,
+      max: 1,
+      sentences: false,
+    })[0];
+    if (qty && Number(qty.value) >= 1) item.quantity = Number(qty.value);
   }
   if (prices.length > 0) item.price = prices[prices.length - 1];
   return item;

@@ -33,7 +33,7 @@ const ITEM_HEADERS =
 const TOTAL_ROW =
   /^(?:sub-?total|total|zwischensumme|gesamt|versand|shipping|delivery|livraison|envio|tax|sales tax|mwst|tva|iva|discount|rabatt|remise|descuento|payment|zahlung|sous-total|frais|gastos)/;
 const ITEMS_LABEL =
-  /^(?:items? (?:shipped|ordered|in (?:this|your) (?:shipment|order|package))|your items?|items?|artikel|deine artikel|ihre artikel|articles?|vos articles|tus articulos|articulos|productos|products?)\s*:?$/;
+  /^(?:items? (?:shipped|ordered|in (?:this|your) (?:shipment|order|package))|your items?|items?|artikel|deine artikel|ihre artikel|articles?|vos articles|tus articulos|articulos|productos|products?|in this (?:parcel|package|shipment)|geliefert werden|in (?:deiner|ihrer) (?:lieferung|sendung)|dans ce colis|en este paquete|in dit pakket|in questo pacco|(?:canceled|cancelled) items?|stornierte[rn]? artikel|articles? annules?|articulos? cancelados?|geannuleerde artikelen|articoli annullati)\s*:?$/;
 
 export function isProductImage(image: Image, storeNames: string[]): boolean {
   if (!/^https?:\/\//i.test(image.src) || NOT_PRODUCT_IMAGE.test(image.src)) return false;
@@ -62,6 +62,19 @@ function readsAsName(text: string): boolean {
   return true;
 }
 
+const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+/**
+ * A brand or theme line above the product name (`Mercury Row®` over `Ostrander 3 Piece Nesting
+ * Tables`): a short line followed by a longer name that is not a detail, a price or a label.
+ */
+function isBrandLine(line: Block, next: Block, isName: NameTest): boolean {
+  if (words(line.text) > 3 || !next.text || !isName(next)) return false;
+  if (line.cell && next.cell && sameRow(line, next)) return false;
+  if (attributeKind(foldKeepingOffsets(next.text)) || moneyValue(next.text)) return false;
+  return words(next.text) > words(line.text) + 1;
+}
+
 /** Items anchored on product images. */
 function imageItems(blocks: Block[], storeNames: string[], isName: NameTest): Item[] {
   const anchors: { block: number; image: Image }[] = [];
@@ -82,6 +95,7 @@ function imageItems(blocks: Block[], storeNames: string[], isName: NameTest): It
       if (blocks[i].text && i > anchor.block && !moneyValue(blocks[i].text)) break;
     }
     if (nameAt < 0) return;
+    if (nameAt + 1 < end && isBrandLine(blocks[nameAt], blocks[nameAt + 1], isName)) nameAt++;
     // The item's details: the rest of its table row, or the next few blocks of a stacked layout.
     const row = blocks[anchor.block];
     let to = nameAt + 1;
@@ -193,9 +207,18 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
   for (let i = 0; i < blocks.length && items.length < MAX_ITEMS; i++) {
     const folded = foldKeepingOffsets(blocks[i].text);
     if (ITEMS_LABEL.test(folded) && i + 1 < blocks.length && isName(blocks[i + 1])) {
-      const end = Math.min(blocks.length, i + 8);
+      let end = i + 2;
+      while (
+        end < Math.min(blocks.length, i + 8) &&
+        !TOTAL_ROW.test(foldKeepingOffsets(blocks[end].text))
+      ) end++;
       items.push(describe({ name: blocks[i + 1].text, block: i + 1 }, blocks, i + 1, end));
-      i++;
+      // Past the item's detail lines: their values are not names of further items.
+      let k = i + 2;
+      for (let kind; k < end && (kind = attributeKind(foldKeepingOffsets(blocks[k].text)));) {
+        k += kind === "label" ? 2 : 1;
+      }
+      i = k - 1;
       continue;
     }
     // The attribute lines first: most blocks have none, and then the name test is moot.
@@ -204,7 +227,11 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
     for (; j < Math.min(blocks.length, i + 6); j++) {
       const kind = attributeKind(foldKeepingOffsets(blocks[j].text));
       if (kind === "counts") attributes++;
-      else if (kind !== "neutral" && attributes > 0) break;
+      else if (kind === "label") {
+        // A lone label (`Size` / `L` in two blocks): its value is the next block.
+        attributes++;
+        j++;
+      } else if (kind !== "neutral" && attributes > 0) break;
       else if (attributes === 0 && j > i + 1 && kind !== "neutral") break;
     }
     if (attributes > 0 && isName(blocks[i]) && !isLabel(blocks[i].text, "quantity")) {

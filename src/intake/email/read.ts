@@ -194,7 +194,9 @@ function readLetter(
     ((fields.orderNumber || fields.trackingNumber) && (hasItemOrMoney || fields.trackingNumber) &&
       (phase !== undefined || builtIn !== undefined)) ||
     // A known store's status update ("Delivered", "Canceled") names the order and nothing else.
-    (builtIn !== undefined && fields.orderNumber && moving);
+    (builtIn !== undefined && fields.orderNumber && moving) ||
+    // So does any store's, when the order number stands under its label or in the subject.
+    (moving && (generic.orderNumberFrom === "label" || generic.orderNumberFrom === "subject"));
   if (!strong) {
     return {
       ...base,

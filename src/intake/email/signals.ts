@@ -42,7 +42,7 @@ const PHASES: [Phase, RegExp][] = [
     "shipped",
     new RegExp(
       String
-        .raw`\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|handed (?:over )?to|versandt|versendet|verschickt|unterwegs|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|in viaggio|verzonden|onderweg|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio)\b|` +
+        .raw`\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|handed (?:over )?to|versandt|versendet|verschickt|unterwegs|auf dem weg|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|in viaggio|verzonden|onderweg|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio)\b|` +
         ja("発送(?:しました|済み|のお知らせ|完了)|出荷(?:しました|済み|のお知らせ|完了)"),
     ),
   ],
@@ -96,7 +96,7 @@ export function statusScope(subject: string, blocks: Block[]): string[] {
  * "once it ships") says nothing about now: it is cut from the scope.
  */
 const FUTURE_CLAUSE =
-  /\b(?:when|once|as soon as|after|before|until|if|sobald|wenn|bevor|des que|lorsque|quand|avant|cuando|en cuanto|antes de|zodra|wanneer|quando|appena|non appena|we(?:'ll| will) (?:let you know|notify|email|send)|you(?:'ll| will) (?:receive|get)|(?:ready|prepared|preparing) (?:to|for)|(?:will|to) (?:be )?(?:ship|dispatch|sen[dt])|will (?:soon )?(?:ship|be on (?:its|their) way)|bereit (?:zum|fur den) versand|pret(?:e|es|s)? (?:a|pour) (?:etre )?expediee?s?|listo para (?:el )?envio|klaar voor verzending|pronto per (?:la )?spedizione|sera (?:enviad[oa]s?|expediee?s?)|wird (?:bald |in kurze |demnachst )?(?:versendet|verschickt|versandt)|wordt (?:binnenkort )?verzonden|sara spedit[oa])\b[^.!?]*/g;
+  /\b(?:when|once|as soon as|after|before|until|if|sobald|wenn|bevor|des que|lorsque|quand|avant|cuando|en cuanto|antes de|zodra|wanneer|quando|appena|non appena|we(?:'ll| will) (?:let you know|notify|email|send)|you(?:'ll| will) (?:receive|get)|(?:ready|prepared|preparing) (?:to|for)|(?:will|to) (?:be )?(?:ship|dispatch|sen[dt])|will (?:soon )?(?:ship|be on (?:its|their) way)|bereit (?:zum|fur den) versand|pret(?:e|es|s)? (?:a|pour) (?:etre )?expediee?s?|listo para (?:el )?envio|klaar voor verzending|pronto per (?:la )?spedizione|sera (?:enviad[oa]s?|expediee?s?)|wird (?:bald |in kurze |demnachst )?(?:versendet|verschickt|versandt)|wordt (?:binnenkort )?verzonden|sara spedit[oa]|wird\b(?![^.!?]*\bheute\b)(?=[^.!?]*\b(?:geliefert|zugestellt)\b))\b[^.!?]*/g;
 
 function withoutFuture(text: string): string {
   return text.replace(FUTURE_CLAUSE, " ");
