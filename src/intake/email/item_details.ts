@@ -112,6 +112,14 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
     })[0];
     if (qty && Number(qty.value) >= 1) item.quantity = Number(qty.value);
   }
-  if (prices.length > 0) item.price = prices[prices.length - 1];
+  // A figure under a price label is the unit price; else the row's last figure.
+  const labelled = labelledValues(blocks, "price", (raw) => moneyValue(raw) ? raw : null, {
+    from: from + 1,
+    to,
+    max: 1,
+    sentences: false,
+  })[0];
+  const price = labelled ? moneyValue(labelled.value) : prices[prices.length - 1];
+  if (price) item.price = price;
   return item;
 }

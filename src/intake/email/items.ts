@@ -70,8 +70,13 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
  */
 function isBrandLine(line: Block, next: Block, isName: NameTest): boolean {
   if (words(line.text) > 3 || !next.text || !isName(next)) return false;
-  if (line.cell && next.cell && sameRow(line, next)) return false;
+  // The next cell of the same row is another column (a size, a price), not the name.
+  if (line.cell && next.cell && sameRow(line, next) && line.cell.col !== next.cell.col) {
+    return false;
+  }
   if (attributeKind(foldKeepingOffsets(next.text)) || moneyValue(next.text)) return false;
+  // `Blue Bird / Cloud White / Gum`, `Sage | M`: a variant line under the name.
+  if (/\s[/|·]\s/.test(next.text)) return false;
   return words(next.text) > words(line.text) + 1;
 }
 
@@ -99,11 +104,11 @@ function imageItems(blocks: Block[], storeNames: string[], isName: NameTest): It
     // The item's details: the rest of its table row, or the next few blocks of a stacked layout.
     const row = blocks[anchor.block];
     let to = nameAt + 1;
-    while (to < end && to < nameAt + 8) {
+    while (to < end && to < nameAt + 12) {
       const b = blocks[to];
       if (
         row.cell && b.cell && !sameRow(row, b) &&
-        !(b.cell.table > row.cell.table && to <= nameAt + 6)
+        !(b.cell.table > row.cell.table && to <= nameAt + 10)
       ) break;
       if (!row.cell && b.cell) break;
       if (!sameRow(row, b) && TOTAL_ROW.test(foldKeepingOffsets(b.text))) break;
@@ -167,7 +172,9 @@ function tableItems(blocks: Block[], isName: NameTest): Item[] {
     tries++;
     const headers = blocks.filter((b) => b.cell && sameRow(b, head));
     if (headers.length < 2) continue;
-    const qtyCol = headers.find((b) => isLabel(b.text, "quantity"))?.cell?.col;
+    const column = (field: "quantity" | "size" | "price") =>
+      headers.find((b) => isLabel(b.text, field))?.cell?.col;
+    const [qtyCol, sizeCol, priceCol] = [column("quantity"), column("size"), column("price")];
     const table = head.cell.table;
     let row = head.cell.row + 1;
     for (let guard = 0; guard < MAX_ITEMS; guard++, row++) {
@@ -195,6 +202,13 @@ function tableItems(blocks: Block[], isName: NameTest): Item[] {
         ? undefined
         : cells.find(({ b }) => b.cell!.col === qtyCol)?.b.text;
       if (qty && /^\d{1,3}$/.test(qty)) item.quantity = Number(qty);
+      // A size column and a unit-price column (beside a line-total column) say which is which.
+      const cellOf = (col?: number) =>
+        col === undefined ? undefined : cells.find(({ b }) => b.cell!.col === col)?.b.text;
+      const size = cellOf(sizeCol);
+      if (size && size.length <= 24) item.size = size;
+      const price = moneyValue(cellOf(priceCol) ?? "");
+      if (price) item.price = price;
       items.push(item);
     }
   }
@@ -235,7 +249,8 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
       else if (attributes === 0 && j > i + 1 && kind !== "neutral") break;
     }
     if (attributes > 0 && isName(blocks[i]) && !isLabel(blocks[i].text, "quantity")) {
-      items.push(describe({ name: blocks[i].text, block: i }, blocks, i, j));
+      const at = i + 1 < j && isBrandLine(blocks[i], blocks[i + 1], isName) ? i + 1 : i;
+      items.push(describe({ name: blocks[at].text, block: at }, blocks, at, j));
       i = j - 1;
     }
   }

@@ -64,7 +64,7 @@ export const LABELS: Record<LabelField, string> = {
   size: String
     .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|サイズ`,
   price: String
-    .raw`price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|価格|単価`,
+    .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|価格|単価`,
   item: String
     .raw`item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|produit|producto|articulo|articolo|prodotto|artikelnaam` +
     "|商品名?|品名",
