@@ -6,6 +6,7 @@ import { type Money, moneyValue } from "../money.ts";
 import { foldKeepingOffsets } from "../text.ts";
 import type { Block } from "./html.ts";
 import { isLabel, labelledValues, LABELS } from "./labels.ts";
+import { type Evidence, evidence, fromLabel } from "./evidence.ts";
 
 export interface Item {
   name: string;
@@ -15,6 +16,10 @@ export interface Item {
   image?: string;
   /** Index of the block holding the name. */
   block: number;
+  /** How the item was found (a product image, a table column, a label...). */
+  evidence?: Evidence;
+  /** How its quantity, size and price were read. */
+  how?: Partial<Record<"quantity" | "size" | "price", Evidence>>;
 }
 
 /** A quantity after its label, at the start of a line or after a `|`/`·` separator. */
@@ -68,7 +73,10 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
   const suffix = TIMES_SUFFIX.exec(item.name);
   if (suffix) {
     item.name = item.name.slice(0, suffix.index).trim();
-    if (!suffix[2]) item.quantity = Number(suffix[1]);
+    if (!suffix[2]) {
+      item.quantity = Number(suffix[1]);
+      note(item, "quantity", evidence("generic", suffix[0]));
+    }
   }
   item.name = item.name.replace(/^\d{1,3}\s?[x×]\s+/i, "").trim();
   const prices: Money[] = [];
@@ -81,7 +89,11 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
         : null);
     if (qty && item.quantity === undefined) {
       const n = Number(qty[1] ?? qty[2] ?? qty[3]);
-      if (n >= 1) item.quantity = n;
+      if (n >= 1) {
+        item.quantity = n;
+        const header = QTY.test(folded) ? undefined : columnHeader(blocks, i);
+        note(item, "quantity", header ? evidence("table", header) : evidence("label", text));
+      }
     }
     if (
       i > item.block && item.size === undefined && i === item.block + 1 && SIZE_ALONE.test(text) &&
@@ -89,6 +101,7 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
     ) {
       if (!(blocks[i].cell && blocks[i].cell!.col !== blocks[item.block].cell?.col)) {
         item.size = text;
+        note(item, "size", evidence("generic", "size line under the name"));
       }
     }
     const money = moneyValue(text.replace(/^(?:price|preis|prix|precio|total|summe)\s*:?\s*/i, ""));
@@ -99,7 +112,10 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
       const v = raw.trim();
       return v.length >= 1 && v.length <= 24 && !/[.!?]$/.test(v) ? v : null;
     }, { from, to, max: 1, sentences: false })[0];
-    if (size) item.size = size.value;
+    if (size) {
+      item.size = size.value;
+      note(item, "size", fromLabel(size));
+    }
   }
   if (item.quantity === undefined) {
     // `Quantity` / `2` in two blocks or cells.
@@ -110,7 +126,10 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
       max: 1,
       sentences: false,
     })[0];
-    if (qty && Number(qty.value) >= 1) item.quantity = Number(qty.value);
+    if (qty && Number(qty.value) >= 1) {
+      item.quantity = Number(qty.value);
+      note(item, "quantity", fromLabel(qty));
+    }
   }
   // A figure under a price label is the unit price; else the row's last figure.
   const labelled = labelledValues(blocks, "price", (raw) => moneyValue(raw) ? raw : null, {
@@ -120,6 +139,18 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
     sentences: false,
   })[0];
   const price = labelled ? moneyValue(labelled.value) : prices[prices.length - 1];
-  if (price) item.price = price;
+  if (price) {
+    item.price = price;
+    note(
+      item,
+      "price",
+      labelled ? fromLabel(labelled) : evidence("generic", "last figure of the item"),
+    );
+  }
   return item;
+}
+
+/** Records how one detail of an item was read. */
+export function note(item: Item, field: "quantity" | "size" | "price", how: Evidence): void {
+  item.how = { ...item.how, [field]: how };
 }

@@ -8,8 +8,9 @@ import { moneyValue } from "../money.ts";
 import { foldKeepingOffsets, memoByText } from "../text.ts";
 import type { Block, Image } from "./html.ts";
 import { isLabel } from "./labels.ts";
-import { attributeKind, describe, type Item, sameRow } from "./item_details.ts";
+import { attributeKind, describe, type Item, note, sameRow } from "./item_details.ts";
 import { countedItems, labelledItems } from "./items_anchored.ts";
+import { evidence } from "./evidence.ts";
 import { isBoilerplate } from "./boilerplate.ts";
 
 export type { Item };
@@ -116,7 +117,12 @@ function imageItems(blocks: Block[], storeNames: string[], isName: NameTest): It
     }
     items.push(
       describe(
-        { name: blocks[nameAt].text, image: anchor.image.src, block: nameAt },
+        {
+          name: blocks[nameAt].text,
+          image: anchor.image.src,
+          block: nameAt,
+          evidence: evidence("generic", "product image"),
+        },
         blocks,
         nameAt,
         to,
@@ -152,7 +158,12 @@ function siblingRows(
     if (!isName(b) || TOTAL_ROW.test(foldKeepingOffsets(b.text))) break;
     let to = i + 1;
     while (to < end && blocks[to].cell && sameRow(blocks[to], b)) to++;
-    const item = describe({ name: b.text, block: i }, blocks, i, to);
+    const item = describe(
+      { name: b.text, block: i, evidence: evidence("generic", "row like the item above") },
+      blocks,
+      i,
+      to,
+    );
     if (item.quantity === undefined && item.price === undefined) break;
     out.push(item);
     i = to;
@@ -193,6 +204,7 @@ function tableItems(blocks: Block[], isName: NameTest): Item[] {
           name: first.b.text,
           block: first.i,
           image: cells.flatMap(({ b }) => b.images)[0]?.src,
+          evidence: evidence("table", head.text),
         },
         blocks,
         first.i,
@@ -201,14 +213,25 @@ function tableItems(blocks: Block[], isName: NameTest): Item[] {
       const qty = qtyCol === undefined
         ? undefined
         : cells.find(({ b }) => b.cell!.col === qtyCol)?.b.text;
-      if (qty && /^\d{1,3}$/.test(qty)) item.quantity = Number(qty);
+      const header = (col?: number) =>
+        evidence("table", headers.find((b) => b.cell!.col === col)?.text);
+      if (qty && /^\d{1,3}$/.test(qty)) {
+        item.quantity = Number(qty);
+        note(item, "quantity", header(qtyCol));
+      }
       // A size column and a unit-price column (beside a line-total column) say which is which.
       const cellOf = (col?: number) =>
         col === undefined ? undefined : cells.find(({ b }) => b.cell!.col === col)?.b.text;
       const size = cellOf(sizeCol);
-      if (size && size.length <= 24) item.size = size;
+      if (size && size.length <= 24) {
+        item.size = size;
+        note(item, "size", header(sizeCol));
+      }
       const price = moneyValue(cellOf(priceCol) ?? "");
-      if (price) item.price = price;
+      if (price) {
+        item.price = price;
+        note(item, "price", header(priceCol));
+      }
       items.push(item);
     }
   }
@@ -226,7 +249,12 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
         end < Math.min(blocks.length, i + 8) &&
         !TOTAL_ROW.test(foldKeepingOffsets(blocks[end].text))
       ) end++;
-      items.push(describe({ name: blocks[i + 1].text, block: i + 1 }, blocks, i + 1, end));
+      const item = {
+        name: blocks[i + 1].text,
+        block: i + 1,
+        evidence: evidence("label", blocks[i].text),
+      };
+      items.push(describe(item, blocks, i + 1, end));
       // Past the item's detail lines: their values are not names of further items.
       let k = i + 2;
       for (let kind; k < end && (kind = attributeKind(foldKeepingOffsets(blocks[k].text)));) {
@@ -250,7 +278,12 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
     }
     if (attributes > 0 && isName(blocks[i]) && !isLabel(blocks[i].text, "quantity")) {
       const at = i + 1 < j && isBrandLine(blocks[i], blocks[i + 1], isName) ? i + 1 : i;
-      items.push(describe({ name: blocks[at].text, block: at }, blocks, at, j));
+      const item = {
+        name: blocks[at].text,
+        block: at,
+        evidence: evidence("generic", "item details"),
+      };
+      items.push(describe(item, blocks, at, j));
       i = j - 1;
     }
   }

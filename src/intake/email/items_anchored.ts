@@ -10,6 +10,7 @@ import type { Block } from "./html.ts";
 import { describe, type Item, TIMES_SUFFIX } from "./item_details.ts";
 import { labelledValues } from "./labels.ts";
 import { isOtherId } from "./boilerplate.ts";
+import { evidence, fromLabel } from "./evidence.ts";
 
 const MAX_ITEMS = 50;
 /** `2 x Name for CA$24.99 each`, `1 × Name @ 9,50 €`, `Name x 2 à 12,00 € l'unité`. */
@@ -38,6 +39,8 @@ export function countedItems(blocks: Block[], isName: (b: Block) => boolean): It
         quantity: Number(count),
         price: moneyValue(line[4])!,
         block: i,
+        evidence: evidence("generic", "quantity and price"),
+        how: { quantity: evidence("generic", line[0]), price: evidence("generic", line[0]) },
       });
       continue;
     }
@@ -52,7 +55,8 @@ export function countedItems(blocks: Block[], isName: (b: Block) => boolean): It
       }
     }
     if (priceAt < 0) continue;
-    items.push(describe({ name: text, block: i }, blocks, i, priceAt + 1));
+    const item = { name: text, block: i, evidence: evidence("generic", "quantity and price") };
+    items.push(describe(item, blocks, i, priceAt + 1));
     i = priceAt;
   }
   return items;
@@ -72,7 +76,12 @@ export function labelledItems(blocks: Block[], isName: (b: Block) => boolean): I
       const end = Math.min(blocks.length, l.block + 6);
       let to = l.block + 1;
       while (to < end && !isItemLabel(blocks[to].text)) to++;
-      return describe({ name: l.value, block: l.block }, blocks, l.block + 1, to);
+      return describe(
+        { name: l.value, block: l.block, evidence: fromLabel(l) },
+        blocks,
+        l.block + 1,
+        to,
+      );
     });
 }
 

@@ -114,7 +114,13 @@ export interface Labelled {
   value: string;
   block: number;
   shape: Shape;
+  /** The label as printed (the lone label block, the column header, the text before the value). */
+  label: string;
 }
+
+/** The printed label in front of a value: the text before it without its separator. */
+const labelBefore = (text: string, value: string) =>
+  text.slice(0, text.length - value.length).replace(/[\s:#.\-–]+$/, "").trim();
 
 /** Blocks at a table position, for the column shape. */
 function cellIndex(blocks: Block[]): Map<string, number> {
@@ -154,7 +160,7 @@ export function labelledValues(
       const next = nextValueBlock(blocks, i);
       if (next !== null) {
         const value = accept(blocks[next].text);
-        if (value !== null) found.push({ value, block: next, shape: "next" });
+        if (value !== null) found.push({ value, block: next, shape: "next", label: text });
       }
       const cell = blocks[i].cell;
       if (cell) {
@@ -162,7 +168,7 @@ export function labelledValues(
         const below = cells.get(`${cell.table}:${cell.row + 1}:${cell.col}`);
         if (below !== undefined && below !== next) {
           const value = accept(blocks[below].text);
-          if (value !== null) found.push({ value, block: below, shape: "column" });
+          if (value !== null) found.push({ value, block: below, shape: "column", label: text });
         }
       }
       continue;
@@ -171,7 +177,7 @@ export function labelledValues(
     if (m) {
       const value = accept(text.slice(text.length - m[1].length));
       if (value !== null) {
-        found.push({ value, block: i, shape: "same" });
+        found.push({ value, block: i, shape: "same", label: labelBefore(text, m[1]) });
         continue;
       }
     }
@@ -179,7 +185,10 @@ export function labelledValues(
       const s = inside.exec(folded);
       if (s) {
         const value = accept(text.slice(text.length - s[1].length));
-        if (value !== null) found.push({ value, block: i, shape: "sentence" });
+        if (value !== null) {
+          const label = labelBefore(text.slice(s.index), s[1]);
+          found.push({ value, block: i, shape: "sentence", label });
+        }
       }
     }
   }

@@ -15,6 +15,7 @@ import { type Letter, letterOf } from "./letter.ts";
 import { readMarkup } from "./markup.ts";
 import { parseMime } from "./mime.ts";
 import { merge, type Sources } from "./merge.ts";
+import type { FieldEvidence } from "./evidence.ts";
 import { nonOrderWording, type Phase, readPhase, statusScope } from "./signals.ts";
 import { type BuiltInTemplate, matchBuiltIn, subjectRule } from "./templates.ts";
 import { customValues } from "./custom_fields.ts";
@@ -36,6 +37,8 @@ export interface EmailReading {
   identity: string;
   /** The built-in template id, a custom template id, `markup` or `generic`. */
   template: string;
+  /** For each field of an order reading, where it came from. */
+  evidence?: FieldEvidence;
   signals: StatusSignals;
 }
 
@@ -158,7 +161,7 @@ function readLetter(
     custom: custom ? customValues(custom, letter) : undefined,
     customId: custom?.id,
   };
-  const { fields, template, hasMarkup } = merge(sources);
+  const { fields, evidence, template, hasMarkup } = merge(sources);
 
   const scope = statusScope(subject, letter.blocks);
   const rule = subjectRule(builtIn, subject);
@@ -206,5 +209,7 @@ function readLetter(
   }
   const itemSummary = fields.itemSummary ?? clip(subject || "Order", 200);
   const orderFields: MessageFields & { itemSummary: string } = { ...fields, itemSummary };
-  return { ...base, reading: { kind: "order", fields: orderFields, signals } };
+  // A mail that names no item is summarised by its subject, and says so.
+  if (!fields.itemSummary) evidence.itemSummary = { kind: "generic", anchor: "subject" };
+  return { ...base, evidence, reading: { kind: "order", fields: orderFields, signals } };
 }

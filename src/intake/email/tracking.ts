@@ -12,12 +12,15 @@ import { scanTrackingNumbers } from "../../domain/tracking_scan.ts";
 import { foldKeepingOffsets } from "../text.ts";
 import type { Block } from "./html.ts";
 import { labelledValues } from "./labels.ts";
+import { type Evidence, evidence, fromLabel } from "./evidence.ts";
 import { isCarrierUrl, isOpaqueTracker, trackingNumbersInUrl, unwrapLink } from "./links.ts";
 
 export interface Tracking {
   trackingNumber?: string;
   carrier?: CarrierKey;
   trackingUrl?: string;
+  /** How the tracking number was found. */
+  trackingEvidence?: Evidence;
 }
 
 /** Formats a random number of the right length passes often enough to need more evidence. */
@@ -55,11 +58,17 @@ export function findTracking(blocks: Block[], orderNumber?: string): Tracking {
   for (const link of links) {
     for (const t of trackingNumbersInUrl(link.target)) {
       if (!isOrder(t.trackingNumber)) {
-        return { trackingNumber: t.trackingNumber, carrier: t.carrier, trackingUrl: link.target };
+        return {
+          trackingNumber: t.trackingNumber,
+          carrier: t.carrier,
+          trackingUrl: link.target,
+          trackingEvidence: evidence("generic", link.text || "tracking link"),
+        };
       }
     }
   }
   let found: { trackingNumber: string; carrier?: CarrierKey } | undefined;
+  let how: Evidence | undefined;
   // 2. A self-checking number of a strong format anywhere in the text.
   for (const b of blocks) {
     if (found) break;
@@ -68,6 +77,7 @@ export function findTracking(blocks: Block[], orderNumber?: string): Tracking {
         TRACKING_FORMS[c.form].checkDigit && !WEAK_FORMS.has(c.form) && !isOrder(c.trackingNumber)
       ) {
         found = c;
+        how = evidence("generic", "check digit");
         break;
       }
     }
@@ -82,7 +92,10 @@ export function findTracking(blocks: Block[], orderNumber?: string): Tracking {
     }, { max: 3 })[0];
     if (labelled) {
       const d = detectCarrier(labelled.value);
-      if (d.valid) found = { trackingNumber: d.trackingNumber, carrier: d.carrier };
+      if (d.valid) {
+        found = { trackingNumber: d.trackingNumber, carrier: d.carrier };
+        how = fromLabel(labelled);
+      }
     }
   }
   // 3b. A number of a carrier we do not look up (Royal Mail, PostNL, Colissimo...) under a
@@ -93,17 +106,27 @@ export function findTracking(blocks: Block[], orderNumber?: string): Tracking {
       if (!token || token.replace(/\D/g, "").length < 6 || isOrder(token)) return null;
       return token.toUpperCase();
     }, { max: 1, sentences: false })[0];
-    if (labelled) found = { trackingNumber: labelled.value };
+    if (labelled) {
+      found = { trackingNumber: labelled.value };
+      how = fromLabel(labelled);
+    }
   }
   // 4. A weak-format number in a block that names a carrier.
   if (!found) {
     for (const b of blocks) {
       if (found || !CARRIER_WORDS.test(foldKeepingOffsets(b.text))) continue;
       const c = scanTrackingNumbers(b.text, 3).find((c) => !isOrder(c.trackingNumber));
-      if (c) found = c;
+      if (c) {
+        found = c;
+        how = evidence("generic", CARRIER_WORDS.exec(foldKeepingOffsets(b.text))?.[0]);
+      }
     }
   }
-  return { ...found, ...trackingPage(links, found?.trackingNumber) };
+  return {
+    ...found,
+    ...(how ? { trackingEvidence: how } : {}),
+    ...trackingPage(links, found?.trackingNumber),
+  };
 }
 
 /** The mail's track link: a carrier page first, then the store's, never an opaque tracker. */
