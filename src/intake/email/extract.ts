@@ -4,7 +4,7 @@
  */
 import { type Money, moneyValue } from "../money.ts";
 import { foldKeepingOffsets } from "../text.ts";
-import { dayString, headerDay, parseDay } from "./dates.ts";
+import { type Day, dayString, headerDay, parseDay } from "./dates.ts";
 import type { Block } from "./html.ts";
 import { findItems, type Item, itemSummary } from "./items.ts";
 import { labelledValues } from "./labels.ts";
@@ -121,6 +121,26 @@ function englishMonthFirst(letter: Letter): boolean {
   return english > other && !/£|€/.test(text);
 }
 
+/** `It should be with you by Friday, 14 August.`: a delivery day inside one of the first sentences. */
+const DELIVERY_SENTENCE =
+  /\b(?:should (?:arrive|be with you|be delivered)|will (?:arrive|be delivered|be with you)|expected to arrive|arrives|arriving|sollte (?:am|bis)|wird voraussichtlich am|devrait arriver|devrait etre livre|llegara|deberia llegar|wordt naar verwachting|dovrebbe arrivare)\s+(?:on |by |le |el |am |bis |il |op )?((?:[^.!?]|(?<=\d)\.){4,40})/;
+
+function deliveryInSentence(
+  blocks: Block[],
+  anchor: Day | undefined,
+  monthFirst: boolean,
+): { value: string; how: Evidence } | undefined {
+  for (const b of blocks.slice(0, 40)) {
+    if (b.text.length > 400) continue;
+    const m = DELIVERY_SENTENCE.exec(foldKeepingOffsets(b.text));
+    if (!m) continue;
+    const raw = b.text.slice(m.index + m[0].length - m[1].length, m.index + m[0].length);
+    const day = parseDay(raw, { anchor, monthFirst });
+    if (day) return { value: dayString(day), how: evidence("generic", m[0]) };
+  }
+  return undefined;
+}
+
 /** The evidence entries that name a reading (a field found with no evidence gets `generic`). */
 function withValues(all: Record<string, Evidence | undefined>): FieldEvidence {
   return Object.fromEntries(Object.entries(all).filter(([, e]) => e !== undefined));
@@ -153,6 +173,9 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
     const day = parseDay(raw.replace(/^[:\s]+/, ""), { anchor, monthFirst });
     return day ? dayString(day) : null;
   }, { max: 1, sentences: false })[0];
+  const deliveryDay = delivery
+    ? { value: delivery.value, how: fromLabel(delivery) }
+    : deliveryInSentence(blocks, anchor, monthFirst);
   return {
     ...order,
     ...tracking,
@@ -163,7 +186,7 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
     ...(single?.quantity ? { quantity: single.quantity } : {}),
     ...(single?.size ? { size: single.size } : {}),
     ...(items[0]?.image ? { imageUrl: items[0].image } : {}),
-    ...(delivery ? { estimatedDelivery: delivery.value } : {}),
+    ...(deliveryDay ? { estimatedDelivery: deliveryDay.value } : {}),
     evidence: withValues({
       orderNumber: order.orderNumber ? orderHow : undefined,
       itemSummary: items[0]?.evidence,
@@ -175,7 +198,7 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
       quantity: single?.quantity ? single.how?.quantity ?? single.evidence : undefined,
       size: single?.size ? single.how?.size ?? single.evidence : undefined,
       imageUrl: items[0]?.image ? evidence("generic", "product image") : undefined,
-      estimatedDelivery: delivery ? fromLabel(delivery) : undefined,
+      estimatedDelivery: deliveryDay?.how,
     }),
   };
 }

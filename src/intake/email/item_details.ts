@@ -117,6 +117,21 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
       note(item, "size", fromLabel(size));
     }
   }
+  if (item.size === undefined) {
+    // `Size S · Sold by @x`, `Colour: Sage | Size: M`: a detail line of several labelled parts.
+    for (let i = from; i < to && item.size === undefined; i++) {
+      const parts = blocks[i].text.split(/\s[·|•]\s/).slice(0, 8);
+      if (parts.length < 2) continue;
+      const size = labelledValues(parts.map((text) => ({ ...blocks[i], text })), "size", (raw) => {
+        const v = raw.trim();
+        return v.length >= 1 && v.length <= 12 && !/\s{2}|[.!?]$/.test(v) ? v : null;
+      }, { max: 1, sentences: false })[0];
+      if (size) {
+        item.size = size.value;
+        note(item, "size", fromLabel(size));
+      }
+    }
+  }
   if (item.quantity === undefined) {
     // `Quantity` / `2` in two blocks or cells.
     const qty = labelledValues(blocks, "quantity", (raw) =>

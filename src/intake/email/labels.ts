@@ -55,6 +55,8 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|summe|endbetrag|rechnungsbetrag|montant total(?: ttc)?|total ttc|total de la commande` +
     String
+      .raw`|you paid|total paid|amount charged|montant paye|importe pagado|betaald bedrag|importo pagato` +
+    String
       .raw`|totaal(?:bedrag)?|te betalen|totale(?: ordine| complessivo| pagato)?|importo totale` +
     "|ご?請求(?:金)?額|お支払い?(?:金額|合計)|(?:注文)?合計(?:金額)?",
   subtotal: String
