@@ -4,9 +4,9 @@
  * number, total, member number...), a date line, a legal or marketing line, and a heading that
  * repeats the subject. Checked by class, in every language the labels know, never by sender.
  */
-import { foldKeepingOffsets } from "../text.ts";
+import { foldKeepingOffsets, memoByText } from "../text.ts";
 import type { Block } from "./html.ts";
-import { isLabel, LABELS } from "./labels.ts";
+import { isAnyLabel } from "./labels.ts";
 
 /** Imperative words that open a button or link text. */
 const ACTION =
@@ -26,19 +26,23 @@ const DATE_LINE =
 /** `【ご注文日】 2026年8月15日`: a label in lenticular brackets, the Japanese `Label:`. */
 const BRACKET_LABEL = /^【[^】]{1,20}】/;
 
-const FIELDS = Object.keys(LABELS) as (keyof typeof LABELS)[];
-
 /** Whether `text` (folded) is `Label: value` or a lone label of a known order field. */
 function fieldLine(text: string): boolean {
   const key = /^([^:]{1,40}):/.exec(text)?.[1]?.trim();
-  if (key && FIELDS.some((f) => isLabel(key, f))) return true;
-  return FIELDS.some((f) => isLabel(text, f));
+  return (key !== undefined && isAnyLabel(key)) || isAnyLabel(text);
 }
 
 /** `Member #: …`, `Item ID: …`, `Transaction ID: …`: an identifier line that is never a name. */
 export function isOtherId(text: string): boolean {
   return OTHER_IDS.test(foldKeepingOffsets(text.trim()));
 }
+
+/** The classes decided by the text alone (remembered per text for the message). */
+const textClass = memoByText((text: string): boolean => {
+  const folded = foldKeepingOffsets(text);
+  return GREETING.test(folded) || LEGAL.test(folded) || OTHER_IDS.test(folded) ||
+    DATE_LINE.test(folded) || fieldLine(folded) || BRACKET_LABEL.test(text);
+});
 
 /** Whether a block is of a class that never holds a value (see the file comment). */
 export function isBoilerplate(block: Block, subject = ""): boolean {
@@ -48,8 +52,7 @@ export function isBoilerplate(block: Block, subject = ""): boolean {
   // The whole text is one link's text: a button or a navigation link, when it reads as an action.
   const linkOnly = block.links.length > 0 && block.links.some((l) => l.text.trim() === text);
   if (linkOnly && ACTION.test(folded)) return true;
-  if (GREETING.test(folded) || LEGAL.test(folded) || OTHER_IDS.test(folded)) return true;
-  if (DATE_LINE.test(folded) || fieldLine(folded) || BRACKET_LABEL.test(text)) return true;
+  if (textClass(text)) return true;
   if (block.heading && subject && foldKeepingOffsets(subject).includes(folded)) return true;
   return false;
 }

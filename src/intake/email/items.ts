@@ -299,15 +299,16 @@ export function findItems(all: Block[], storeNames: string[], subject = ""): Ite
   // Recommendations after the order ("Keep shopping for", "You may also like") are not items.
   const cut = all.findIndex((b) => RECOMMENDATIONS.test(foldKeepingOffsets(b.text)));
   const blocks = cut > 0 ? all.slice(0, cut) : all;
-  for (
-    const method of [
-      imageItems(blocks, storeNames, isName),
-      tableItems(blocks, isName),
-      listItems(blocks, isName),
-      countedItems(blocks, isName),
-      labelledItems(blocks, isName),
-    ]
-  ) {
+  // Tried in order, each only when the ones before found nothing.
+  const methods = [
+    () => imageItems(blocks, storeNames, isName),
+    () => tableItems(blocks, isName),
+    () => listItems(blocks, isName),
+    () => countedItems(blocks, isName),
+    () => labelledItems(blocks, isName),
+  ];
+  for (const find of methods) {
+    const method = find();
     const unique = method.filter((item, i) =>
       item.name && method.findIndex((o) => o.name === item.name) === i
     );

@@ -206,6 +206,16 @@ function nextValueBlock(blocks: Block[], i: number): number | null {
   return null;
 }
 
+let anyLabel: RegExp | undefined;
+
+/** Whether a (folded) text is, alone, a label of any field: one pattern for every vocabulary. */
+export function isAnyLabel(folded: string): boolean {
+  anyLabel ??= new RegExp(
+    `^(?:${Object.values(LABELS).map((l) => `(?:${l})`).join("|")})\\s*${NOTE}[:#.]?\\s*$`,
+  );
+  return anyLabel.test(folded);
+}
+
 /** Whether a block's whole text is one of the field's labels (a header cell, a lone label). */
 export function isLabel(text: string, field: LabelField): boolean {
   return patterns(field).alone.test(foldKeepingOffsets(text));
