@@ -23,6 +23,9 @@ const OTHER_IDS =
 const DATE_LINE =
   /^(?:(?:order|placed|ordered|date|datum|fecha|bestelldatum|date de commande)\b[^:]{0,20}:|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,? [a-z]{3,9} \d{1,2},? \d{4}$)/;
 
+/** `Order #4411`, `Bestellung 1001 · Placed Aug 16`: the order-number line. */
+const ORDER_LINE =
+  /^(?:your )?(?:order|bestellung|commande|pedido|ordine|bestelling|receipt|transaction)(?: number| no\.?| nr\.?| id| n°)?\s*[#:]?\s*[a-z0-9-]*\d[a-z0-9-]*(?:\s*[·|,(-].*)?$/;
 /** `【ご注文日】 2026年8月15日`: a label in lenticular brackets, the Japanese `Label:`. */
 const BRACKET_LABEL = /^【[^】]{1,20}】/;
 
@@ -41,7 +44,8 @@ export function isOtherId(text: string): boolean {
 const textClass = memoByText((text: string): boolean => {
   const folded = foldKeepingOffsets(text);
   return GREETING.test(folded) || LEGAL.test(folded) || OTHER_IDS.test(folded) ||
-    DATE_LINE.test(folded) || fieldLine(folded) || BRACKET_LABEL.test(text);
+    DATE_LINE.test(folded) || ORDER_LINE.test(folded) || fieldLine(folded) ||
+    BRACKET_LABEL.test(text);
 });
 
 /** Whether a block is of a class that never holds a value (see the file comment). */

@@ -39,6 +39,8 @@ const CARRIER_WORDS =
 const TRACK_LINK_TEXT =
   /\b(?:track|tracking|trace|verfolgen|sendungsverfolgung|suivre|suivi|seguir|seguimiento|rastrear|traccia)\b/;
 const MAX_LINKS = 300;
+/** A phone number printed next to a tracking label (`call 1-800-555-0100`). */
+const PHONE = /(?:^|\D)(?:\+?1[-. ])?\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}(?!\d)/;
 /** A tracking number of any carrier: 8 to 30 letters and digits, groups split by one space or dash. */
 const OTHER_CARRIER_NUMBER = /^[#:\s]*([A-Z0-9]{2,30}(?:[ -][A-Z0-9]{2,30}){0,7})(?:$|[\s,;.)])/i;
 
@@ -102,6 +104,7 @@ export function findTracking(blocks: Block[], orderNumber?: string): Tracking {
   // tracking label: kept, with no carrier.
   if (!found) {
     const labelled = labelledValues(blocks, "trackingNumber", (raw) => {
+      if (PHONE.test(raw)) return null;
       const token = OTHER_CARRIER_NUMBER.exec(raw.trim())?.[1]?.replace(/[ -]/g, "");
       if (!token || token.replace(/\D/g, "").length < 6 || isOrder(token)) return null;
       return token.toUpperCase();

@@ -3,7 +3,7 @@
  * seven languages, the marketing-sender rule giving way to the message's own order evidence, and
  * boilerplate blocks never taken as an item name.
  */
-import { equal } from "node:assert/strict";
+import { deepEqual, equal } from "node:assert/strict";
 import { readEmail } from "../../../src/intake/email/read.ts";
 import { readPhase, statusScope } from "../../../src/intake/email/signals.ts";
 import { htmlToBlocks } from "../../../src/intake/email/html.ts";
@@ -12,6 +12,7 @@ import { labelledValues } from "../../../src/intake/email/labels.ts";
 import { findTracking } from "../../../src/intake/email/tracking.ts";
 import { dayString, parseDay } from "../../../src/intake/email/dates.ts";
 import { moneyValue } from "../../../src/intake/money.ts";
+import { findItems } from "../../../src/intake/email/items.ts";
 import { bytes, mail, NOW, storeHtml } from "./mail.ts";
 
 const phase = (subject: string, html = "") =>
@@ -154,6 +155,35 @@ Deno.test("a labelled tracking number of a carrier we do not look up is kept, wi
   // No label, or no digits to speak of: nothing.
   equal(findTracking([b("Your parcel TT552994646GB is coming")]).trackingNumber, undefined);
   equal(findTracking([b("Tracking: see your account")]).trackingNumber, undefined);
+  equal(findTracking([b("Tracking number: 1-800-555-0100")]).trackingNumber, undefined);
   // The order number is never the tracking number.
   equal(findTracking([b("Tracking number: 40817233")], "40817233").trackingNumber, undefined);
+});
+
+Deno.test("items: a count and a price anchor the item block; an item label names it; a brand line is skipped", () => {
+  const blocks = (texts: string[]) =>
+    texts.map((text) => ({ text, tag: "text", heading: false, links: [], images: [], quote: 0 }));
+  const items = (texts: string[]) =>
+    findItems(blocks(texts), [], "Order confirmed").map((
+      i,
+    ) => [i.name, i.quantity, i.price?.display]);
+  deepEqual(items(["Order summary", "2 x Canvas Tote Bag for CA$24.99 each", "Total: CA$49.98"]), [
+    ["Canvas Tote Bag", 2, "CA$24.99"],
+  ]);
+  deepEqual(items(["Bougie Figue x 2 à 12,00 € l'unité", "Total : 24,00 €"]), [[
+    "Bougie Figue",
+    2,
+    "12,00 €",
+  ]]);
+  deepEqual(items(["Harris Field Coat × 1", "Moss / 40R", "£595.00", "Total£595.00"]), [
+    ["Harris Field Coat", 1, "£595.00"],
+  ]);
+  deepEqual(items(["Artikel: Fahrradklingel Messing", "Menge: 1", "Preis: 12,95 €"]), [
+    ["Fahrradklingel Messing", 1, "12,95 €"],
+  ]);
+  deepEqual(items(["Atelier Brunet", "Bougie parfumée Figue et Cèdre 220 g", "Quantité : 2"]), [
+    ["Bougie parfumée Figue et Cèdre 220 g", 2, undefined],
+  ]);
+  // A greeting, an order-number line and a button are never the item.
+  deepEqual(items(["Hi Sam,", "Order #4411", "Qty: 1"]), []);
 });
