@@ -19,7 +19,7 @@ const LEGAL =
   /(?:©|\(c\) ?\d{4}|all rights reserved|unsubscribe|privacy|terms (?:of|and)|registered (?:in|office)|company (?:no|number)|vat (?:no|number|reg)|impressum|datenschutz|abmelden|mentions legales|desinscri|se desabonner|aviso legal|darse de baja|uitschrijven|disiscriv|you (?:are )?receiv(?:e|ed|ing) this (?:e-?mail|message)|do not reply|this (?:e-?mail|message) was sent)/;
 /** Identifier labels that are not order fields but are never item names either. */
 const OTHER_IDS =
-  /^(?:member|customer|account|client|kunden|membership|loyalty|rewards?|purchase|invoice|rechnung|facture|factura|payment|transaction|item|sku|reference|ref)\b[^:]{0,20}(?:#|no\.?|number|nr\.?|id|nummer|numero)?\s*[:#]/;
+  /^(?:(?:member|customer|account|client|membership|loyalty|rewards?|purchase|invoice|rechnung|facture|factura|payment|transaction|item|product|style)\b[^:]{0,20}?(?:#|no\.?|number|nr\.?|id|nummer|numero)|kunden(?:nummer|nr\.?)|mitgliedsnummer|sku|reference|ref)\s*[:#]/;
 const DATE_LINE =
   /^(?:(?:order|placed|ordered|date|datum|fecha|bestelldatum|date de commande)\b[^:]{0,20}:|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,? [a-z]{3,9} \d{1,2},? \d{4}$)/;
 

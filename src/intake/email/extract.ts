@@ -29,7 +29,7 @@ export interface Extracted extends Tracking {
 }
 
 const ORDER_TOKEN =
-  /^[\s:#.\-–]*(?:(?:n°|nº|nr\.?|no\.?|#)\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9-]{2,40}[A-Za-z0-9])(?![A-Za-z0-9/.,]*\d)/;
+  /^[\s:#.\-–]*(?:(?:n°|nº|nr\.?|no\.?|#)\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9-]{2,40}[A-Za-z0-9]|\d{3})(?![A-Za-z0-9/.,]*\d)/;
 const SUBTOTAL =
   /^(?:item |items )?sub-?total|^zwischensumme|^sous-total|^shipment total|^subtotal|total (?:savings|discount|tax)|^gesamtkosten netto/;
 
@@ -46,7 +46,7 @@ export function acceptOrderNumber(raw: string): string | null {
 
 /** `order #1001`, `Bestellung 1001`, `commande n° FR…`, `(Receipt #…)` inside a sentence or subject. */
 const ORDER_IN_SENTENCE =
-  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling)(?:\s+(?:number|no\.?|nr\.?|n°|nº|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9])/g;
+  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling)(?:\s+(?:number|no\.?|nr\.?|n°|nº|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
 
 export function orderNumberInSentence(text: string): string | null {
   const folded = foldKeepingOffsets(text);
@@ -133,7 +133,8 @@ function deliveryInSentence(
   for (const b of blocks.slice(0, 40)) {
     if (b.text.length > 400) continue;
     const m = DELIVERY_SENTENCE.exec(foldKeepingOffsets(b.text));
-    if (!m) continue;
+    // A sentence, not a label line (`Arrives by Thu, May 21` in an item row is the label path's).
+    if (!m || m.index === 0 || b.text.split(" ").length < 6) continue;
     const raw = b.text.slice(m.index + m[0].length - m[1].length, m.index + m[0].length);
     const day = parseDay(raw, { anchor, monthFirst });
     if (day) return { value: dayString(day), how: evidence("generic", m[0]) };

@@ -70,15 +70,11 @@ export function sameRow(a: Block, b: Block): boolean {
 
 /** Reads quantity, size and price from an item's name block and its attribute blocks. */
 export function describe(item: Item, blocks: Block[], from: number, to: number): Item {
+  // A count written on the name (`Coat × 1`, `1 x Kettle`) is the quantity unless a detail line
+  // says otherwise: then it is part of the name (`Capsules x 100`, `Quantità: 2`).
   const suffix = TIMES_SUFFIX.exec(item.name);
-  if (suffix) {
-    item.name = item.name.slice(0, suffix.index).trim();
-    if (!suffix[2]) {
-      item.quantity = Number(suffix[1]);
-      note(item, "quantity", evidence("generic", suffix[0]));
-    }
-  }
-  item.name = item.name.replace(/^\d{1,3}\s?[x×]\s+/i, "").trim();
+  const leading = /^(\d{1,3})\s?[x×]\s+/i.exec(item.name);
+  const given = item.quantity;
   const prices: Money[] = [];
   for (let i = from; i < to; i++) {
     const text = blocks[i].text;
@@ -131,6 +127,20 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
         note(item, "size", fromLabel(size));
       }
     }
+  }
+  const written = suffix && !suffix[2]
+    ? Number(suffix[1])
+    : leading
+    ? Number(leading[1])
+    : undefined;
+  const fromDetails = item.quantity !== given ? item.quantity : undefined;
+  if (suffix && (fromDetails === undefined || fromDetails === written || suffix[2])) {
+    item.name = item.name.slice(0, suffix.index).trim();
+  }
+  if (leading) item.name = item.name.slice(leading[0].length).trim();
+  if (item.quantity === undefined && written !== undefined) {
+    item.quantity = written;
+    note(item, "quantity", evidence("generic", (suffix ?? leading)![0]));
   }
   if (item.quantity === undefined) {
     // `Quantity` / `2` in two blocks or cells.

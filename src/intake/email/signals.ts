@@ -26,7 +26,7 @@ const PHASES: [Phase, RegExp][] = [
     "delivered",
     new RegExp(
       String
-        .raw`\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd|afgeleverd)\b|` +
+        .raw`(?<!\b(?:will be|wird|wordt|sera|sara)\b[^.!?]{0,40})\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd|afgeleverd)\b|` +
         ja("配達(?:が)?完了|お届け(?:が)?完了|配達しました|お届けしました"),
     ),
   ],
@@ -34,7 +34,7 @@ const PHASES: [Phase, RegExp][] = [
     "out_for_delivery",
     new RegExp(
       String
-        .raw`\b(?:out for delivery|in zustellung|wird heute zugestellt|kommt heute|en cours de livraison|en reparto|in consegna|wordt vandaag bezorgd)\b|` +
+        .raw`\b(?:out for delivery|in zustellung|wird heute zugestellt|kommt heute|en cours de livraison|en reparto|in consegna|wordt vandaag bezorgd|will be delivered today|sera livree? aujourd'hui)\b|` +
         ja("配達中|本日お届け"),
     ),
   ],
@@ -42,7 +42,7 @@ const PHASES: [Phase, RegExp][] = [
     "shipped",
     new RegExp(
       String
-        .raw`\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|handed (?:over )?to|versandt|versendet|verschickt|unterwegs|auf dem weg|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|in viaggio|verzonden|onderweg|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio)\b|` +
+        .raw`\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|handed (?:over )?to|versandt|versendet|verschickt|unterwegs|auf dem weg|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|in viaggio|verzonden|onderweg|will (?:be delivered|arrive) tomorrow|sera livree? demain|(?:will be|wird|wordt|sera|sara) (?:morgen|tomorrow|demain|manana|domani)\b[^.!?]{0,30}?\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio)\b|` +
         ja("発送(?:しました|済み|のお知らせ|完了)|出荷(?:しました|済み|のお知らせ|完了)"),
     ),
   ],
@@ -96,7 +96,7 @@ export function statusScope(subject: string, blocks: Block[]): string[] {
  * "once it ships") says nothing about now: it is cut from the scope.
  */
 const FUTURE_CLAUSE =
-  /\b(?:when|once|as soon as|after|before|until|if|sobald|wenn|bevor|des que|lorsque|quand|avant|cuando|en cuanto|antes de|zodra|wanneer|quando|appena|non appena|we(?:'ll| will) (?:let you know|notify|email|send)|you(?:'ll| will) (?:receive|get)|(?:ready|prepared|preparing) (?:to|for)|(?:will|to) (?:be )?(?:ship|dispatch|sen[dt])|will (?:soon )?(?:ship|be on (?:its|their) way)|bereit (?:zum|fur den) versand|pret(?:e|es|s)? (?:a|pour) (?:etre )?expediee?s?|listo para (?:el )?envio|klaar voor verzending|pronto per (?:la )?spedizione|sera (?:enviad[oa]s?|expediee?s?)|wird (?:bald |in kurze |demnachst )?(?:versendet|verschickt|versandt)|wordt (?:binnenkort )?verzonden|sara spedit[oa]|wird\b(?![^.!?]*\bheute\b)(?=[^.!?]*\b(?:geliefert|zugestellt)\b))\b[^.!?]*/g;
+  /\b(?:when|once|as soon as|after|before|until|if|sobald|wenn|bevor|des que|lorsque|quand|avant|cuando|en cuanto|antes de|zodra|wanneer|quando|appena|non appena|we(?:'ll| will) (?:let you know|notify|email|send)|you(?:'ll| will) (?:receive|get)|(?:ready|prepared|preparing) (?:to|for)|(?:will|to) (?:be )?(?:ship|dispatch|sen[dt])|will (?:soon )?(?:ship|be on (?:its|their) way)|bereit (?:zum|fur den) versand|pret(?:e|es|s)? (?:a|pour) (?:etre )?expediee?s?|listo para (?:el )?envio|klaar voor verzending|pronto per (?:la )?spedizione|sera (?:enviad[oa]s?|expediee?s?)|wird (?:bald |in kurze |demnachst )?(?:versendet|verschickt|versandt)|wordt (?:binnenkort )?verzonden|sara spedit[oa]|(?:will be|wird|wordt|sera|sara)\b(?![^.!?]*\b(?:heute|today|vandaag|aujourd'hui|hoy|oggi|morgen|tomorrow|demain|manana|domani)\b)(?=[^.!?]*\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])\b))\b[^.!?]*/g;
 
 function withoutFuture(text: string): string {
   return text.replace(FUTURE_CLAUSE, " ");

@@ -57,6 +57,12 @@ Deno.test("dispatched, handed to the carrier, delivered and canceled in every la
   equal(phase("配達完了のお知らせ"), "delivered");
   equal(phase("Je bestelling is geannuleerd"), "canceled");
   equal(phase("ご注文のキャンセル"), "canceled");
+  // A delivery still to come is not a delivery: tomorrow is shipped, a later day says nothing.
+  equal(phase("Je bestelling 2026-0417 wordt morgen bezorgd"), "shipped");
+  equal(phase("Your order will be delivered tomorrow"), "shipped");
+  equal(phase("Deine Bestellung wird heute zugestellt"), "out_for_delivery");
+  equal(phase("Thanks for your order", "<p>It will be delivered on Friday.</p>"), "confirmed");
+  equal(phase("Votre commande sera livrée le 4 septembre"), undefined);
 });
 
 Deno.test("a marketing-looking sender with the message's own order evidence is an order; without it, not", async () => {
