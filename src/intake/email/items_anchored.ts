@@ -13,9 +13,9 @@ import { isOtherId } from "./boilerplate.ts";
 import { evidence, fromLabel } from "./evidence.ts";
 
 const MAX_ITEMS = 50;
-/** `2 x Name for CA$24.99 each`, `1 × Name @ 9,50 €`, `Name x 2 à 12,00 € l'unité`. */
+/** `2 x Name for CA$24.99 each`, `1 × Name @ 9,50 €`, `Name x 2 à 12,00 € l'unité`, `Name x 1 - £45.00`. */
 const COUNT_FOR_PRICE =
-  /^(?:(\d{1,3})\s?[x×]\s+)?(.+?)(?:\s?[x×]\s?(\d{1,3}))?\s+(?:for|@|at|a|à|zu|je|per|voor|por)\s+(\S.{0,20}?)(?:\s+(?:each|ea\.?|apiece|l['’]unit[eé]|pi[eè]ce|cada uno|cada|pro st[uü]ck|per stuk|stuk|cad\.?|l['’]una))?$/i;
+  /^(?:(\d{1,3})\s?[x×]\s+)?(.+?)(?:\s?[x×]\s?(\d{1,3}))?\s+(?:for|@|at|a|à|zu|je|per|voor|por|[-–—:])\s+(\S.{0,20}?)(?:\s+(?:each|ea\.?|apiece|l['’]unit[eé]|pi[eè]ce|cada uno|cada|pro st[uü]ck|per stuk|stuk|cad\.?|l['’]una))?$/i;
 
 /** Whether a block is a money figure on its own. */
 const isMoney = (b: Block) => !!b.text && moneyValue(b.text) !== null;

@@ -80,7 +80,7 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|voraussichtliche (?:lieferung|zustellung)|voraussichtlicher liefertermin|lieferdatum|zustellung(?: am)?|lieferung(?: am)?|liefertermin` +
     String
-      .raw`|livraison (?:prevue|estimee)(?: le)?|date de livraison(?: prevue)?|arrivee(?: prevue)?` +
+      .raw`|livraison (?:prevue|estimee)(?: le)?|date (?:de livraison|d'arrivee)(?: prevue| estimee)?|arrivee(?: prevue)?` +
     String
       .raw`|entrega (?:prevista|estimada)(?: el)?|fecha (?:de entrega|estimada de entrega)|llegada(?: prevista)?`,
 };

@@ -181,6 +181,15 @@ Deno.test("items: a count and a price anchor the item block; an item label names
     2,
     "12,00 €",
   ]]);
+  deepEqual(items(["Oak Serving Board (Large) x 1 - £45.00", "Order total: £49.95"]), [
+    ["Oak Serving Board (Large)", 1, "£45.00"],
+  ]);
+  deepEqual(
+    items(["Date de livraison estimée : 12/09/2026", "Article : Lampe de chevet", "Qté : 1"]),
+    [
+      ["Lampe de chevet", 1, undefined],
+    ],
+  );
   deepEqual(items(["Harris Field Coat × 1", "Moss / 40R", "£595.00", "Total£595.00"]), [
     ["Harris Field Coat", 1, "£595.00"],
   ]);
