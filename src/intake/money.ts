@@ -27,13 +27,15 @@ const SYMBOLS: Record<string, string> = {
   "€": "EUR",
   "£": "GBP",
   "¥": "JPY",
+  "￥": "JPY",
+  "円": "JPY",
   "₹": "INR",
   "kr": "SEK",
   "zł": "PLN",
   "Fr.": "CHF",
 };
 const CODES = "USD|EUR|GBP|CHF|CAD|AUD|NZD|JPY|SEK|NOK|DKK|PLN|CZK|HUF|MXN|BRL|HKD|SGD|CNY|INR|ZAR";
-const SYMBOL = String.raw`(?:US ?\$|C\$|CA\$|A\$|AU\$|\$|€|£|¥|₹)`;
+const SYMBOL = String.raw`(?:US ?\$|C\$|CA\$|A\$|AU\$|\$|€|£|¥|￥|₹)`;
 const NUMBER = String.raw`\d{1,3}(?:[.,' \u00A0\u202F]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
 const PREFIX = new RegExp(
   String
@@ -41,12 +43,12 @@ const PREFIX = new RegExp(
   "g",
 );
 const SUFFIX = new RegExp(
-  String.raw`(?<![\w.,'])(-?)(${NUMBER})\s?(?:(€|£|\$|kr|zł|Fr\.)|(${CODES})\b)`,
+  String.raw`(?<![\w.,'])(-?)(${NUMBER})\s?(?:(€|£|\$|kr|zł|Fr\.|円)|(${CODES})\b)`,
   "g",
 );
 
 /** What every figure holds besides a digit: a currency symbol or code (a cheap test first). */
-const CURRENCY_MARK = new RegExp(String.raw`[$€£¥₹]|kr|zł|Fr\.|${CODES}`);
+const CURRENCY_MARK = new RegExp(String.raw`[$€£¥￥₹円]|kr|zł|Fr\.|${CODES}`);
 const DIGIT = /\d/;
 
 /** The amount of a number as printed, in cents, or null. */

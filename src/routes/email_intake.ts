@@ -60,7 +60,8 @@ const preview = createRoute({
   tags: TAGS,
   summary: "Read an email without storing anything",
   description: "What an import would read: the order fields, the template that matched " +
-    "(a built-in or custom template id, `markup` or `generic`) and the status signals.",
+    "(a built-in or custom template id, `markup` or `generic`), the status signals and, for " +
+    "each field, its evidence (the kind of source and the label or text it was anchored on).",
   request: { body: jsonBody(PreviewBody) },
   responses: {
     200: jsonResponse(PreviewSchema, "What the message reads as"),
@@ -129,7 +130,12 @@ export const emailIntakeRoutes = createRouter()
       }, 422);
     }
     return c.json(
-      { fields: read.reading.fields, template: read.template, signals: read.signals },
+      {
+        fields: read.reading.fields,
+        template: read.template,
+        signals: read.signals,
+        evidence: read.evidence ?? {},
+      },
       200,
     );
   })

@@ -123,6 +123,17 @@ export const DuplicateSchema = z.object({
 
 export const PreviewBody = z.object({ raw: RawMessage }).openapi("EmailPreview");
 
+export const EvidenceSchema = z.object({
+  kind: z.enum(["markup", "template", "learned", "label", "table", "generic"]).openapi({
+    description: "schema.org markup, a template, a learned template, a label, a table column " +
+      "header, or the message's layout (a product image, a price and quantity, the subject...)",
+  }),
+  anchor: z.string().optional().openapi({
+    description: "The label, column header or text the value was found by",
+    example: "Order number",
+  }),
+}).openapi("FieldEvidence");
+
 export const PreviewSchema = z.object({
   fields: z.record(z.string(), z.unknown()).openapi({ description: "The order fields read" }),
   template: z.string().openapi({
@@ -133,6 +144,9 @@ export const PreviewSchema = z.object({
     delivered: z.boolean().optional(),
     canceled: z.boolean().optional(),
     issue: z.boolean().optional(),
+  }),
+  evidence: z.record(z.string(), EvidenceSchema).openapi({
+    description: "For each field read, where it came from",
   }),
 }).openapi("EmailPreviewResult");
 

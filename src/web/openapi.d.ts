@@ -900,7 +900,7 @@ export interface paths {
         put?: never;
         /**
          * Read an email without storing anything
-         * @description What an import would read: the order fields, the template that matched (a built-in or custom template id, `markup` or `generic`) and the status signals.
+         * @description What an import would read: the order fields, the template that matched (a built-in or custom template id, `markup` or `generic`), the status signals and, for each field, its evidence (the kind of source and the label or text it was anchored on).
          */
         post: operations["preview"];
         delete?: never;
@@ -2821,6 +2821,22 @@ export interface components {
                 canceled?: boolean;
                 issue?: boolean;
             };
+            /** @description For each field read, where it came from */
+            evidence: {
+                [key: string]: components["schemas"]["FieldEvidence"];
+            };
+        };
+        FieldEvidence: {
+            /**
+             * @description schema.org markup, a template, a learned template, a label, a table column header, or the message's layout (a product image, a price and quantity, the subject...)
+             * @enum {string}
+             */
+            kind: "markup" | "template" | "learned" | "label" | "table" | "generic";
+            /**
+             * @description The label, column header or text the value was found by
+             * @example Order number
+             */
+            anchor?: string;
         };
         EmailPreview: {
             /**

@@ -225,6 +225,33 @@ Deno.test("preview: what an import would read, without storing anything", async 
   equal((await call<Body>(ctx, "GET", "/api/inbox", { token })).body.total, 0);
 });
 
+Deno.test("preview: each field's evidence, the kind of source and what it was anchored on", async () => {
+  await using ctx = await testApp();
+  const { token } = await signUp(ctx);
+  const res = await call<Body>(ctx, "POST", "/api/email/preview", {
+    token,
+    body: { raw: fixture("generic/pedido_tabla_es.eml") },
+  });
+  equal(res.status, 200);
+  eq(res.body.evidence, {
+    orderNumber: { kind: "label", anchor: "Número de pedido" },
+    itemSummary: { kind: "table", anchor: "Artículo" },
+    total: { kind: "label", anchor: "Total (IVA incluido)" },
+    price: { kind: "table", anchor: "Precio" },
+    quantity: { kind: "table", anchor: "Cantidad" },
+    size: { kind: "table", anchor: "Talla" },
+    store: { kind: "generic", anchor: "sender name" },
+  });
+  eq(Object.keys(res.body.evidence).sort(), Object.keys(res.body.fields).sort());
+  // A built-in template's store, and a value under its label, in a known store's mail.
+  const nike = await call<Body>(ctx, "POST", "/api/email/preview", {
+    token,
+    body: { raw: fixture("nike/shipped.eml") },
+  });
+  eq(nike.body.evidence.store, { kind: "template", anchor: "nike" });
+  eq(nike.body.evidence.trackingNumber, { kind: "label", anchor: "Tracking Number" });
+});
+
 Deno.test("import: hostile messages (10,000 parts, a 1.9 MiB body, deep nesting) answer a clear 4xx or 202, never 500", async () => {
   await using ctx = await testApp();
   const { token } = await signUp(ctx);

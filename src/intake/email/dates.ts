@@ -184,7 +184,9 @@ function tokens(text: string): Token[] {
   return out;
 }
 
-const RANGE = /\s(?:-|–|—|to|bis|au|al)\s|\bentre\b|\bbetween\b|\bzwischen\b/i;
+/** `2026年8月19日`, `8月19日(水)`: a Japanese date, with or without its year. */
+const JAPANESE_DAY = /(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*日/;
+const RANGE = /\s(?:-|–|—|~|〜|to|bis|au|al|tot)\s|[〜~]|\bentre\b|\bbetween\b|\bzwischen\b/i;
 
 export interface DateOptions {
   /** The day the mail was written: year-less and weekday-only dates are resolved against it. */
@@ -203,6 +205,11 @@ export function parseDay(text: string, options: DateOptions = {}): Day | null {
   const iso = /\b(\d{4})-(\d{2})-(\d{2})(?!\d)/.exec(text);
   if (iso) return valid(Number(iso[1]), Number(iso[2]), Number(iso[3]));
   if (RANGE.test(` ${text} `)) return null;
+  const ja = JAPANESE_DAY.exec(text);
+  if (ja) {
+    const [month, day] = [Number(ja[2]), Number(ja[3])];
+    return ja[1] ? valid(Number(ja[1]), month, day) : withYear(month, day, options.anchor);
+  }
   const toks = tokens(text);
   const { anchor } = options;
   let weekday: number | undefined;

@@ -4,10 +4,11 @@
  */
 import { type Money, moneyValue } from "../money.ts";
 import { foldKeepingOffsets } from "../text.ts";
-import { dayString, headerDay, parseDay } from "./dates.ts";
+import { type Day, dayString, headerDay, parseDay } from "./dates.ts";
 import type { Block } from "./html.ts";
 import { findItems, type Item, itemSummary } from "./items.ts";
 import { labelledValues } from "./labels.ts";
+import { type Evidence, evidence, type FieldEvidence, fromLabel } from "./evidence.ts";
 import type { Letter } from "./letter.ts";
 import { findTracking, type Tracking } from "./tracking.ts";
 
@@ -23,10 +24,12 @@ export interface Extracted extends Tracking {
   size?: string;
   imageUrl?: string;
   estimatedDelivery?: string;
+  /** Where each field found here came from. */
+  evidence: FieldEvidence;
 }
 
 const ORDER_TOKEN =
-  /^[\s:#.\-–]*(?:(?:n°|nº|nr\.?|no\.?|#)\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9-]{2,40}[A-Za-z0-9])(?![A-Za-z0-9/.,]*\d)/;
+  /^[\s:#.\-–]*(?:(?:n°|nº|nr\.?|no\.?|#)\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9-]{2,40}[A-Za-z0-9]|\d{3})(?![A-Za-z0-9/.,]*\d)/;
 const SUBTOTAL =
   /^(?:item |items )?sub-?total|^zwischensumme|^sous-total|^shipment total|^subtotal|total (?:savings|discount|tax)|^gesamtkosten netto/;
 
@@ -43,7 +46,7 @@ export function acceptOrderNumber(raw: string): string | null {
 
 /** `order #1001`, `Bestellung 1001`, `commande n° FR…`, `(Receipt #…)` inside a sentence or subject. */
 const ORDER_IN_SENTENCE =
-  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling)(?:\s+(?:number|no\.?|nr\.?|n°|nº|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9])/g;
+  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling)(?:\s+(?:number|no\.?|nr\.?|n°|nº|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
 
 export function orderNumberInSentence(text: string): string | null {
   const folded = foldKeepingOffsets(text);
@@ -55,21 +58,39 @@ export function orderNumberInSentence(text: string): string | null {
   return null;
 }
 
-function findOrderNumber(letter: Letter): Pick<Extracted, "orderNumber" | "orderNumberFrom"> {
+type OrderNumber = Pick<Extracted, "orderNumber" | "orderNumberFrom"> & { how?: Evidence };
+
+function findOrderNumber(letter: Letter): OrderNumber {
   const labelled = labelledValues(letter.blocks, "orderNumber", acceptOrderNumber, { max: 5 });
   const strong = labelled.find((l) => l.shape !== "sentence");
-  if (strong) return { orderNumber: strong.value, orderNumberFrom: "label" };
+  if (strong) {
+    return { orderNumber: strong.value, orderNumberFrom: "label", how: fromLabel(strong) };
+  }
   const subject = orderNumberInSentence(letter.subject);
-  if (subject) return { orderNumber: subject, orderNumberFrom: "subject" };
-  if (labelled[0]) return { orderNumber: labelled[0].value, orderNumberFrom: "sentence" };
+  if (subject) {
+    return {
+      orderNumber: subject,
+      orderNumberFrom: "subject",
+      how: evidence("generic", "subject"),
+    };
+  }
+  if (labelled[0]) {
+    return {
+      orderNumber: labelled[0].value,
+      orderNumberFrom: "sentence",
+      how: fromLabel(labelled[0]),
+    };
+  }
   for (const b of letter.blocks.slice(0, 200)) {
     const value = orderNumberInSentence(b.text);
-    if (value) return { orderNumber: value, orderNumberFrom: "sentence" };
+    if (value) {
+      return { orderNumber: value, orderNumberFrom: "sentence", how: evidence("generic", b.text) };
+    }
   }
   return {};
 }
 
-function findTotal(blocks: Block[]): Money | undefined {
+function findTotal(blocks: Block[]): { money: Money; how: Evidence } | undefined {
   const found = labelledValues(blocks, "total", (raw) => moneyValue(raw) ? raw : null, { max: 20 })
     .filter((l) =>
       l.shape !== "column" &&
@@ -78,7 +99,9 @@ function findTotal(blocks: Block[]): Money | undefined {
   if (found.length === 0) return undefined;
   const best = found.filter((l) => l.shape === found[0].shape);
   // Several totals of one shape (a total row and a payment line): the last is the order's.
-  return moneyValue(best[best.length - 1].value) ?? undefined;
+  const last = best[best.length - 1];
+  const money = moneyValue(last.value);
+  return money ? { money, how: fromLabel(last) } : undefined;
 }
 
 /** The block that holds a value's label (the value's own block, or the one before it). */
@@ -98,20 +121,49 @@ function englishMonthFirst(letter: Letter): boolean {
   return english > other && !/£|€/.test(text);
 }
 
+/** `It should be with you by Friday, 14 August.`: a delivery day inside one of the first sentences. */
+const DELIVERY_SENTENCE =
+  /\b(?:should (?:arrive|be with you|be delivered)|will (?:arrive|be delivered|be with you)|expected to arrive|arrives|arriving|sollte (?:am|bis)|wird voraussichtlich am|devrait arriver|devrait etre livre|llegara|deberia llegar|wordt naar verwachting|dovrebbe arrivare)\s+(?:on |by |le |el |am |bis |il |op )?((?:[^.!?]|(?<=\d)\.){4,40})/;
+
+function deliveryInSentence(
+  blocks: Block[],
+  anchor: Day | undefined,
+  monthFirst: boolean,
+): { value: string; how: Evidence } | undefined {
+  for (const b of blocks.slice(0, 40)) {
+    if (b.text.length > 400) continue;
+    const m = DELIVERY_SENTENCE.exec(foldKeepingOffsets(b.text));
+    // A sentence, not a label line (`Arrives by Thu, May 21` in an item row is the label path's).
+    if (!m || m.index === 0 || b.text.split(" ").length < 6) continue;
+    const raw = b.text.slice(m.index + m[0].length - m[1].length, m.index + m[0].length);
+    const day = parseDay(raw, { anchor, monthFirst });
+    if (day) return { value: dayString(day), how: evidence("generic", m[0]) };
+  }
+  return undefined;
+}
+
+/** The evidence entries that name a reading (a field found with no evidence gets `generic`). */
+function withValues(all: Record<string, Evidence | undefined>): FieldEvidence {
+  return Object.fromEntries(Object.entries(all).filter(([, e]) => e !== undefined));
+}
+
 /** Every generic field of a letter. */
 export function extractFields(letter: Letter, storeNames: string[], now?: number): Extracted {
   const { blocks } = letter;
-  const order = findOrderNumber(letter);
-  const items = findItems(blocks, storeNames);
-  const tracking = findTracking(blocks, order.orderNumber);
+  const { how: orderHow, ...order } = findOrderNumber(letter);
+  const items = findItems(blocks, storeNames, letter.subject);
+  const { trackingEvidence, ...tracking } = findTracking(blocks, order.orderNumber);
   const single = items.length === 1 ? items[0] : undefined;
-  const total = findTotal(blocks);
+  const found = findTotal(blocks);
+  const total = found?.money;
   let price = single?.price;
+  let priceHow = single?.how?.price ?? single?.evidence;
   if (single && !price) {
     const labelled = labelledValues(blocks, "price", (raw) =>
       moneyValue(raw) ? raw : null, { max: 1, sentences: false })[0];
     if (labelled) {
       price = moneyValue(labelled.value) ?? undefined;
+      priceHow = fromLabel(labelled);
     }
   }
   // The mail's own day; a mail without a readable date is taken as written when it is read.
@@ -122,6 +174,9 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
     const day = parseDay(raw.replace(/^[:\s]+/, ""), { anchor, monthFirst });
     return day ? dayString(day) : null;
   }, { max: 1, sentences: false })[0];
+  const deliveryDay = delivery
+    ? { value: delivery.value, how: fromLabel(delivery) }
+    : deliveryInSentence(blocks, anchor, monthFirst);
   return {
     ...order,
     ...tracking,
@@ -132,6 +187,19 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
     ...(single?.quantity ? { quantity: single.quantity } : {}),
     ...(single?.size ? { size: single.size } : {}),
     ...(items[0]?.image ? { imageUrl: items[0].image } : {}),
-    ...(delivery ? { estimatedDelivery: delivery.value } : {}),
+    ...(deliveryDay ? { estimatedDelivery: deliveryDay.value } : {}),
+    evidence: withValues({
+      orderNumber: order.orderNumber ? orderHow : undefined,
+      itemSummary: items[0]?.evidence,
+      trackingNumber: trackingEvidence,
+      carrier: tracking.carrier ? trackingEvidence : undefined,
+      trackingUrl: tracking.trackingUrl ? evidence("generic", "link") : undefined,
+      total: found?.how,
+      price: price ? priceHow : undefined,
+      quantity: single?.quantity ? single.how?.quantity ?? single.evidence : undefined,
+      size: single?.size ? single.how?.size ?? single.evidence : undefined,
+      imageUrl: items[0]?.image ? evidence("generic", "product image") : undefined,
+      estimatedDelivery: deliveryDay?.how,
+    }),
   };
 }

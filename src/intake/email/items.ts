@@ -4,20 +4,16 @@
  * lines or under an `Items shipped:` label (plain-text mails). Each item keeps its name as
  * printed (without the `× 1` suffix), quantity, size, price and image.
  */
-import { type Money, moneyValue } from "../money.ts";
+import { moneyValue } from "../money.ts";
 import { foldKeepingOffsets, memoByText } from "../text.ts";
 import type { Block, Image } from "./html.ts";
-import { isLabel, labelledValues } from "./labels.ts";
+import { isLabel } from "./labels.ts";
+import { attributeKind, describe, type Item, note, sameRow } from "./item_details.ts";
+import { countedItems, labelledItems } from "./items_anchored.ts";
+import { evidence } from "./evidence.ts";
+import { isBoilerplate } from "./boilerplate.ts";
 
-export interface Item {
-  name: string;
-  quantity?: number;
-  size?: string;
-  price?: Money;
-  image?: string;
-  /** Index of the block holding the name. */
-  block: number;
-}
+export type { Item };
 
 const MAX_ITEMS = 50;
 const RECOMMENDATIONS =
@@ -33,19 +29,12 @@ const NOT_PRODUCT_IMAGE =
 /** Keys of attribute lines under a product name (`Size: 10`, `SKU: 123`): such a line is not a name. */
 const ATTRIBUTE_KEY =
   /^(?:size|qty|quantity|colou?r|price|unit price|sku|style(?: id| no\.?)?|condition|seller|sold by|status|item(?: #| no\.?)?|art(?:ikel)?-?nr\.?|farbe|grosse|gr\.|menge|anzahl|taille|pointure|coloris|couleur|quantite|prix|talla|cantidad|precio|order\b.*|tracking\b.*|shipping\b.*|delivery\b.*|carrier|total|subtotal|tax|entry\b.*|rate this item|your bid|lowest ask|highest bid|ship to|vendu par|variant|model|width|fit|material|lieferung|versand|livraison|envio|entrega|arrives?\b.*|delivers?\b.*|estimated\b.*|expected\b.*|date|placed\b.*|payment|zahlung|paiement|pago)$/;
-const QTY =
-  /^(?:qty|quantity|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck)\s*[:.]?\s*(\d{1,3})\b/;
-const TIMES_SUFFIX = /(?:\s*×|\s+x)\s?(\d{1,3})(\s+(?:of|von|sur|de)\s+\d+)?\s*$/i;
-const COUNT_LINE =
-  /^(?:x\s?(\d{1,3})|(\d{1,3})\s?x|(\d{1,3}) (?:unidad(?:es)?|unit[ée]s?|stuck|pcs|pieces|items?|articles?))$/i;
-const SIZE_ALONE =
-  /^(?:(?:US|UK|EU|FR|IT|JP|CM|W|M)\s?(?:M\s?|W\s?)?\d{1,2}(?:[.,]5|\.0)?(?:\s?\/\s?(?:W|M)\s?\d{1,2}(?:[.,]5)?)?|\d{1,2}(?:[.,]5|\.0)?|X{0,3}[SML]|X{1,4}L|\dXL|XXS|OS|O\/S|One Size)$/i;
 const ITEM_HEADERS =
   /^(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung)$/;
 const TOTAL_ROW =
   /^(?:sub-?total|total|zwischensumme|gesamt|versand|shipping|delivery|livraison|envio|tax|sales tax|mwst|tva|iva|discount|rabatt|remise|descuento|payment|zahlung|sous-total|frais|gastos)/;
 const ITEMS_LABEL =
-  /^(?:items? (?:shipped|ordered|in (?:this|your) (?:shipment|order|package))|your items?|items?|artikel|deine artikel|ihre artikel|articles?|vos articles|tus articulos|articulos|productos|products?)\s*:?$/;
+  /^(?:items? (?:shipped|ordered|in (?:this|your) (?:shipment|order|package))|your items?|items?|artikel|deine artikel|ihre artikel|articles?|vos articles|tus articulos|articulos|productos|products?|in this (?:parcel|package|shipment)|geliefert werden|in (?:deiner|ihrer) (?:lieferung|sendung)|dans ce colis|en este paquete|in dit pakket|in questo pacco|(?:canceled|cancelled) items?|stornierte[rn]? artikel|articles? annules?|articulos? cancelados?|geannuleerde artikelen|articoli annullati)\s*:?$/;
 
 export function isProductImage(image: Image, storeNames: string[]): boolean {
   if (!/^https?:\/\//i.test(image.src) || NOT_PRODUCT_IMAGE.test(image.src)) return false;
@@ -61,6 +50,9 @@ export function isProductImage(image: Image, storeNames: string[]): boolean {
 /** Whether a block reads as a product name (not a label, money, date or a sentence). */
 const nameLike = memoByText(readsAsName);
 
+/** Whether a block may hold an item name: name-like text, not boilerplate. */
+type NameTest = (block: Block) => boolean;
+
 function readsAsName(text: string): boolean {
   if (text.length < 2 || text.length > 250) return false;
   if (moneyValue(text) || /^[\d\s.,:/-]+$/.test(text)) return false;
@@ -71,69 +63,26 @@ function readsAsName(text: string): boolean {
   return true;
 }
 
-/** The text of the first row's cell in a block's column (the header of a column table). */
-function columnHeader(blocks: Block[], i: number): string | undefined {
-  const cell = blocks[i].cell;
-  if (!cell) return undefined;
-  for (let j = i - 1; j >= 0 && j > i - 60; j--) {
-    const c = blocks[j].cell;
-    if (
-      c && c.table === cell.table && c.col === cell.col && c.row < cell.row &&
-      blocks[j].tag === "th"
-    ) return blocks[j].text;
-    if (c && c.table === cell.table && c.row === 0 && c.col === cell.col) return blocks[j].text;
-  }
-  return undefined;
-}
+const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
-function sameRow(a: Block, b: Block): boolean {
-  return !!a.cell && !!b.cell && a.cell.table === b.cell.table && a.cell.row === b.cell.row;
-}
-
-/** Reads quantity, size and price from an item's name block and its attribute blocks. */
-function describe(item: Item, blocks: Block[], from: number, to: number): Item {
-  const suffix = TIMES_SUFFIX.exec(item.name);
-  if (suffix) {
-    item.name = item.name.slice(0, suffix.index).trim();
-    if (!suffix[2]) item.quantity = Number(suffix[1]);
+/**
+ * A brand or theme line above the product name (`Mercury Row®` over `Ostrander 3 Piece Nesting
+ * Tables`): a short line followed by a longer name that is not a detail, a price or a label.
+ */
+function isBrandLine(line: Block, next: Block, isName: NameTest): boolean {
+  if (words(line.text) > 3 || !next.text || !isName(next)) return false;
+  // The next cell of the same row is another column (a size, a price), not the name.
+  if (line.cell && next.cell && sameRow(line, next) && line.cell.col !== next.cell.col) {
+    return false;
   }
-  item.name = item.name.replace(/^\d{1,3}\s?[x×]\s+/i, "").trim();
-  const prices: Money[] = [];
-  for (let i = from; i < to; i++) {
-    const text = blocks[i].text;
-    const folded = foldKeepingOffsets(text);
-    const qty = QTY.exec(folded) ?? (COUNT_LINE.test(text) ? COUNT_LINE.exec(text) : null) ??
-      (/^\d{1,3}$/.test(text) && isLabel(columnHeader(blocks, i) ?? "", "quantity")
-        ? [text, text]
-        : null);
-    if (qty && item.quantity === undefined) {
-      const n = Number(qty[1] ?? qty[2] ?? qty[3]);
-      if (n >= 1) item.quantity = n;
-    }
-    if (
-      i > item.block && item.size === undefined && i === item.block + 1 && SIZE_ALONE.test(text) &&
-      (blocks[i].cell === undefined || sameRow(blocks[i], blocks[item.block]))
-    ) {
-      if (!(blocks[i].cell && blocks[i].cell!.col !== blocks[item.block].cell?.col)) {
-        item.size = text;
-      }
-    }
-    const money = moneyValue(text.replace(/^(?:price|preis|prix|precio|total|summe)\s*:?\s*/i, ""));
-    if (money && i !== item.block) prices.push(money);
-  }
-  if (item.size === undefined) {
-    const size = labelledValues(blocks, "size", (raw) => {
-      const v = raw.trim();
-      return v.length >= 1 && v.length <= 24 && !/[.!?]$/.test(v) ? v : null;
-    }, { from, to, max: 1, sentences: false })[0];
-    if (size) item.size = size.value;
-  }
-  if (prices.length > 0) item.price = prices[prices.length - 1];
-  return item;
+  if (attributeKind(foldKeepingOffsets(next.text)) || moneyValue(next.text)) return false;
+  // `Blue Bird / Cloud White / Gum`, `Sage | M`: a variant line under the name.
+  if (/\s[/|·]\s/.test(next.text)) return false;
+  return words(next.text) > words(line.text) + 1;
 }
 
 /** Items anchored on product images. */
-function imageItems(blocks: Block[], storeNames: string[]): Item[] {
+function imageItems(blocks: Block[], storeNames: string[], isName: NameTest): Item[] {
   const anchors: { block: number; image: Image }[] = [];
   for (let i = 0; i < blocks.length && anchors.length < MAX_ITEMS; i++) {
     const image = blocks[i].images.find((img) => isProductImage(img, storeNames));
@@ -144,21 +93,23 @@ function imageItems(blocks: Block[], storeNames: string[]): Item[] {
     const end = k + 1 < anchors.length ? anchors[k + 1].block : blocks.length;
     let nameAt = -1;
     for (let i = anchor.block; i < Math.min(end, anchor.block + 4); i++) {
-      if (blocks[i].text && nameLike(blocks[i].text)) {
+      if (blocks[i].text && isName(blocks[i])) {
         nameAt = i;
         break;
       }
-      if (blocks[i].text && i > anchor.block) break;
+      // A price may stand between the picture and the name.
+      if (blocks[i].text && i > anchor.block && !moneyValue(blocks[i].text)) break;
     }
     if (nameAt < 0) return;
+    if (nameAt + 1 < end && isBrandLine(blocks[nameAt], blocks[nameAt + 1], isName)) nameAt++;
     // The item's details: the rest of its table row, or the next few blocks of a stacked layout.
     const row = blocks[anchor.block];
     let to = nameAt + 1;
-    while (to < end && to < nameAt + 8) {
+    while (to < end && to < nameAt + 12) {
       const b = blocks[to];
       if (
         row.cell && b.cell && !sameRow(row, b) &&
-        !(b.cell.table > row.cell.table && to <= nameAt + 6)
+        !(b.cell.table > row.cell.table && to <= nameAt + 10)
       ) break;
       if (!row.cell && b.cell) break;
       if (!sameRow(row, b) && TOTAL_ROW.test(foldKeepingOffsets(b.text))) break;
@@ -166,14 +117,19 @@ function imageItems(blocks: Block[], storeNames: string[]): Item[] {
     }
     items.push(
       describe(
-        { name: blocks[nameAt].text, image: anchor.image.src, block: nameAt },
+        {
+          name: blocks[nameAt].text,
+          image: anchor.image.src,
+          block: nameAt,
+          evidence: evidence("generic", "product image"),
+        },
         blocks,
         nameAt,
         to,
       ),
     );
     if (k === anchors.length - 1 || anchors[k + 1].block > to) {
-      items.push(...siblingRows(blocks, nameAt, to, end));
+      items.push(...siblingRows(blocks, nameAt, to, end, isName));
     }
   });
   return items;
@@ -183,7 +139,13 @@ function imageItems(blocks: Block[], storeNames: string[]): Item[] {
  * Rows after an image-anchored item that repeat its layout without an image (only the first
  * item of a list has a picture): a name in the same column, then a quantity or a price.
  */
-function siblingRows(blocks: Block[], nameAt: number, from: number, end: number): Item[] {
+function siblingRows(
+  blocks: Block[],
+  nameAt: number,
+  from: number,
+  end: number,
+  isName: NameTest,
+): Item[] {
   const first = blocks[nameAt].cell;
   if (!first) return [];
   const out: Item[] = [];
@@ -193,10 +155,15 @@ function siblingRows(blocks: Block[], nameAt: number, from: number, end: number)
     if (
       !b.cell || b.cell.table !== first.table || b.cell.col !== first.col || b.cell.row <= first.row
     ) break;
-    if (!nameLike(b.text) || TOTAL_ROW.test(foldKeepingOffsets(b.text))) break;
+    if (!isName(b) || TOTAL_ROW.test(foldKeepingOffsets(b.text))) break;
     let to = i + 1;
     while (to < end && blocks[to].cell && sameRow(blocks[to], b)) to++;
-    const item = describe({ name: b.text, block: i }, blocks, i, to);
+    const item = describe(
+      { name: b.text, block: i, evidence: evidence("generic", "row like the item above") },
+      blocks,
+      i,
+      to,
+    );
     if (item.quantity === undefined && item.price === undefined) break;
     out.push(item);
     i = to;
@@ -205,7 +172,7 @@ function siblingRows(blocks: Block[], nameAt: number, from: number, end: number)
 }
 
 /** Items in the rows of a table whose header row names an item column. */
-function tableItems(blocks: Block[]): Item[] {
+function tableItems(blocks: Block[], isName: NameTest): Item[] {
   const items: Item[] = [];
   let tries = 0;
   for (let h = 0; h < blocks.length && items.length === 0 && tries < MAX_HEADER_TRIES; h++) {
@@ -216,7 +183,9 @@ function tableItems(blocks: Block[]): Item[] {
     tries++;
     const headers = blocks.filter((b) => b.cell && sameRow(b, head));
     if (headers.length < 2) continue;
-    const qtyCol = headers.find((b) => isLabel(b.text, "quantity"))?.cell?.col;
+    const column = (field: "quantity" | "size" | "price") =>
+      headers.find((b) => isLabel(b.text, field))?.cell?.col;
+    const [qtyCol, sizeCol, priceCol] = [column("quantity"), column("size"), column("price")];
     const table = head.cell.table;
     let row = head.cell.row + 1;
     for (let guard = 0; guard < MAX_ITEMS; guard++, row++) {
@@ -226,7 +195,7 @@ function tableItems(blocks: Block[]): Item[] {
       if (cells.length === 0) break;
       const nameCell = cells.filter(({ b }) => b.cell!.col === head.cell!.col);
       if (
-        nameCell.length === 0 || !nameLike(nameCell[0].b.text) ||
+        nameCell.length === 0 || !isName(nameCell[0].b) ||
         TOTAL_ROW.test(foldKeepingOffsets(nameCell[0].b.text))
       ) break;
       const first = nameCell[0];
@@ -235,6 +204,7 @@ function tableItems(blocks: Block[]): Item[] {
           name: first.b.text,
           block: first.i,
           image: cells.flatMap(({ b }) => b.images)[0]?.src,
+          evidence: evidence("table", head.text),
         },
         blocks,
         first.i,
@@ -243,7 +213,25 @@ function tableItems(blocks: Block[]): Item[] {
       const qty = qtyCol === undefined
         ? undefined
         : cells.find(({ b }) => b.cell!.col === qtyCol)?.b.text;
-      if (qty && /^\d{1,3}$/.test(qty)) item.quantity = Number(qty);
+      const header = (col?: number) =>
+        evidence("table", headers.find((b) => b.cell!.col === col)?.text);
+      if (qty && /^\d{1,3}$/.test(qty)) {
+        item.quantity = Number(qty);
+        note(item, "quantity", header(qtyCol));
+      }
+      // A size column and a unit-price column (beside a line-total column) say which is which.
+      const cellOf = (col?: number) =>
+        col === undefined ? undefined : cells.find(({ b }) => b.cell!.col === col)?.b.text;
+      const size = cellOf(sizeCol);
+      if (size && size.length <= 24) {
+        item.size = size;
+        note(item, "size", header(sizeCol));
+      }
+      const price = moneyValue(cellOf(priceCol) ?? "");
+      if (price) {
+        item.price = price;
+        note(item, "price", header(priceCol));
+      }
       items.push(item);
     }
   }
@@ -251,30 +239,51 @@ function tableItems(blocks: Block[]): Item[] {
 }
 
 /** Items of plain lists: a line followed by attribute lines, or lines under an items label. */
-function listItems(blocks: Block[]): Item[] {
+function listItems(blocks: Block[], isName: NameTest): Item[] {
   const items: Item[] = [];
   for (let i = 0; i < blocks.length && items.length < MAX_ITEMS; i++) {
     const folded = foldKeepingOffsets(blocks[i].text);
-    if (ITEMS_LABEL.test(folded) && i + 1 < blocks.length && nameLike(blocks[i + 1].text)) {
-      const end = Math.min(blocks.length, i + 8);
-      items.push(describe({ name: blocks[i + 1].text, block: i + 1 }, blocks, i + 1, end));
-      i++;
+    if (ITEMS_LABEL.test(folded) && i + 1 < blocks.length && isName(blocks[i + 1])) {
+      let end = i + 2;
+      while (
+        end < Math.min(blocks.length, i + 8) &&
+        !TOTAL_ROW.test(foldKeepingOffsets(blocks[end].text))
+      ) end++;
+      const item = {
+        name: blocks[i + 1].text,
+        block: i + 1,
+        evidence: evidence("label", blocks[i].text),
+      };
+      items.push(describe(item, blocks, i + 1, end));
+      // Past the item's detail lines: their values are not names of further items.
+      let k = i + 2;
+      for (let kind; k < end && (kind = attributeKind(foldKeepingOffsets(blocks[k].text)));) {
+        k += kind === "label" ? 2 : 1;
+      }
+      i = k - 1;
       continue;
     }
     // The attribute lines first: most blocks have none, and then the name test is moot.
     let attributes = 0;
     let j = i + 1;
     for (; j < Math.min(blocks.length, i + 6); j++) {
-      const f = foldKeepingOffsets(blocks[j].text);
-      if (
-        QTY.test(f) || /^(?:size|grosse|taille|pointure|talla|colou?r|farbe|couleur)\s*:/.test(f)
-      ) attributes++;
-      else if (!/^(?:price|preis|prix|precio|sku|style|art\.?-?nr)/.test(f) && attributes > 0) {
-        break;
-      } else if (attributes === 0 && j > i + 1) break;
+      const kind = attributeKind(foldKeepingOffsets(blocks[j].text));
+      if (kind === "counts") attributes++;
+      else if (kind === "label") {
+        // A lone label (`Size` / `L` in two blocks): its value is the next block.
+        attributes++;
+        j++;
+      } else if (kind !== "neutral" && attributes > 0) break;
+      else if (attributes === 0 && j > i + 1 && kind !== "neutral") break;
     }
-    if (attributes > 0 && nameLike(blocks[i].text) && !isLabel(blocks[i].text, "quantity")) {
-      items.push(describe({ name: blocks[i].text, block: i }, blocks, i, j + 1));
+    if (attributes > 0 && isName(blocks[i]) && !isLabel(blocks[i].text, "quantity")) {
+      const at = i + 1 < j && isBrandLine(blocks[i], blocks[i + 1], isName) ? i + 1 : i;
+      const item = {
+        name: blocks[at].text,
+        block: at,
+        evidence: evidence("generic", "item details"),
+      };
+      items.push(describe(item, blocks, at, j));
       i = j - 1;
     }
   }
@@ -285,11 +294,21 @@ function listItems(blocks: Block[]): Item[] {
  * The line items of a message, first method that finds any: image-anchored product rows, an
  * item table, then plain lists. `storeNames` keeps logos (alt text = the store) out.
  */
-export function findItems(all: Block[], storeNames: string[]): Item[] {
+export function findItems(all: Block[], storeNames: string[], subject = ""): Item[] {
+  const isName: NameTest = (b) => nameLike(b.text) && !isBoilerplate(b, subject);
   // Recommendations after the order ("Keep shopping for", "You may also like") are not items.
   const cut = all.findIndex((b) => RECOMMENDATIONS.test(foldKeepingOffsets(b.text)));
   const blocks = cut > 0 ? all.slice(0, cut) : all;
-  for (const method of [imageItems(blocks, storeNames), tableItems(blocks), listItems(blocks)]) {
+  // Tried in order, each only when the ones before found nothing.
+  const methods = [
+    () => imageItems(blocks, storeNames, isName),
+    () => tableItems(blocks, isName),
+    () => listItems(blocks, isName),
+    () => countedItems(blocks, isName),
+    () => labelledItems(blocks, isName),
+  ];
+  for (const find of methods) {
+    const method = find();
     const unique = method.filter((item, i) =>
       item.name && method.findIndex((o) => o.name === item.name) === i
     );

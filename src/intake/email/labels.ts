@@ -18,7 +18,8 @@ export type LabelField =
   | "quantity"
   | "size"
   | "price"
-  | "estimatedDelivery";
+  | "estimatedDelivery"
+  | "item";
 
 /** Folded label patterns (lower case, no accents, `№` read as `#`). */
 export const LABELS: Record<LabelField, string> = {
@@ -27,37 +28,59 @@ export const LABELS: Record<LabelField, string> = {
     String.raw`|bestell(?:nummer|nr\.?|ung(?:snummer)?)|auftrags?nummer` +
     String
       .raw`|(?:numero|n°|no|n\.o|nº|n\.º|#) ?(?:de )?(?:commande|pedido)|(?:votre |ta )?commande|(?:tu |su )?pedido` +
-    String.raw`|receipt(?: number| no\.?| #)?|confirmation (?:number|no\.?|#)`,
+    String.raw`|receipt(?: number| no\.?| #)?|confirmation (?:number|no\.?|#)` +
+    // Marketplaces number a purchase as a transaction (Mercari, Vinted).
+    String.raw`|transaction(?: id| number| no\.?| #)|(?:numero|n°|no) (?:de )?transaction` +
+    String
+      .raw`|bestel(?:nummer|ling(?:snummer)?)|ordernummer|(?:numero|n\.?) (?:d'|dell')?ordine|ordine(?: n\.?| numero| #)?` +
+    "|ご?注文番号|オーダー番号|受注番号",
   trackingNumber: String
     .raw`(?:[a-z]+ )?(?:tracking|track|tracing)(?: number| no\.?| #| id| code| reference| ref)` +
     String
       .raw`|tracking|(?:air )?waybill(?: number)?|awb|sendungs(?:verfolgungs)?nummer|sendungsnr\.?|trackingnummer|paketnummer` +
     String
-      .raw`|(?:numero|n°|no|nº|n\.º|n\.o) (?:de )?(?:suivi|colis|seguimiento|envio)|codigo de seguimiento|localizador`,
+      .raw`|(?:numero|n°|no|nº|n\.º|n\.o) (?:de )?(?:suivi|colis|seguimiento|envio)|codigo de seguimiento|localizador` +
+    String
+      .raw`|track ?(?:&|en) ?trace(?:[ -]?code)?|trackingcode|zendingnummer|(?:numero|codice) di (?:tracciamento|tracking|spedizione)` +
+    "|お問い?合わ?せ(?:伝票)?番号|追跡番号|(?:配送)?伝票番号",
   carrier: String
     .raw`carrier|shipped (?:by|via|with)|shipping carrier|courier|shipment provider|provider` +
     String
-      .raw`|versanddienstleister|versandpartner|spediteur|zusteller|transporteur|empresa de transporte|transportista`,
+      .raw`|versanddienstleister|versandpartner|spediteur|zusteller|transporteur|empresa de transporte|transportista` +
+    "|vervoerder|bezorger|corriere|vettore|配送業者|運送会社",
   total: String
     .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| \(incl\.? (?:vat|tax)\))?` +
     String
       .raw`|amount paid|total a pagar|importe total|total del pedido|gesamt(?:summe|betrag|preis|kosten brutto)(?: \(inkl\. mwst\.?\))?` +
     String
-      .raw`|summe|endbetrag|rechnungsbetrag|montant total(?: ttc)?|total ttc|total de la commande`,
-  subtotal: String.raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total`,
-  quantity: String.raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.`,
+      .raw`|summe|endbetrag|rechnungsbetrag|montant total(?: ttc)?|total ttc|total de la commande` +
+    String
+      .raw`|you paid|total paid|amount charged|montant paye|importe pagado|betaald bedrag|importo pagato` +
+    String
+      .raw`|totaal(?:bedrag)?|te betalen|totale(?: ordine| complessivo| pagato)?|importo totale` +
+    "|ご?請求(?:金)?額|お支払い?(?:金額|合計)|(?:注文)?合計(?:金額)?",
+  subtotal: String
+    .raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total|subtotaal|subtotale|小計`,
+  quantity: String
+    .raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|数量|個数`,
   size: String
-    .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size`,
+    .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|サイズ`,
   price: String
-    .raw`price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe`,
+    .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|価格|単価`,
+  item: String
+    .raw`item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|produit|producto|articulo|articolo|prodotto|artikelnaam` +
+    "|商品名?|品名",
   estimatedDelivery: String
     .raw`(?:estimated|expected|scheduled|guaranteed|projected) (?:delivery|arrival)(?: date)?(?: is)?` +
     String
-      .raw`|your estimated delivery date is|delivery estimate|arriving(?: on| by)?|arrives(?: on| by)?|delivers(?: on| by)?|will arrive(?: on| by)?|delivery date|get it by` +
+      .raw`|your estimated delivery date is|delivery estimate|arriving(?: on| by)?|arrives(?: on| by)?|delivers(?: on| by)?|will arrive(?: on| by)?|delivery date|get it by|delivery by|expected by` +
+    String
+      .raw`|verwachte (?:levering|bezorging|bezorgdatum|leverdatum)|bezorgdatum|leverdatum|(?:consegna|arrivo) (?:prevista|previsto|stimata)|data (?:di|prevista di) consegna` +
+    "|お届け予定日?|配達予定日?|到着予定日?|お届け日" +
     String
       .raw`|voraussichtliche (?:lieferung|zustellung)|voraussichtlicher liefertermin|lieferdatum|zustellung(?: am)?|lieferung(?: am)?|liefertermin` +
     String
-      .raw`|livraison (?:prevue|estimee)(?: le)?|date de livraison(?: prevue)?|arrivee(?: prevue)?` +
+      .raw`|livraison (?:prevue|estimee)(?: le)?|date (?:de livraison|d'arrivee)(?: prevue| estimee)?|arrivee(?: prevue)?` +
     String
       .raw`|entrega (?:prevista|estimada)(?: el)?|fecha (?:de entrega|estimada de entrega)|llegada(?: prevista)?`,
 };
@@ -73,7 +96,10 @@ function patterns(field: LabelField) {
     const label = `(?:${LABELS[field]})`;
     p = {
       // Label at the start of the block, then a separator and the value.
-      same: new RegExp(`^[\\[(]?${label}\\s*${NOTE}(?:[:#.\\-–]\\s*|\\s)(.+)$`),
+      // A figure may follow its label with no space (`Total£1,284.00`: two cells run together).
+      same: new RegExp(
+        `^[\\[(【]?${label}[\\])】]?\\s*${NOTE}(?:[:#.\\-–]\\s*|\\s|(?=[£$€¥￥]))(.+)$`,
+      ),
       // The block is only the label.
       alone: new RegExp(`^${label}\\s*${NOTE}[:#.]?\\s*$`),
       // Somewhere inside a sentence, with a colon or an `is` before the value.
@@ -90,7 +116,13 @@ export interface Labelled {
   value: string;
   block: number;
   shape: Shape;
+  /** The label as printed (the lone label block, the column header, the text before the value). */
+  label: string;
 }
+
+/** The printed label in front of a value: the text before it without its separator. */
+const labelBefore = (text: string, value: string) =>
+  text.slice(0, text.length - value.length).replace(/[\s:#.\-–]+$/, "").trim();
 
 /** Blocks at a table position, for the column shape. */
 function cellIndex(blocks: Block[]): Map<string, number> {
@@ -130,7 +162,7 @@ export function labelledValues(
       const next = nextValueBlock(blocks, i);
       if (next !== null) {
         const value = accept(blocks[next].text);
-        if (value !== null) found.push({ value, block: next, shape: "next" });
+        if (value !== null) found.push({ value, block: next, shape: "next", label: text });
       }
       const cell = blocks[i].cell;
       if (cell) {
@@ -138,7 +170,7 @@ export function labelledValues(
         const below = cells.get(`${cell.table}:${cell.row + 1}:${cell.col}`);
         if (below !== undefined && below !== next) {
           const value = accept(blocks[below].text);
-          if (value !== null) found.push({ value, block: below, shape: "column" });
+          if (value !== null) found.push({ value, block: below, shape: "column", label: text });
         }
       }
       continue;
@@ -147,7 +179,7 @@ export function labelledValues(
     if (m) {
       const value = accept(text.slice(text.length - m[1].length));
       if (value !== null) {
-        found.push({ value, block: i, shape: "same" });
+        found.push({ value, block: i, shape: "same", label: labelBefore(text, m[1]) });
         continue;
       }
     }
@@ -155,7 +187,10 @@ export function labelledValues(
       const s = inside.exec(folded);
       if (s) {
         const value = accept(text.slice(text.length - s[1].length));
-        if (value !== null) found.push({ value, block: i, shape: "sentence" });
+        if (value !== null) {
+          const label = labelBefore(text.slice(s.index), s[1]);
+          found.push({ value, block: i, shape: "sentence", label });
+        }
       }
     }
   }
@@ -169,6 +204,16 @@ function nextValueBlock(blocks: Block[], i: number): number | null {
     if (blocks[j].text) return /:\s*$/.test(blocks[j].text) ? null : j;
   }
   return null;
+}
+
+let anyLabel: RegExp | undefined;
+
+/** Whether a (folded) text is, alone, a label of any field: one pattern for every vocabulary. */
+export function isAnyLabel(folded: string): boolean {
+  anyLabel ??= new RegExp(
+    `^(?:${Object.values(LABELS).map((l) => `(?:${l})`).join("|")})\\s*${NOTE}[:#.]?\\s*$`,
+  );
+  return anyLabel.test(folded);
 }
 
 /** Whether a block's whole text is one of the field's labels (a header cell, a lone label). */

@@ -15,6 +15,7 @@ import type { Block } from "./html.ts";
 import type { Letter } from "./letter.ts";
 import type { MarkupItem, MarkupOrder } from "./markup.ts";
 import type { BuiltInTemplate } from "./templates.ts";
+import { type Evidence, evidence, type FieldEvidence } from "./evidence.ts";
 
 export interface Sources {
   letter: Letter;
@@ -125,20 +126,32 @@ function fromGeneric(g: Extracted): Partial<MessageFields> {
   };
 }
 
-/** Later sources fill only what earlier (more trusted) ones left empty. */
-function layer(...sources: Partial<MessageFields>[]): Partial<MessageFields> {
+/** One source's fields and where they came from (`how` for each field it set). */
+type Layer = [Partial<MessageFields>, (field: string) => Evidence];
+
+/** Later sources fill only what earlier (more trusted) ones left empty; each field keeps its evidence. */
+function layer(...sources: Layer[]): { fields: Partial<MessageFields>; evidence: FieldEvidence } {
   const out: Record<string, unknown> = {};
-  for (const source of sources) {
+  const how: Record<string, Evidence> = {};
+  for (const [source, why] of sources) {
     for (const [k, v] of Object.entries(source)) {
-      if (v !== undefined && out[k] === undefined) out[k] = v;
+      if (v !== undefined && out[k] === undefined) {
+        out[k] = v;
+        how[k] = why(k);
+      }
     }
   }
-  return out as Partial<MessageFields>;
+  return { fields: out as Partial<MessageFields>, evidence: how as FieldEvidence };
 }
 
 export function merge(
   s: Sources,
-): { fields: Partial<MessageFields>; template: string; hasMarkup: boolean } {
+): {
+  fields: Partial<MessageFields>;
+  evidence: FieldEvidence;
+  template: string;
+  hasMarkup: boolean;
+} {
   const markup = s.markup ? fromMarkup(s.markup, s) : {};
   const hasMarkup = !!(markup.orderNumber || markup.trackingNumber);
   const store = storeFromSender(s.letter.from?.name, s.letter.from?.address, s.letter.blocks);
@@ -149,16 +162,26 @@ export function merge(
     delete generic.quantity;
     delete generic.size;
   }
-  const fields = layer(
-    hasMarkup ? markup : {},
-    s.custom ?? {},
-    s.builtIn?.storeName ? { store: s.builtIn.storeName } : {},
-    generic,
-    store ? { store } : {},
+  const found = s.generic.evidence as Record<string, Evidence | undefined>;
+  const { fields, evidence: how } = layer(
+    [hasMarkup ? markup : {}, () => evidence("markup", "schema.org")],
+    [s.custom ?? {}, () => evidence("template", s.customId)],
+    [
+      s.builtIn?.storeName ? { store: s.builtIn.storeName } : {},
+      () => evidence("template", s.builtIn?.id),
+    ],
+    [generic, (k) => found[k] ?? evidence("generic")],
+    [
+      store ? { store } : {},
+      () => evidence("generic", s.letter.from?.name ? "sender name" : "sender"),
+    ],
   );
   // A tracking number's carrier is the one detection names; a template's own word is kept
   // only when detection knows no carrier for it.
-  if (!fields.trackingNumber) delete fields.carrier;
+  if (!fields.trackingNumber) {
+    delete fields.carrier;
+    delete how.carrier;
+  }
   const template = hasMarkup ? "markup" : s.customId ?? s.builtIn?.id ?? "generic";
-  return { fields, template, hasMarkup };
+  return { fields, evidence: how, template, hasMarkup };
 }

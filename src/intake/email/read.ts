@@ -9,12 +9,13 @@ import type { MessageFacts, Reading } from "../../domain/intake.ts";
 import type { MessageFields, StatusSignals } from "../../domain/order.ts";
 import { clip, forgetRememberedTexts } from "../text.ts";
 import { type CompiledTemplate } from "./custom.ts";
-import { extractFields } from "./extract.ts";
+import { type Extracted, extractFields } from "./extract.ts";
 import { stripForwardPrefix, unwrapForward } from "./forward.ts";
 import { type Letter, letterOf } from "./letter.ts";
 import { readMarkup } from "./markup.ts";
 import { parseMime } from "./mime.ts";
 import { merge, type Sources } from "./merge.ts";
+import type { FieldEvidence } from "./evidence.ts";
 import { nonOrderWording, type Phase, readPhase, statusScope } from "./signals.ts";
 import { type BuiltInTemplate, matchBuiltIn, subjectRule } from "./templates.ts";
 import { customValues } from "./custom_fields.ts";
@@ -36,6 +37,8 @@ export interface EmailReading {
   identity: string;
   /** The built-in template id, a custom template id, `markup` or `generic`. */
   template: string;
+  /** For each field of an order reading, where it came from. */
+  evidence?: FieldEvidence;
   signals: StatusSignals;
 }
 
@@ -100,6 +103,16 @@ export async function readEmail(raw: Uint8Array, options: ReadOptions): Promise<
   }
 }
 
+/**
+ * Order evidence of the message's own, whatever its sender address looks like: markup, a
+ * tracking number, an order number under its label or in the subject, or an item with a price.
+ */
+function ownEvidence(generic: Extracted, fields: MessageFields, hasMarkup: boolean): boolean {
+  return hasMarkup || !!fields.trackingNumber ||
+    generic.orderNumberFrom === "label" || generic.orderNumberFrom === "subject" ||
+    generic.items.some((i) => i.price !== undefined);
+}
+
 function signalsOf(phase: Phase | undefined): StatusSignals {
   if (phase === "canceled") return { canceled: true };
   if (phase === "delivered") return { delivered: true };
@@ -148,7 +161,7 @@ function readLetter(
     custom: custom ? customValues(custom, letter) : undefined,
     customId: custom?.id,
   };
-  const { fields, template, hasMarkup } = merge(sources);
+  const { fields, evidence, template, hasMarkup } = merge(sources);
 
   const scope = statusScope(subject, letter.blocks);
   const rule = subjectRule(builtIn, subject);
@@ -166,7 +179,7 @@ function readLetter(
     ? `subject: ${clip(subject, 80)}`
     : builtIn?.ignoreSenders?.test(realSender?.split("@")[0] ?? "")
     ? `sender: ${realSender}`
-    : realSender && MARKETING_SENDER.test(realSender)
+    : realSender && MARKETING_SENDER.test(realSender) && !ownEvidence(generic, fields, hasMarkup)
     ? `marketing sender: ${realSender}`
     : undefined;
   const wording = nonOrderWording(scope);
@@ -184,7 +197,9 @@ function readLetter(
     ((fields.orderNumber || fields.trackingNumber) && (hasItemOrMoney || fields.trackingNumber) &&
       (phase !== undefined || builtIn !== undefined)) ||
     // A known store's status update ("Delivered", "Canceled") names the order and nothing else.
-    (builtIn !== undefined && fields.orderNumber && moving);
+    (builtIn !== undefined && fields.orderNumber && moving) ||
+    // So does any store's, when the order number stands under its label or in the subject.
+    (moving && (generic.orderNumberFrom === "label" || generic.orderNumberFrom === "subject"));
   if (!strong) {
     return {
       ...base,
@@ -194,5 +209,7 @@ function readLetter(
   }
   const itemSummary = fields.itemSummary ?? clip(subject || "Order", 200);
   const orderFields: MessageFields & { itemSummary: string } = { ...fields, itemSummary };
-  return { ...base, reading: { kind: "order", fields: orderFields, signals } };
+  // A mail that names no item is summarised by its subject, and says so.
+  if (!fields.itemSummary) evidence.itemSummary = { kind: "generic", anchor: "subject" };
+  return { ...base, evidence, reading: { kind: "order", fields: orderFields, signals } };
 }

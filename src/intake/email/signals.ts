@@ -10,26 +10,49 @@ import { foldForMatch } from "../text.ts";
 
 export type Phase = "canceled" | "delivered" | "out_for_delivery" | "shipped" | "confirmed";
 
+/** Japanese status words, folded as `foldForMatch` folds them (NFKD splits voiced kana). */
+const ja = (words: string) => words.normalize("NFKD");
+
 const PHASES: [Phase, RegExp][] = [
   [
     "canceled",
-    /\b(?:cancel+ed|cancel+ation|has been cancel+ed|storniert|stornierung|annulee?s?|annulation|cancelad[oa]s?|cancelacion|anulad[oa]|annullat[oa])\b/,
+    new RegExp(
+      String
+        .raw`\b(?:cancel+ed|cancel+ation|has been cancel+ed|storniert|stornierung|annulee?s?|annulation|cancelad[oa]s?|cancelacion|anulad[oa]|annullat[oa]|geannuleerd|annulering)\b|` +
+        ja("キャンセル|取り消し|取消"),
+    ),
   ],
   [
     "delivered",
-    /\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd)\b/,
+    new RegExp(
+      String
+        .raw`(?<!\b(?:will be|wird|wordt|sera|sara)\b[^.!?]{0,40})\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd|afgeleverd)\b|` +
+        ja("配達(?:が)?完了|お届け(?:が)?完了|配達しました|お届けしました"),
+    ),
   ],
   [
     "out_for_delivery",
-    /\b(?:out for delivery|in zustellung|wird heute zugestellt|en cours de livraison|en reparto|in consegna)\b/,
+    new RegExp(
+      String
+        .raw`\b(?:out for delivery|in zustellung|wird heute zugestellt|kommt heute|en cours de livraison|en reparto|in consegna|wordt vandaag bezorgd|will be delivered today|sera livree? aujourd'hui)\b|` +
+        ja("配達中|本日お届け"),
+    ),
   ],
   [
     "shipped",
-    /\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|versandt|versendet|verschickt|unterwegs|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|verzonden|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio)\b/,
+    new RegExp(
+      String
+        .raw`\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|handed (?:over )?to|versandt|versendet|verschickt|unterwegs|auf dem weg|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|in viaggio|verzonden|onderweg|will (?:be delivered|arrive) tomorrow|sera livree? demain|(?:will be|wird|wordt|sera|sara) (?:morgen|tomorrow|demain|manana|domani)\b[^.!?]{0,30}?\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio)\b|` +
+        ja("発送(?:しました|済み|のお知らせ|完了)|出荷(?:しました|済み|のお知らせ|完了)"),
+    ),
   ],
   [
     "confirmed",
-    /\b(?:order (?:is )?confirmed|order #?[\w-]*\d[\w-]* (?:is |has been )?confirmed|order confirmation|confirmation de commande|bestellbestatigung|confirmacion de(?: tu| su)? pedido|thanks? (?:you )?for (?:your )?(?:order|purchase)|thank you for shopping|we(?:'ve| have) received your order|order (?:has been )?received|has been received|has been placed|order placed|we(?:'re| are) processing your order|got 'em|you got 'em|danke fur deine bestellung|vielen dank fur ihre (?:bestellung|einkauf)|bestellung (?:ist )?eingegangen|merci pour votre commande|gracias por tu (?:compra|pedido)|purchase confirmed|receipt)\b/,
+    new RegExp(
+      String
+        .raw`\b(?:order (?:is )?confirmed|order #?[\w-]*\d[\w-]* (?:is |has been )?confirmed|order confirmation|confirmation de commande|bestellbestatigung|confirmacion de(?: tu| su)? pedido|thanks? (?:you )?for (?:your )?(?:order|purchase)|thank you for shopping|we(?:'ve| have) received your order|order (?:has been )?received|has been received|has been placed|order placed|you purchased|we(?:'re| are) processing your order|(?:is|are) being (?:prepared|processed|packed|roasted)|getting (?:your )?(?:order|items?|it|them)(?: ready)?|got 'em|you got 'em|(?:vielen )?dank(?:e)? fur (?:deine|ihre|deinen|ihren) (?:bestellung|einkauf)|bestellung (?:ist )?eingegangen|wird (?:gerade |jetzt )?(?:bearbeitet|vorbereitet)|in bearbeitung|merci pour (?:votre|ta|ton) (?:commande|achat)|en cours de preparation|en preparation|gracias por (?:tu|su) (?:compra|pedido)|se esta preparando|en preparacion|bedankt voor (?:je|uw) (?:bestelling|aankoop)|wordt (?:verwerkt|voorbereid)|grazie per (?:il tuo|il suo|l'|aver) ?(?:ordine|acquisto)|in (?:lavorazione|preparazione)|purchase confirmed|receipt)\b|` +
+        ja("ご注文ありがとうございます|ご注文を承りました|注文確定|ご注文の確認|注文を受け付け"),
+    ),
   ],
 ];
 
@@ -73,7 +96,7 @@ export function statusScope(subject: string, blocks: Block[]): string[] {
  * "once it ships") says nothing about now: it is cut from the scope.
  */
 const FUTURE_CLAUSE =
-  /\b(?:when|once|as soon as|after|before|until|if|sobald|wenn|bevor|des que|lorsque|quand|avant|cuando|en cuanto|antes de|we(?:'ll| will) (?:let you know|notify|email|send)|you(?:'ll| will) (?:receive|get))\b[^.!?]*/g;
+  /\b(?:when|once|as soon as|after|before|until|if|sobald|wenn|bevor|des que|lorsque|quand|avant|cuando|en cuanto|antes de|zodra|wanneer|quando|appena|non appena|we(?:'ll| will) (?:let you know|notify|email|send)|you(?:'ll| will) (?:receive|get)|(?:ready|prepared|preparing) (?:to|for)|(?:will|to) (?:be )?(?:ship|dispatch|sen[dt])|will (?:soon )?(?:ship|be on (?:its|their) way)|bereit (?:zum|fur den) versand|pret(?:e|es|s)? (?:a|pour) (?:etre )?expediee?s?|listo para (?:el )?envio|klaar voor verzending|pronto per (?:la )?spedizione|sera (?:enviad[oa]s?|expediee?s?)|wird (?:bald |in kurze |demnachst )?(?:versendet|verschickt|versandt)|wordt (?:binnenkort )?verzonden|sara spedit[oa]|(?:will be|wird|wordt|sera|sara)\b(?![^.!?]*\b(?:heute|today|vandaag|aujourd'hui|hoy|oggi|morgen|tomorrow|demain|manana|domani)\b)(?=[^.!?]*\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])\b))\b[^.!?]*/g;
 
 function withoutFuture(text: string): string {
   return text.replace(FUTURE_CLAUSE, " ");

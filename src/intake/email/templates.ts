@@ -84,12 +84,16 @@ export const BUILT_IN: readonly BuiltInTemplate[] = [
       "amazon.nl",
       "amazon.com.mx",
       "amazon.com.au",
+      "amazon.co.jp",
     ],
     ignoreSenders:
       /^(?:customer-reviews|store-news|marketplace-messages|no-reply-aws|account-update)/i,
     subjects: [
-      [/your opinion|rate your|review/i, "ignore"],
-      [/^(?:delivered|zugestellt|livr[ée]|entregado|consegnato|bezorgd)\b/i, "delivered"],
+      [/your opinion|rate your|review|レビュー|評価/i, "ignore"],
+      [
+        /^(?:delivered|zugestellt|livr[ée]|entregado|consegnato|bezorgd)\b|配達(?:が)?完了|お届け済み/i,
+        "delivered",
+      ],
       [
         /^(?:out for delivery|in zustellung|en cours de livraison|en reparto)\b/i,
         "out_for_delivery",
@@ -98,9 +102,10 @@ export const BUILT_IN: readonly BuiltInTemplate[] = [
         /^(?:shipped|versandt|versendet|exp[ée]di[ée]|enviado|spedito)\b|versandbest[äa]tigung|has (?:shipped|been dispatched)|wurde versandt/i,
         "shipped",
       ],
-      [/cancel+ed|storniert|annul[ée]e?|cancelado/i, "canceled"],
+      [/発送しました|発送済み|出荷/, "shipped"],
+      [/cancel+ed|storniert|annul[ée]e?|cancelado|キャンセル/i, "canceled"],
       [
-        /^(?:ordered|bestellt|command[ée]|pedido)\b|bestellung von|your amazon(?:\.\w+)+ order of/i,
+        /^(?:ordered|bestellt|command[ée]|pedido)\b|bestellung von|your amazon(?:\.\w+)+ order of|でのご注文|ご注文の確認/i,
         "confirmed",
       ],
     ],

@@ -12,12 +12,15 @@ import { scanTrackingNumbers } from "../../domain/tracking_scan.ts";
 import { foldKeepingOffsets } from "../text.ts";
 import type { Block } from "./html.ts";
 import { labelledValues } from "./labels.ts";
+import { type Evidence, evidence, fromLabel } from "./evidence.ts";
 import { isCarrierUrl, isOpaqueTracker, trackingNumbersInUrl, unwrapLink } from "./links.ts";
 
 export interface Tracking {
   trackingNumber?: string;
   carrier?: CarrierKey;
   trackingUrl?: string;
+  /** How the tracking number was found. */
+  trackingEvidence?: Evidence;
 }
 
 /** Formats a random number of the right length passes often enough to need more evidence. */
@@ -36,6 +39,10 @@ const CARRIER_WORDS =
 const TRACK_LINK_TEXT =
   /\b(?:track|tracking|trace|verfolgen|sendungsverfolgung|suivre|suivi|seguir|seguimiento|rastrear|traccia)\b/;
 const MAX_LINKS = 300;
+/** A phone number printed next to a tracking label (`call 1-800-555-0100`). */
+const PHONE = /(?:^|\D)(?:\+?1[-. ])?\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}(?!\d)/;
+/** A tracking number of any carrier: 8 to 30 letters and digits, groups split by one space or dash. */
+const OTHER_CARRIER_NUMBER = /^[#:\s]*([A-Z0-9]{2,30}(?:[ -][A-Z0-9]{2,30}){0,7})(?:$|[\s,;.)])/i;
 
 function normalisedOrder(orderNumber?: string): string | undefined {
   return orderNumber?.replace(/[\s#-]/g, "").toUpperCase();
@@ -53,11 +60,17 @@ export function findTracking(blocks: Block[], orderNumber?: string): Tracking {
   for (const link of links) {
     for (const t of trackingNumbersInUrl(link.target)) {
       if (!isOrder(t.trackingNumber)) {
-        return { trackingNumber: t.trackingNumber, carrier: t.carrier, trackingUrl: link.target };
+        return {
+          trackingNumber: t.trackingNumber,
+          carrier: t.carrier,
+          trackingUrl: link.target,
+          trackingEvidence: evidence("generic", link.text || "tracking link"),
+        };
       }
     }
   }
-  let found: { trackingNumber: string; carrier: CarrierKey } | undefined;
+  let found: { trackingNumber: string; carrier?: CarrierKey } | undefined;
+  let how: Evidence | undefined;
   // 2. A self-checking number of a strong format anywhere in the text.
   for (const b of blocks) {
     if (found) break;
@@ -66,6 +79,7 @@ export function findTracking(blocks: Block[], orderNumber?: string): Tracking {
         TRACKING_FORMS[c.form].checkDigit && !WEAK_FORMS.has(c.form) && !isOrder(c.trackingNumber)
       ) {
         found = c;
+        how = evidence("generic", "check digit");
         break;
       }
     }
@@ -80,7 +94,24 @@ export function findTracking(blocks: Block[], orderNumber?: string): Tracking {
     }, { max: 3 })[0];
     if (labelled) {
       const d = detectCarrier(labelled.value);
-      if (d.valid) found = { trackingNumber: d.trackingNumber, carrier: d.carrier };
+      if (d.valid) {
+        found = { trackingNumber: d.trackingNumber, carrier: d.carrier };
+        how = fromLabel(labelled);
+      }
+    }
+  }
+  // 3b. A number of a carrier we do not look up (Royal Mail, PostNL, Colissimo...) under a
+  // tracking label: kept, with no carrier.
+  if (!found) {
+    const labelled = labelledValues(blocks, "trackingNumber", (raw) => {
+      if (PHONE.test(raw)) return null;
+      const token = OTHER_CARRIER_NUMBER.exec(raw.trim())?.[1]?.replace(/[ -]/g, "");
+      if (!token || token.replace(/\D/g, "").length < 6 || isOrder(token)) return null;
+      return token.toUpperCase();
+    }, { max: 1, sentences: false })[0];
+    if (labelled) {
+      found = { trackingNumber: labelled.value };
+      how = fromLabel(labelled);
     }
   }
   // 4. A weak-format number in a block that names a carrier.
@@ -88,10 +119,17 @@ export function findTracking(blocks: Block[], orderNumber?: string): Tracking {
     for (const b of blocks) {
       if (found || !CARRIER_WORDS.test(foldKeepingOffsets(b.text))) continue;
       const c = scanTrackingNumbers(b.text, 3).find((c) => !isOrder(c.trackingNumber));
-      if (c) found = c;
+      if (c) {
+        found = c;
+        how = evidence("generic", CARRIER_WORDS.exec(foldKeepingOffsets(b.text))?.[0]);
+      }
     }
   }
-  return { ...found, ...trackingPage(links, found?.trackingNumber) };
+  return {
+    ...found,
+    ...(how ? { trackingEvidence: how } : {}),
+    ...trackingPage(links, found?.trackingNumber),
+  };
 }
 
 /** The mail's track link: a carrier page first, then the store's, never an opaque tracker. */

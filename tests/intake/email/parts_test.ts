@@ -80,30 +80,37 @@ Deno.test("dates: full, year-less, weekday-only, numeric, relative; ranges give 
   deepEqual(headerDay("Mon, 23 Mar 2026 23:30:00 -0700"), { year: 2026, month: 3, day: 23 });
 });
 
-Deno.test("labels: same line, next line, column header and sentence, in four languages", () => {
+Deno.test("labels: same line, next line, column header and sentence, in four languages, with the label as printed", () => {
   const accept = (raw: string) => /^\s*[:#]?\s*([A-Z0-9-]{5,})/.exec(raw)?.[1] ?? null;
   const read = (html: string) =>
     labelledValues(htmlToBlocks(html).blocks, "orderNumber", accept)[0];
-  deepEqual(read("<p>Order number: AB12345</p>"), { value: "AB12345", block: 0, shape: "same" });
-  deepEqual(read("<p>Bestellnummer: 10105</p>"), { value: "10105", block: 0, shape: "same" });
-  deepEqual(read("<p>N° de commande : FR21039</p>"), { value: "FR21039", block: 0, shape: "same" });
-  deepEqual(read("<p>N.º de pedido: 2026071</p>"), { value: "2026071", block: 0, shape: "same" });
-  deepEqual(read("<div>Order #</div><div>113-4820917-5531468</div>"), {
-    value: "113-4820917-5531468",
-    block: 1,
-    shape: "next",
+  const found = (value: string, block: number, shape: string, label: string) => ({
+    value,
+    block,
+    shape,
+    label,
   });
+  deepEqual(read("<p>Order number: AB12345</p>"), found("AB12345", 0, "same", "Order number"));
+  deepEqual(read("<p>Bestellnummer: 10105</p>"), found("10105", 0, "same", "Bestellnummer"));
+  deepEqual(
+    read("<p>N° de commande : FR21039</p>"),
+    found("FR21039", 0, "same", "N° de commande"),
+  );
+  deepEqual(read("<p>N.º de pedido: 2026071</p>"), found("2026071", 0, "same", "N.º de pedido"));
+  deepEqual(
+    read("<div>Order #</div><div>113-4820917-5531468</div>"),
+    found("113-4820917-5531468", 1, "next", "Order #"),
+  );
   deepEqual(
     read(
       "<table><tr><th>Número de pedido</th><th>Fecha</th></tr><tr><td>56192</td><td>x</td></tr></table>",
     ),
-    { value: "56192", block: 2, shape: "column" },
+    found("56192", 2, "column", "Número de pedido"),
   );
-  deepEqual(read("<p>Hi, your order number is UK27418.</p>"), {
-    value: "UK27418",
-    block: 0,
-    shape: "sentence",
-  });
+  deepEqual(
+    read("<p>Hi, your order number is UK27418.</p>"),
+    found("UK27418", 0, "sentence", "your order number is"),
+  );
   const tracking = labelledValues(
     textToBlocks("Sendungsnummer:\n00340434140634944599"),
     "trackingNumber",

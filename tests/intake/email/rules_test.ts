@@ -117,7 +117,7 @@ Deno.test("recommendations after the order are not items", async () => {
   equal(result.reading.kind === "order" && result.reading.fields.itemSummary, "Trail Runner");
 });
 
-Deno.test("a known store's status update that names only the order is an order reading", async () => {
+Deno.test("a status update that names only the order is an order reading when the number is under its label", async () => {
   const html = "<p>Your package was delivered at 12:01pm.</p><p>Order #2000137-67895124</p>";
   const known = await read(
     "Delivered: Great Value Gummy Shar... and 2 other items",
@@ -126,8 +126,16 @@ Deno.test("a known store's status update that names only the order is an order r
   );
   equal(known.reading.kind, "order");
   deepEqual(known.signals, { delivered: true });
+  // Any store's, with the order number under its label (issue 22: its own evidence).
   const unknown = await read("Delivered: Great Value Gummy Shar... and 2 other items", html);
-  equal(unknown.reading.kind, "unreadable");
+  equal(unknown.reading.kind, "order");
+  deepEqual(unknown.signals, { delivered: true });
+  // A number only inside a sentence of an unknown store's mail is not enough.
+  const weak = await read(
+    "Delivered: Great Value Gummy Shar... and 2 other items",
+    "<p>Your package for order 2000137-67895124 was delivered at 12:01pm.</p>",
+  );
+  equal(weak.reading.kind, "unreadable");
 });
 
 Deno.test("the store: template, display name without TLD and noise, 'Thanks for shopping at', domain", async () => {

@@ -1,0 +1,62 @@
+/**
+ * Blocks that are never a value (issue 22): the text of a link or button ("View your order",
+ * "Track parcel"), a greeting or thank-you line, a `Label: value` line of another field (order
+ * number, total, member number...), a date line, a legal or marketing line, and a heading that
+ * repeats the subject. Checked by class, in every language the labels know, never by sender.
+ */
+import { foldKeepingOffsets, memoByText } from "../text.ts";
+import type { Block } from "./html.ts";
+import { isAnyLabel } from "./labels.ts";
+
+/** Imperative words that open a button or link text. */
+const ACTION =
+  /^(?:view|see|track|manage|edit|change|cancel|return|shop|visit|go to|write|leave|rate|review|download|contact|sign in|log in|open|check|continue|start|discover|explore|browse|reorder|buy again|get (?:the )?app|click|tap|ver|voir|suivre|gerer|modifier|acceder|consulter|ansehen|verfolgen|anzeigen|bestellung ansehen|zur bestellung|sendung verfolgen|bekijk|volg|vedi|traccia|gestisci|visualizza|seguir|rastrear|consultar|gestionar)\b/;
+/** Greeting, thank-you and sign-off lines. */
+const GREETING =
+  /^(?:hi|hello|hey|dear|good news|great news|thank(?:s| you)|hallo|liebe[rs]?|guten tag|danke|vielen dank|bonjour|cher|chere|merci|hola|estimad[oa]|gracias|hoi|beste|beste klant|bedankt|ciao|gentile|grazie|cheers|best regards|kind regards|mit freundlichen grussen|cordialement|saludos|met vriendelijke groet|cordiali saluti)\b/;
+/** Legal, footer and marketing lines. */
+const LEGAL =
+  /(?:©|\(c\) ?\d{4}|all rights reserved|unsubscribe|privacy|terms (?:of|and)|registered (?:in|office)|company (?:no|number)|vat (?:no|number|reg)|impressum|datenschutz|abmelden|mentions legales|desinscri|se desabonner|aviso legal|darse de baja|uitschrijven|disiscriv|you (?:are )?receiv(?:e|ed|ing) this (?:e-?mail|message)|do not reply|this (?:e-?mail|message) was sent)/;
+/** Identifier labels that are not order fields but are never item names either. */
+const OTHER_IDS =
+  /^(?:(?:member|customer|account|client|membership|loyalty|rewards?|purchase|invoice|rechnung|facture|factura|payment|transaction|item|product|style)\b[^:]{0,20}?(?:#|no\.?|number|nr\.?|id|nummer|numero)|kunden(?:nummer|nr\.?)|mitgliedsnummer|sku|reference|ref)\s*[:#]/;
+const DATE_LINE =
+  /^(?:(?:order|placed|ordered|date|datum|fecha|bestelldatum|date de commande)\b[^:]{0,30}:|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,? [a-z]{3,9} \d{1,2},? \d{4}$)/;
+
+/** `Order #4411`, `Bestellung 1001 · Placed Aug 16`: the order-number line. */
+const ORDER_LINE =
+  /^(?:your )?(?:order|bestellung|commande|pedido|ordine|bestelling|receipt|transaction)(?: number| no\.?| nr\.?| id| n°)?\s*[#:]?\s*[a-z0-9-]*\d[a-z0-9-]*(?:\s*[·|,(-].*)?$/;
+/** `【ご注文日】 2026年8月15日`: a label in lenticular brackets, the Japanese `Label:`. */
+const BRACKET_LABEL = /^【[^】]{1,20}】/;
+
+/** Whether `text` (folded) is `Label: value` or a lone label of a known order field. */
+function fieldLine(text: string): boolean {
+  const key = /^([^:]{1,40}):/.exec(text)?.[1]?.trim();
+  return (key !== undefined && isAnyLabel(key)) || isAnyLabel(text);
+}
+
+/** `Member #: …`, `Item ID: …`, `Transaction ID: …`: an identifier line that is never a name. */
+export function isOtherId(text: string): boolean {
+  return OTHER_IDS.test(foldKeepingOffsets(text.trim()));
+}
+
+/** The classes decided by the text alone (remembered per text for the message). */
+const textClass = memoByText((text: string): boolean => {
+  const folded = foldKeepingOffsets(text);
+  return GREETING.test(folded) || LEGAL.test(folded) || OTHER_IDS.test(folded) ||
+    DATE_LINE.test(folded) || ORDER_LINE.test(folded) || fieldLine(folded) ||
+    BRACKET_LABEL.test(text);
+});
+
+/** Whether a block is of a class that never holds a value (see the file comment). */
+export function isBoilerplate(block: Block, subject = ""): boolean {
+  const text = block.text.trim();
+  if (!text) return true;
+  const folded = foldKeepingOffsets(text);
+  // The whole text is one link's text: a button or a navigation link, when it reads as an action.
+  const linkOnly = block.links.length > 0 && block.links.some((l) => l.text.trim() === text);
+  if (linkOnly && ACTION.test(folded)) return true;
+  if (textClass(text)) return true;
+  if (block.heading && subject && foldKeepingOffsets(subject).includes(folded)) return true;
+  return false;
+}

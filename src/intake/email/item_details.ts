@@ -1,0 +1,181 @@
+/**
+ * The details of one line item (quantity, size, price) from its name block and the blocks after
+ * it, shared by every way items are found (items.ts, items_anchored.ts).
+ */
+import { type Money, moneyValue } from "../money.ts";
+import { foldKeepingOffsets } from "../text.ts";
+import type { Block } from "./html.ts";
+import { isLabel, labelledValues, LABELS } from "./labels.ts";
+import { type Evidence, evidence, fromLabel } from "./evidence.ts";
+
+export interface Item {
+  name: string;
+  quantity?: number;
+  size?: string;
+  price?: Money;
+  image?: string;
+  /** Index of the block holding the name. */
+  block: number;
+  /** How the item was found (a product image, a table column, a label...). */
+  evidence?: Evidence;
+  /** How its quantity, size and price were read. */
+  how?: Partial<Record<"quantity" | "size" | "price", Evidence>>;
+}
+
+/** A quantity after its label, at the start of a line or after a `|`/`·` separator. */
+export const QTY = new RegExp(
+  String.raw`(?:^|[|·,]\s*)(?:${LABELS.quantity})\s*[:.]?\s*(\d{1,3})\b`,
+);
+const COLOUR = /^(?:colou?r|farbe|couleur|coloris|kleur|colore|色|カラー)$/;
+const ID_KEY =
+  /^(?:sku|style(?: id| no\.?| #)?|art(?:ikel)?\.?-?nr\.?|item (?:id|#|no\.?|number)|product (?:id|code)|ref(?:erence)?|model(?: no\.?)?)$/;
+
+/**
+ * What a line under an item name is: `counts` for a detail of the item (quantity, size, price,
+ * colour), `label` for such a detail's label alone (its value in the next block), `neutral` for an identifier that may stand between them (SKU, item id), else nothing.
+ */
+export function attributeKind(folded: string): "counts" | "label" | "neutral" | undefined {
+  if (QTY.test(folded)) return "counts";
+  const alone = folded.trim();
+  if (isLabel(alone, "size") || isLabel(alone, "quantity") || COLOUR.test(alone)) return "label";
+  const key = /^([^:]{1,30}):/.exec(folded)?.[1]?.trim();
+  if (key && (isLabel(key, "size") || isLabel(key, "price") || COLOUR.test(key))) return "counts";
+  if (key && ID_KEY.test(key)) return "neutral";
+  return /^(?:price|preis|prix|precio|sku|style|art\.?-?nr)/.test(folded) ? "neutral" : undefined;
+}
+
+export const TIMES_SUFFIX = /(?:\s*×|\s+x)\s?(\d{1,3})(\s+(?:of|von|sur|de)\s+\d+)?\s*$/i;
+export const COUNT_LINE =
+  /^(?:x\s?(\d{1,3})|(\d{1,3})\s?x|(\d{1,3}) (?:unidad(?:es)?|unit[ée]s?|stuck|pcs|pieces|items?|articles?))$/i;
+const SIZE_ALONE =
+  /^(?:(?:US|UK|EU|FR|IT|JP|CM|W|M)\s?(?:M\s?|W\s?)?\d{1,2}(?:[.,]5|\.0)?(?:\s?\/\s?(?:W|M)\s?\d{1,2}(?:[.,]5)?)?|\d{1,2}(?:[.,]5|\.0)?|X{0,3}[SML]|X{1,4}L|\dXL|XXS|OS|O\/S|One Size)$/i;
+/** The text of the first row's cell in a block's column (the header of a column table). */
+export function columnHeader(blocks: Block[], i: number): string | undefined {
+  const cell = blocks[i].cell;
+  if (!cell) return undefined;
+  for (let j = i - 1; j >= 0 && j > i - 60; j--) {
+    const c = blocks[j].cell;
+    if (
+      c && c.table === cell.table && c.col === cell.col && c.row < cell.row &&
+      blocks[j].tag === "th"
+    ) return blocks[j].text;
+    if (c && c.table === cell.table && c.row === 0 && c.col === cell.col) return blocks[j].text;
+  }
+  return undefined;
+}
+
+export function sameRow(a: Block, b: Block): boolean {
+  return !!a.cell && !!b.cell && a.cell.table === b.cell.table && a.cell.row === b.cell.row;
+}
+
+/** Reads quantity, size and price from an item's name block and its attribute blocks. */
+export function describe(item: Item, blocks: Block[], from: number, to: number): Item {
+  // A count written on the name (`Coat × 1`, `1 x Kettle`) is the quantity unless a detail line
+  // says otherwise: then it is part of the name (`Capsules x 100`, `Quantità: 2`).
+  const suffix = TIMES_SUFFIX.exec(item.name);
+  const leading = /^(\d{1,3})\s?[x×]\s+/i.exec(item.name);
+  const given = item.quantity;
+  const prices: Money[] = [];
+  for (let i = from; i < to; i++) {
+    const text = blocks[i].text;
+    const folded = foldKeepingOffsets(text);
+    const qty = QTY.exec(folded) ?? (COUNT_LINE.test(text) ? COUNT_LINE.exec(text) : null) ??
+      (/^\d{1,3}$/.test(text) && isLabel(columnHeader(blocks, i) ?? "", "quantity")
+        ? [text, text]
+        : null);
+    if (qty && item.quantity === undefined) {
+      const n = Number(qty[1] ?? qty[2] ?? qty[3]);
+      if (n >= 1) {
+        item.quantity = n;
+        const header = QTY.test(folded) ? undefined : columnHeader(blocks, i);
+        note(item, "quantity", header ? evidence("table", header) : evidence("label", text));
+      }
+    }
+    if (
+      i > item.block && item.size === undefined && i === item.block + 1 && SIZE_ALONE.test(text) &&
+      (blocks[i].cell === undefined || sameRow(blocks[i], blocks[item.block]))
+    ) {
+      if (!(blocks[i].cell && blocks[i].cell!.col !== blocks[item.block].cell?.col)) {
+        item.size = text;
+        note(item, "size", evidence("generic", "size line under the name"));
+      }
+    }
+    const money = moneyValue(text.replace(/^(?:price|preis|prix|precio|total|summe)\s*:?\s*/i, ""));
+    if (money && i !== item.block) prices.push(money);
+  }
+  if (item.size === undefined) {
+    const size = labelledValues(blocks, "size", (raw) => {
+      const v = raw.trim();
+      return v.length >= 1 && v.length <= 24 && !/[.!?]$/.test(v) ? v : null;
+    }, { from, to, max: 1, sentences: false })[0];
+    if (size) {
+      item.size = size.value;
+      note(item, "size", fromLabel(size));
+    }
+  }
+  if (item.size === undefined) {
+    // `Size S · Sold by @x`, `Colour: Sage | Size: M`: a detail line of several labelled parts.
+    for (let i = from; i < to && item.size === undefined; i++) {
+      const parts = blocks[i].text.split(/\s[·|•]\s/).slice(0, 8);
+      if (parts.length < 2) continue;
+      const size = labelledValues(parts.map((text) => ({ ...blocks[i], text })), "size", (raw) => {
+        const v = raw.trim();
+        return v.length >= 1 && v.length <= 12 && !/\s{2}|[.!?]$/.test(v) ? v : null;
+      }, { max: 1, sentences: false })[0];
+      if (size) {
+        item.size = size.value;
+        note(item, "size", fromLabel(size));
+      }
+    }
+  }
+  const written = suffix && !suffix[2]
+    ? Number(suffix[1])
+    : leading
+    ? Number(leading[1])
+    : undefined;
+  const fromDetails = item.quantity !== given ? item.quantity : undefined;
+  if (suffix && (fromDetails === undefined || fromDetails === written || suffix[2])) {
+    item.name = item.name.slice(0, suffix.index).trim();
+  }
+  if (leading) item.name = item.name.slice(leading[0].length).trim();
+  if (item.quantity === undefined && written !== undefined) {
+    item.quantity = written;
+    note(item, "quantity", evidence("generic", (suffix ?? leading)![0]));
+  }
+  if (item.quantity === undefined) {
+    // `Quantity` / `2` in two blocks or cells.
+    const qty = labelledValues(blocks, "quantity", (raw) =>
+      /^\s*\d{1,3}\s*$/.test(raw) ? raw.trim() : null, {
+      from,
+      to,
+      max: 1,
+      sentences: false,
+    })[0];
+    if (qty && Number(qty.value) >= 1) {
+      item.quantity = Number(qty.value);
+      note(item, "quantity", fromLabel(qty));
+    }
+  }
+  // A figure under a price label is the unit price; else the row's last figure.
+  const labelled = labelledValues(blocks, "price", (raw) => moneyValue(raw) ? raw : null, {
+    from: from + 1,
+    to,
+    max: 1,
+    sentences: false,
+  })[0];
+  const price = labelled ? moneyValue(labelled.value) : prices[prices.length - 1];
+  if (price) {
+    item.price = price;
+    note(
+      item,
+      "price",
+      labelled ? fromLabel(labelled) : evidence("generic", "last figure of the item"),
+    );
+  }
+  return item;
+}
+
+/** Records how one detail of an item was read. */
+export function note(item: Item, field: "quantity" | "size" | "price", how: Evidence): void {
+  item.how = { ...item.how, [field]: how };
+}

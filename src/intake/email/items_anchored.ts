@@ -1,0 +1,98 @@
+/**
+ * Line items found without a picture or an item table (issue 22): the item block anchored by its
+ * quantity and price (`Harris Tweed Field Coat × 1` with `£595.00` a block or two below,
+ * `1 x Baker Deck for CA$89.99 each`), and an item named after an item label (`Item: …`,
+ * `Artikel: …`, `商品名：…`).
+ */
+import { moneyValue } from "../money.ts";
+import { foldKeepingOffsets } from "../text.ts";
+import type { Block } from "./html.ts";
+import { describe, type Item, TIMES_SUFFIX } from "./item_details.ts";
+import { labelledValues } from "./labels.ts";
+import { isOtherId } from "./boilerplate.ts";
+import { evidence, fromLabel } from "./evidence.ts";
+
+const MAX_ITEMS = 50;
+/** `2 x Name for CA$24.99 each`, `1 × Name @ 9,50 €`, `Name x 2 à 12,00 € l'unité`, `Name x 1 - £45.00`. */
+const COUNT_FOR_PRICE =
+  /^(?:(\d{1,3})\s?[x×]\s+)?(.+?)(?:\s?[x×]\s?(\d{1,3}))?\s+(?:for|@|at|a|à|zu|je|per|voor|por|[-–—:])\s+(\S.{0,20}?)(?:\s+(?:each|ea\.?|apiece|l['’]unit[eé]|pi[eè]ce|cada uno|cada|pro st[uü]ck|per stuk|stuk|cad\.?|l['’]una))?$/i;
+
+/** Whether a block is a money figure on its own. */
+const isMoney = (b: Block) => !!b.text && moneyValue(b.text) !== null;
+
+/**
+ * Items whose name block carries a count (`× 1`, `1 x`) and is followed by its price within the
+ * next three blocks, or which say `N x name for PRICE each` in one line.
+ */
+export function countedItems(blocks: Block[], isName: (b: Block) => boolean): Item[] {
+  const items: Item[] = [];
+  for (let i = 0; i < blocks.length && items.length < MAX_ITEMS; i++) {
+    const text = blocks[i].text;
+    if (!text || text.length > 250) continue;
+    const line = COUNT_FOR_PRICE.exec(text);
+    const count = line && (line[1] ?? line[3]);
+    if (line && count && moneyValue(line[4])) {
+      const named = { ...blocks[i], text: line[2].trim() };
+      if (!isName(named)) continue;
+      items.push({
+        name: line[2].trim(),
+        quantity: Number(count),
+        price: moneyValue(line[4])!,
+        block: i,
+        evidence: evidence("generic", "quantity and price"),
+        how: { quantity: evidence("generic", line[0]), price: evidence("generic", line[0]) },
+      });
+      continue;
+    }
+    if (!(TIMES_SUFFIX.test(text) || /^\d{1,3}\s?[x×]\s+\S/.test(text)) || !isName(blocks[i])) {
+      continue;
+    }
+    let priceAt = -1;
+    for (let j = i + 1; j < Math.min(blocks.length, i + 4); j++) {
+      if (isMoney(blocks[j])) {
+        priceAt = j;
+        break;
+      }
+    }
+    if (priceAt < 0) continue;
+    const item = { name: text, block: i, evidence: evidence("generic", "quantity and price") };
+    items.push(describe(item, blocks, i, priceAt + 1));
+    i = priceAt;
+  }
+  return items;
+}
+
+/** Items named after an item label, with their details in the blocks that follow. */
+export function labelledItems(blocks: Block[], isName: (b: Block) => boolean): Item[] {
+  const found = labelledValues(blocks, "item", (raw) => {
+    const value = raw.trim();
+    return value && isName({ ...blocks[0], text: value, links: [], heading: false }) &&
+        !/^[\s\p{P}\p{S}]*$/u.test(value)
+      ? value
+      : null;
+  }, { max: MAX_ITEMS, sentences: false });
+  return found.filter((l) => !isOtherId(blocks[l.block].text)).sort((a, b) => a.block - b.block)
+    .map((l) => {
+      const end = Math.min(blocks.length, l.block + 6);
+      let to = l.block + 1;
+      while (to < end && !isItemLabel(blocks[to].text)) to++;
+      return describe(
+        { name: l.value, block: l.block, evidence: fromLabel(l) },
+        blocks,
+        l.block + 1,
+        to,
+      );
+    });
+}
+
+function isItemLabel(text: string): boolean {
+  return labelledValues(
+        [{ text, tag: "p", heading: false, links: [], images: [], quote: 0 }],
+        "item",
+        (v) => v,
+        {
+          max: 1,
+          sentences: false,
+        },
+      ).length > 0 || foldKeepingOffsets(text).length === 0;
+}
