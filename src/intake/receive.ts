@@ -19,6 +19,7 @@ import { stageBlob } from "../store/blob.ts";
 import { type Keeping, logAlone, messageInCommit, type Repeat } from "../store/intake_log.ts";
 import { keys } from "../store/keys.ts";
 import { type IngestOptions, ingestOrder } from "../store/orders.ts";
+import { metrics } from "../lib/metrics.ts";
 
 export interface IncomingMessage {
   userId: string;
@@ -92,6 +93,7 @@ export async function receiveMessage(
         ...(reading.kind === "blocked" ? {} : { why: reading.why }),
       });
     kept = result.outcome !== "duplicate" && result.outcome !== "account_gone";
+    metrics.intakeMessage(channel, result.outcome);
     return result;
   } finally {
     if (!kept) await staged?.discard();

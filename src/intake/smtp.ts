@@ -12,6 +12,7 @@ import type { AppDeps } from "../deps.ts";
 import { forwardingSlugOf, type StoredEmailSource } from "../domain/email_source.ts";
 import { findForwardingSource } from "../store/email_sources.ts";
 import { MAX_MAIL_BYTES, receiveMail } from "./mail.ts";
+import { metrics, watchGauge } from "../lib/metrics.ts";
 
 export interface SmtpReceiverOptions {
   port: number;
@@ -40,6 +41,7 @@ type Target = { userId: string; source: StoredEmailSource };
 
 /** An SMTP reply with its code (smtp-server sends `responseCode` and the message). */
 function reply(code: number, message: string): Error {
+  metrics.smtpRefusal(code);
   return Object.assign(new Error(message), { responseCode: code });
 }
 
@@ -62,6 +64,10 @@ export async function startSmtpReceiver(
     socketTimeout: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
     closeTimeout: CLOSE_GRACE_MS,
     logger: false,
+    onConnect(_session, callback) {
+      metrics.smtpSession();
+      callback();
+    },
     onMailFrom(_address, session, callback) {
       // A new transaction on the same connection starts with no recipients.
       targets.delete(session.id);
@@ -120,7 +126,12 @@ export async function startSmtpReceiver(
     });
   });
   const { port } = server.server.address() as { port: number };
-  const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  let listening = true;
+  watchGauge("smtp_receiver_up", () => listening ? 1 : 0);
+  const close = () => {
+    listening = false;
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
   return { port, close, [Symbol.asyncDispose]: close };
 }
 

@@ -1,3 +1,4 @@
+import { metrics } from "../lib/metrics.ts";
 import type { CronJob, JobContext } from "./registry.ts";
 
 /** `Deno.cron`'s four-argument form (a test passes a recording one). */
@@ -28,7 +29,7 @@ export function scheduleCronJobs(
   const running = new Set<Promise<unknown>>();
   for (const job of jobs) {
     cron(job.name, job.schedule, { backoffSchedule: [], signal: stopping.signal }, async () => {
-      const run = ready.then((context) => job.run(context, stopping.signal));
+      const run = ready.then((context) => timed(job.name, () => job.run(context, stopping.signal)));
       running.add(run);
       try {
         await run;
@@ -43,4 +44,17 @@ export function scheduleCronJobs(
       while (running.size) await Promise.allSettled([...running]);
     },
   };
+}
+
+/** Runs one job, recording when it ended, how long it took and whether it failed. */
+async function timed<T>(job: string, run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  let ok = false;
+  try {
+    const value = await run();
+    ok = true;
+    return value;
+  } finally {
+    metrics.cronRun(job, Date.now(), (performance.now() - started) / 1000, ok);
+  }
 }

@@ -24,6 +24,7 @@ import {
 } from "../events/queue.ts";
 import { logEntry, outcomeOf, sendEvent, signingKeyOf } from "./send.ts";
 import { type EventEnvelope, EventEnvelopeSchema } from "../events/types.ts";
+import { metrics } from "../lib/metrics.ts";
 
 /**
  * Up to this many matching subscriptions are sent from the event's own queue message, which
@@ -238,12 +239,17 @@ async function attempt(deps: AppDeps, event: EventEnvelope, sub: StoredSubscript
           done: { event, at: deps.now() },
         },
       );
+      metrics.webhookAttempt("skipped", 0);
       log.warn("webhook skipped: no usable signing secret", { subscriptionId: sub.id });
       return;
     }
     const deliveryId = crypto.randomUUID();
     const result = await sendEvent(deps, sub.url, event, key, { deliveryId });
     const outcome = outcomeOf(result);
+    metrics.webhookAttempt(
+      outcome.ok ? "delivered" : "status" in result ? "http_error" : "network_error",
+      result.durationMs / 1000,
+    );
     const entry = logEntry(deps, sub.id, event, result, { deliveryId });
     await recordOutcome(
       deps.events.outcomes,

@@ -16,12 +16,21 @@ export interface EmailReader {
   read(raw: Uint8Array, now: number, templates?: CompiledTemplate[]): Promise<EmailReading>;
   /** Stops the workers; what they had not finished is read on the calling thread. */
   close(): void;
+  /** Workers running, how many of them are reading, and messages waiting for one. */
+  stats(): ReaderStats;
+}
+
+export interface ReaderStats {
+  workers: number;
+  busy: number;
+  waiting: number;
 }
 
 /** Reads on the calling thread (`EMAIL_READERS=0`, and where workers are not available). */
 export const inProcessReader: EmailReader = {
   read: (raw, now, templates) => readEmail(raw, { now, customTemplates: templates }),
   close() {},
+  stats: () => ({ workers: 0, busy: 0, waiting: 0 }),
 };
 
 interface Job {
@@ -123,6 +132,14 @@ export class ReaderPool implements EmailReader {
     for (const { raw, now, templates, resolve } of [...unfinished, ...this.#waiting.splice(0)]) {
       inProcessReader.read(raw, now, templates).then(resolve);
     }
+  }
+
+  stats(): ReaderStats {
+    return {
+      workers: this.#readers.length,
+      busy: this.#readers.filter((r) => r.busy).length,
+      waiting: this.#waiting.length,
+    };
   }
 
   /** A reader finished its job. */

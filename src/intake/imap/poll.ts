@@ -23,6 +23,7 @@ import {
 import { customTemplatesOf, receiveMail, rereadMail } from "../mail.ts";
 import { MailboxError, mailboxFailure, type MailboxLogin, MailboxSession } from "./client.ts";
 import { loginOf } from "./host.ts";
+import { metrics } from "../../lib/metrics.ts";
 
 /** Bounds of one tick. */
 export interface PollLimits {
@@ -81,11 +82,13 @@ export async function pollMailboxes(
             const result = await pollMailbox(deps, next.userId, source, signal, limits);
             counts.polled++;
             if (result.error) counts.failed++;
+            metrics.imapPoll(result.error ? "failed" : "ok");
           },
         );
       } catch (err) {
         // Storage failed for this source; the others go on.
         counts.failed++;
+        metrics.imapPoll("error");
         deps.log.error("mailbox poll failed", {
           sourceId: next.source.id,
           error: err instanceof Error ? err.message : String(err),
