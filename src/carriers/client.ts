@@ -27,6 +27,7 @@ import { TokenCache } from "./token.ts";
 import { upsApi } from "./ups.ts";
 import { uspsApi } from "./usps.ts";
 import { metrics } from "../lib/metrics.ts";
+import { withSpan } from "../lib/tracing.ts";
 
 /** The carrier APIs; DHL's one API serves both `dhl` and `dhl-express` (one key, one quota). */
 export type ApiKey = keyof CarrierApis;
@@ -152,7 +153,11 @@ export class Carriers {
    */
   async track(query: TrackQuery, purpose: BudgetPurpose): Promise<TrackOutcome> {
     const state = this.#apis[API_OF[query.carrier]];
-    const outcome = await this.#track(state, query, purpose).catch((err) => {
+    const outcome = await withSpan(
+      "carrier.lookup",
+      { "carrier.name": query.carrier, "carrier.purpose": purpose },
+      () => this.#track(state, query, purpose),
+    ).catch((err) => {
       metrics.carrierLookup(query.carrier, err instanceof UpstreamError ? "failed" : "error");
       throw err;
     });

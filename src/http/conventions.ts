@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppDeps } from "../deps.ts";
 import type { AppEnv } from "./env.ts";
 import { metrics } from "../lib/metrics.ts";
+import { nameRequestSpan } from "../lib/tracing.ts";
 
 const METHODS = "GET,POST,PATCH,DELETE,OPTIONS";
 const HEADERS = "authorization,content-type";
@@ -60,7 +61,9 @@ export function conventions(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const status = c.res.status;
     const ms = performance.now() - started;
     // The route template (`/api/orders/:id`), never the path: its values are bounded.
-    metrics.httpRequest(c.req.routePath, methodLabel(c.req.method), status, ms / 1000);
+    const route = c.req.routePath;
+    metrics.httpRequest(route, methodLabel(c.req.method), status, ms / 1000);
+    nameRequestSpan(c.req.method, route);
     const fields = {
       requestId,
       method: c.req.method,

@@ -20,6 +20,7 @@ import { type Keeping, logAlone, messageInCommit, type Repeat } from "../store/i
 import { keys } from "../store/keys.ts";
 import { type IngestOptions, ingestOrder } from "../store/orders.ts";
 import { metrics } from "../lib/metrics.ts";
+import { annotate, withSpan } from "../lib/tracing.ts";
 
 export interface IncomingMessage {
   userId: string;
@@ -54,7 +55,19 @@ export type Received =
   | { outcome: "account_gone" };
 
 /** Logs a message, and makes or merges its order when it reads as one. */
-export async function receiveMessage(
+export function receiveMessage(
+  kv: Deno.Kv,
+  message: IncomingMessage,
+  options: ReceiveOptions,
+): Promise<Received> {
+  return withSpan("order.commit", { "intake.channel": message.channel }, async () => {
+    const result = await receive(kv, message, options);
+    annotate({ "intake.outcome": result.outcome });
+    return result;
+  });
+}
+
+async function receive(
   kv: Deno.Kv,
   message: IncomingMessage,
   options: ReceiveOptions,

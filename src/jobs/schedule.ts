@@ -1,4 +1,5 @@
 import { metrics } from "../lib/metrics.ts";
+import { withSpan } from "../lib/tracing.ts";
 import type { CronJob, JobContext } from "./registry.ts";
 
 /** `Deno.cron`'s four-argument form (a test passes a recording one). */
@@ -51,7 +52,7 @@ async function timed<T>(job: string, run: () => Promise<T>): Promise<T> {
   const started = performance.now();
   let ok = false;
   try {
-    const value = await run();
+    const value = await withSpan(`cron ${job}`, { "cron.job": job }, run);
     ok = true;
     return value;
   } finally {

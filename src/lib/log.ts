@@ -1,4 +1,5 @@
 import type { LogLevel } from "../config.ts";
+import { currentTraceId } from "./tracing.ts";
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
@@ -13,7 +14,15 @@ export interface Logger {
 export function createLogger(level: LogLevel, sink?: (line: string) => void): Logger {
   const write = (at: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (RANK[at] < RANK[level]) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields });
+    // With OpenTelemetry on, a line written inside a span names its trace.
+    const traceId = currentTraceId();
+    const line = JSON.stringify({
+      time: new Date().toISOString(),
+      level: at,
+      msg,
+      ...(traceId ? { traceId } : {}),
+      ...fields,
+    });
     if (sink) sink(line);
     else if (RANK[at] >= RANK.warn) console.error(line);
     else console.log(line);

@@ -10,6 +10,7 @@ import type { Logger } from "../../lib/log.ts";
 import type { CompiledTemplate } from "./custom.ts";
 import { type EmailReading, readEmail, unreadableEmail } from "./read.ts";
 import type { ReadRequest } from "./reader_worker.ts";
+import { annotate, tracingOn, withSpan } from "../../lib/tracing.ts";
 
 export interface EmailReader {
   /** Reads one message with the workspace's templates. Never throws. */
@@ -169,5 +170,20 @@ export class ReaderPool implements EmailReader {
 
 /** The reader for `size` workers: in process when 0. */
 export function createEmailReader(options: ReaderPoolOptions): EmailReader {
-  return options.size > 0 ? new ReaderPool(options) : inProcessReader;
+  const reader = options.size > 0 ? new ReaderPool(options) : inProcessReader;
+  return tracingOn() ? traced(reader, options.size > 0 ? "worker" : "in-process") : reader;
+}
+
+/** Each reading in an `email.read` span (size and what it read as; never the content). */
+function traced(reader: EmailReader, where: string): EmailReader {
+  return {
+    read: (raw, now, templates) =>
+      withSpan("email.read", { "email.bytes": raw.byteLength, "email.reader": where }, async () => {
+        const read = await reader.read(raw, now, templates);
+        annotate({ "email.reading": read.reading.kind });
+        return read;
+      }),
+    close: () => reader.close(),
+    stats: () => reader.stats(),
+  };
 }
