@@ -6,10 +6,15 @@
  */
 import { type Attributes, SpanStatusCode, trace } from "@opentelemetry/api";
 
-/** Read once: the runtime decides at start whether it exports telemetry. */
+/**
+ * Read once: the runtime decides at start whether it exports telemetry. Deno Deploy turns its
+ * OpenTelemetry on for every app, whatever the environment says.
+ */
 const ON = (() => {
   try {
-    return Deno.env.get("OTEL_DENO") === "true" || Deno.env.get("OTEL_DENO") === "1";
+    const env = (name: string) => Deno.env.get(name);
+    return ["true", "1"].includes(env("OTEL_DENO") ?? "") ||
+      Boolean(env("DENO_DEPLOYMENT_ID") || env("DENO_DEPLOY"));
   } catch {
     // No env permission (a restricted worker): no tracing.
     return false;
@@ -18,7 +23,7 @@ const ON = (() => {
 
 const tracer = trace.getTracer("order-tracker");
 
-/** Whether spans are made (OTEL_DENO set). */
+/** Whether spans are made (OTEL_DENO set, or on Deno Deploy). */
 export function tracingOn(): boolean {
   return ON;
 }
