@@ -12,6 +12,7 @@ import type { AppDeps } from "../deps.ts";
 import { forwardingSlugOf, type StoredEmailSource } from "../domain/email_source.ts";
 import { findForwardingSource } from "../store/email_sources.ts";
 import { MAX_MAIL_BYTES, receiveMail } from "./mail.ts";
+import { activity } from "../lib/activity.ts";
 import { metrics, watchGauge } from "../lib/metrics.ts";
 
 export interface SmtpReceiverOptions {
@@ -128,8 +129,10 @@ export async function startSmtpReceiver(
   const { port } = server.server.address() as { port: number };
   let listening = true;
   watchGauge("smtp_receiver_up", () => listening ? 1 : 0);
+  activity.smtpReceiver(true, port);
   const close = () => {
     listening = false;
+    activity.smtpReceiver(false, port);
     return new Promise<void>((resolve) => server.close(() => resolve()));
   };
   return { port, close, [Symbol.asyncDispose]: close };

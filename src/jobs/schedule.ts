@@ -1,3 +1,4 @@
+import { activity } from "../lib/activity.ts";
 import { metrics } from "../lib/metrics.ts";
 import { withSpan } from "../lib/tracing.ts";
 import type { CronJob, JobContext } from "./registry.ts";
@@ -56,6 +57,8 @@ async function timed<T>(job: string, run: () => Promise<T>): Promise<T> {
     ok = true;
     return value;
   } finally {
-    metrics.cronRun(job, Date.now(), (performance.now() - started) / 1000, ok);
+    const ms = performance.now() - started;
+    metrics.cronRun(job, Date.now(), ms / 1000, ok);
+    activity.cronRun(job, Date.now(), ms, ok);
   }
 }

@@ -1,4 +1,5 @@
 import type { LogLevel } from "../config.ts";
+import { activity } from "./activity.ts";
 import { currentTraceId } from "./tracing.ts";
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -13,6 +14,8 @@ export interface Logger {
 /** One JSON object per line; errors and warnings to stderr. Callers never pass secrets. */
 export function createLogger(level: LogLevel, sink?: (line: string) => void): Logger {
   const write = (at: LogLevel, msg: string, fields?: Record<string, unknown>) => {
+    // Counted whatever the level shown: the status screen's recent problems, by message.
+    if (at === "warn" || at === "error") activity.problem(at, msg, Date.now());
     if (RANK[at] < RANK[level]) return;
     // With OpenTelemetry on, a line written inside a span names its trace.
     const traceId = currentTraceId();

@@ -23,6 +23,7 @@ import {
 import { customTemplatesOf, receiveMail, rereadMail } from "../mail.ts";
 import { MailboxError, mailboxFailure, type MailboxLogin, MailboxSession } from "./client.ts";
 import { loginOf } from "./host.ts";
+import { activity } from "../../lib/activity.ts";
 import { metrics } from "../../lib/metrics.ts";
 
 /** Bounds of one tick. */
@@ -83,12 +84,14 @@ export async function pollMailboxes(
             counts.polled++;
             if (result.error) counts.failed++;
             metrics.imapPoll(result.error ? "failed" : "ok");
+            activity.imapPoll(result.error ? "failed" : "ok", deps.now());
           },
         );
       } catch (err) {
         // Storage failed for this source; the others go on.
         counts.failed++;
         metrics.imapPoll("error");
+        activity.imapPoll("error", deps.now());
         deps.log.error("mailbox poll failed", {
           sourceId: next.source.id,
           error: err instanceof Error ? err.message : String(err),
