@@ -1,5 +1,10 @@
 import { deepStrictEqual as eq, equal, ok, throws } from "node:assert/strict";
 import { testConfig } from "../../src/config.ts";
+import { startSmtpReceiver } from "../../src/intake/smtp.ts";
+import { scheduleCronJobs } from "../../src/jobs/schedule.ts";
+import { SmtpClient } from "../../scripts/smtp_client.ts";
+import { journey, upsAnswer, upsNumber } from "../carriers/answers.ts";
+import { NO_PACING, startFakes } from "../carriers/fakes.ts";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";
 import { orderMail } from "../email/helpers.ts";
@@ -130,4 +135,58 @@ Deno.test("metrics: webhook deliveries by outcome, events handed off, outbox wai
     1,
   );
   equal(after.get("order_tracker_webhook_delivery_duration_seconds")!.type, "HISTOGRAM");
+});
+
+Deno.test("metrics: carrier lookups by result and the budget left; SMTP sessions and refusals; cron runs", async () => {
+  await using fakes = startFakes();
+  await using ctx = await testApp({
+    ...fakes.env,
+    METRICS_TOKEN: TOKEN,
+    MAIL_DOMAIN: "in.example.com",
+    TRACKING_DAILY_BUDGET: "100",
+  }, { deps: { carriers: NO_PACING } });
+  const { token } = await signUp(ctx);
+  const before = await scrape(ctx);
+  const upsOk = { carrier: "ups", result: "ok" };
+
+  const n = upsNumber(41);
+  fakes.ups.parcels.set(n, upsAnswer(n, journey("2025-03-08T14:00:00Z", ["label"], 6)));
+  const live = await call(ctx, "GET", `/api/carrier-status?trackingNumber=${n}`, { token });
+  equal(live.status, 200);
+
+  await using receiver = await startSmtpReceiver(ctx.deps, { port: 0, host: "127.0.0.1" });
+  const [client] = await SmtpClient.connect(receiver.port);
+  try {
+    await client.command("EHLO mx.shop.example");
+    await client.command("MAIL FROM:<orders@shop.example>");
+    equal((await client.command("RCPT TO:<nobody@in.example.com>")).code, 550);
+  } finally {
+    client.close();
+  }
+
+  // A cron run that fails, through the real scheduler (a registrar keeps the handler).
+  const handlers: (() => Promise<void>)[] = [];
+  const cron = scheduleCronJobs(
+    [{ name: "metrics probe", schedule: "* * * * *", run: () => Promise.reject(new Error("x")) }],
+    Promise.resolve({} as never),
+    (_name, _schedule, _options, handler) => Promise.resolve(void handlers.push(handler)),
+  );
+  await handlers[0]().catch(() => {});
+  await cron.stop();
+
+  const after = await scrape(ctx);
+  const delta = (name: string, labels: Record<string, string> = {}) =>
+    value(after, name, labels) - value(before, name, labels);
+  equal(delta("order_tracker_carrier_lookups_total", upsOk), 1);
+  // One tracking number: the token, then the answer, from the lookups' share (20 of 100).
+  const upsLookups = { api: "ups", purpose: "lookup" };
+  equal(value(after, "order_tracker_carrier_budget_left", upsLookups), 18);
+  equal(value(after, "order_tracker_carrier_budget_left", { api: "dhl", purpose: "tracker" }), 80);
+  equal(delta("order_tracker_smtp_sessions_total"), 1);
+  equal(delta("order_tracker_smtp_refusals_total", { code: "550" }), 1);
+  equal(value(after, "order_tracker_smtp_receiver_up"), 1);
+  const job = { job: "metrics probe" };
+  equal(value(after, "order_tracker_cron_last_run_success", job), 0);
+  equal(delta("order_tracker_cron_runs_total", { ...job, result: "failed" }), 1);
+  ok(value(after, "order_tracker_cron_last_run_timestamp_seconds", job) * 1000 <= Date.now());
 });
