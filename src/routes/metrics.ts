@@ -5,7 +5,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
-import { ApiError, ErrorSchema, notFound } from "../http/errors.ts";
+import { ErrorSchema, notFound, unauthorized } from "../http/errors.ts";
 import { json } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { timingSafeEqual } from "../lib/crypto.ts";
@@ -56,18 +56,14 @@ function watchDeps(deps: AppDeps) {
     })));
 }
 
-const watched = new WeakSet<AppDeps>();
-
 export const metricsRoutes = createRouter().openapi(route, async (c) => {
   const deps = c.var.deps;
   const token = deps.config.metricsToken;
   if (!token) throw notFound();
   const given = c.req.header("authorization")?.match(/^Bearer (.+)$/i)?.[1] ?? "";
-  if (!timingSafeEqual(given, token)) throw new ApiError(401, "Unauthorized");
-  if (!watched.has(deps)) {
-    watched.add(deps);
-    watchDeps(deps);
-  }
+  if (!timingSafeEqual(given, token)) throw unauthorized();
+  // Pointed at the scraped app's services each time (a test process runs several apps).
+  watchDeps(deps);
   c.header("Cache-Control", "no-store");
   return c.text(await renderMetrics(), 200, { "Content-Type": METRICS_CONTENT_TYPE });
 });
