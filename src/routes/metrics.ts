@@ -49,11 +49,14 @@ function watchDeps(deps: AppDeps) {
     "events_waiting",
     () => deps.events.transport.name === "outbox" ? countOutbox(deps.kv) : 0,
   );
-  watchGauge("carrier_budget_left", async () =>
-    (await deps.carriers.budgetsLeft()).map(({ api, purpose, left }) => ({
-      labels: { api, purpose },
-      value: left,
-    })));
+  watchGauge(
+    "carrier_budget_left",
+    async () =>
+      (await deps.carriers.budgetsLeft()).map(({ api, purpose, left }) => ({
+        labels: { api, purpose },
+        value: left,
+      })),
+  );
 }
 
 export const metricsRoutes = createRouter().openapi(route, async (c) => {

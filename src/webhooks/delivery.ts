@@ -227,8 +227,11 @@ async function attemptAll(deps: AppDeps, event: EventEnvelope, send: Plan["send"
 
 /** One delivery attempt, in a `webhook.attempt` span (event type and outcome; no URL). */
 function attempt(deps: AppDeps, event: EventEnvelope, sub: StoredSubscription) {
-  return withSpan("webhook.attempt", { "webhook.event_type": event.type }, () =>
-    attemptOnce(deps, event, sub));
+  return withSpan(
+    "webhook.attempt",
+    { "webhook.event_type": event.type },
+    () => attemptOnce(deps, event, sub),
+  );
 }
 
 async function attemptOnce(deps: AppDeps, event: EventEnvelope, sub: StoredSubscription) {
