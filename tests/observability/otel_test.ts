@@ -93,7 +93,7 @@ Deno.test("process: OTEL_DENO exports connected traces of a request, an email im
     assert.equal(imported.status, 202);
     await imported.body?.cancel();
     // Both orders' order.created reach the receiver.
-    await hooks.waitFor(2);
+    await hooks.waitFor(2, 20_000);
     await sleep(300);
   } finally {
     // Spans still batched are exported as the process exits.
