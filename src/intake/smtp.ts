@@ -14,6 +14,7 @@ import { findForwardingSource } from "../store/email_sources.ts";
 import { MAX_MAIL_BYTES, receiveMail } from "./mail.ts";
 import { activity } from "../lib/activity.ts";
 import { metrics, watchGauge } from "../lib/metrics.ts";
+import { withSpan } from "../lib/tracing.ts";
 
 export interface SmtpReceiverOptions {
   port: number;
@@ -99,7 +100,13 @@ export async function startSmtpReceiver(
         if (stream.sizeExceeded || size > MAX_MAIL_BYTES) {
           return callback(reply(552, "Message too large (limit 2 MiB)"));
         }
-        deliver(deps, [...(targets.get(session.id)?.values() ?? [])], concat(chunks, size))
+        // One trace per message: its reading and each recipient's commit are its children.
+        const recipients = [...(targets.get(session.id)?.values() ?? [])];
+        withSpan(
+          "smtp.message",
+          { "email.bytes": size, "smtp.recipients": recipients.length },
+          () => deliver(deps, recipients, concat(chunks, size)),
+        )
           .then(
             (stored) =>
               stored > 0

@@ -25,6 +25,7 @@ import { MailboxError, mailboxFailure, type MailboxLogin, MailboxSession } from 
 import { loginOf } from "./host.ts";
 import { activity } from "../../lib/activity.ts";
 import { metrics } from "../../lib/metrics.ts";
+import { annotate, withSpan } from "../../lib/tracing.ts";
 
 /** Bounds of one tick. */
 export interface PollLimits {
@@ -80,7 +81,11 @@ export async function pollMailboxes(
             // Read again under the lease: another process may have polled it meanwhile.
             const source = await getEmailSource(deps.kv, next.userId, next.source.id);
             if (!source || !pollDue(source, deps.now(), intervalMs)) return;
-            const result = await pollMailbox(deps, next.userId, source, signal, limits);
+            const result = await withSpan("imap.poll", {}, async () => {
+              const polled = await pollMailbox(deps, next.userId, source, signal, limits);
+              annotate({ "imap.read": polled.read, "imap.failed": Boolean(polled.error) });
+              return polled;
+            });
             counts.polled++;
             if (result.error) counts.failed++;
             metrics.imapPoll(result.error ? "failed" : "ok");
