@@ -13,6 +13,10 @@ export interface ServiceOptions {
   startTimeoutMs?: number;
   /** Runs the script under `ulimit -n` of this many descriptors (soft and hard limit). */
   maxOpenFiles?: number;
+  /** The whole command instead of `deno run --allow-all <script>` (a compiled binary). */
+  command?: string[];
+  /** Working directory (default: the project root). */
+  cwd?: string;
 }
 
 export interface ExitReport {
@@ -33,14 +37,15 @@ export interface RunningService {
 }
 
 function spawn(options: ServiceOptions): Deno.ChildProcess {
-  const command = [Deno.execPath(), "run", "--allow-all", options.script ?? "main.ts"];
+  const command = options.command ??
+    [Deno.execPath(), "run", "--allow-all", options.script ?? "main.ts"];
   // The shell sets the limit, then becomes the script's process (exec), so pid and signals hold.
   if (options.maxOpenFiles) {
     command.unshift("sh", "-c", `ulimit -n ${options.maxOpenFiles} && exec "$@"`, "sh");
   }
   return new Deno.Command(command[0], {
     args: command.slice(1),
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: { HOST: "127.0.0.1", ...options.env },
     stdin: "null",
     stdout: "piped",

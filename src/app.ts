@@ -34,6 +34,8 @@ import { shareRoutes } from "./routes/shares.ts";
 import { emailVerificationRoutes } from "./routes/email_verification.ts";
 import { sharePageRoutes } from "./routes/share_pages.ts";
 import { mountDashboard } from "./web/mount.ts";
+import { metricsRoutes, startMetrics } from "./routes/metrics.ts";
+import { operatorRoutes } from "./routes/operator.ts";
 
 /**
  * The whole HTTP API for one set of dependencies, and the dashboard beside it. No I/O happens here: main.ts and the tests
@@ -73,10 +75,13 @@ export function createApp(deps: AppDeps) {
     .route("/", recurringCostRoutes)
     .route("/", insightRoutes)
     .route("/", shareRoutes)
-    .route("/", emailVerificationRoutes);
+    .route("/", emailVerificationRoutes)
+    .route("/", operatorRoutes);
   app.route("/api", api);
   // Public share pages live outside /api (their links are shared as they are).
   app.route("/", sharePageRoutes);
+  app.route("/", metricsRoutes);
+  startMetrics(deps);
   mountDocs(app);
   mountDashboard(app);
 

@@ -52,6 +52,8 @@ const EnvSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_API_BASE: z.url().default("https://api.stripe.com"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  OPERATOR_EMAILS: z.string().optional(),
+  METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   // Set by Deno Deploy on every instance.
   DENO_DEPLOYMENT_ID: optionalText,
   DENO_DEPLOY: optionalText,
@@ -127,6 +129,10 @@ export interface Config {
   /** Where chat checkouts of workspaces with public stats are mirrored; off without a URL. */
   communityFeed: { url?: string; name: string };
   logLevel: LogLevel;
+  /** Accounts (lower-case emails) that see the status screen, besides the first account. */
+  operatorEmails: string[];
+  /** The bearer token of `GET /metrics`; unset, the endpoint is off (404) and nothing counts. */
+  metricsToken?: string;
   /** Carrier tracking APIs: credentials (a carrier without them answers 503) and API bases. */
   carriers: CarrierApis;
   tracking: {
@@ -251,6 +257,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     communityFeed: { url: e.COMMUNITY_FEED_URL, name: e.COMMUNITY_FEED_NAME },
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
+    operatorEmails: list(e.OPERATOR_EMAILS).map((email) => email.toLowerCase()),
     carriers: {
       ups: oauthApi(e.UPS_CLIENT_ID, e.UPS_CLIENT_SECRET, e.UPS_API_BASE),
       fedex: oauthApi(e.FEDEX_API_KEY, e.FEDEX_SECRET_KEY, e.FEDEX_API_BASE),

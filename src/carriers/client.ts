@@ -12,7 +12,7 @@ import { budgetDay, budgetShares, untilBudgetReset } from "../domain/tracker.ts"
 import type { TrackingResult } from "../domain/tracking.ts";
 import { UpstreamError } from "../errors.ts";
 import type { Logger } from "../lib/log.ts";
-import { type BudgetPurpose, takeCall } from "../store/carrier_budget.ts";
+import { type BudgetPurpose, callsSpent, takeCall } from "../store/carrier_budget.ts";
 import { dhlApi } from "./dhl.ts";
 import { fedexApi } from "./fedex.ts";
 import { Breaker, Pacer, retryAfterMs } from "./limits.ts";
@@ -26,6 +26,8 @@ import {
 import { TokenCache } from "./token.ts";
 import { upsApi } from "./ups.ts";
 import { uspsApi } from "./usps.ts";
+import { metrics } from "../lib/metrics.ts";
+import { withSpan } from "../lib/tracing.ts";
 
 /** The carrier APIs; DHL's one API serves both `dhl` and `dhl-express` (one key, one quota). */
 export type ApiKey = keyof CarrierApis;
@@ -125,6 +127,20 @@ export class Carriers {
     return this.#shares[purpose];
   }
 
+  /** Calls left today for each configured API and purpose. */
+  async budgetsLeft(): Promise<{ api: ApiKey; purpose: BudgetPurpose; left: number }[]> {
+    const day = budgetDay(this.now());
+    const out = [];
+    for (const state of Object.values(this.#apis)) {
+      if (!state.api) continue;
+      for (const purpose of ["tracker", "lookup"] as const) {
+        const spent = await callsSpent(this.kv, state.key, day, purpose);
+        out.push({ api: state.key, purpose, left: Math.max(0, this.#shares[purpose] - spent) });
+      }
+    }
+    return out;
+  }
+
   /** Requests sent to an API for a purpose since this process started. */
   callsMade(api: ApiKey, purpose: BudgetPurpose): number {
     return this.#calls.get(`${api} ${purpose}`) ?? 0;
@@ -137,6 +153,19 @@ export class Carriers {
    */
   async track(query: TrackQuery, purpose: BudgetPurpose): Promise<TrackOutcome> {
     const state = this.#apis[API_OF[query.carrier]];
+    const outcome = await withSpan(
+      "carrier.lookup",
+      { "carrier.name": query.carrier, "carrier.purpose": purpose },
+      () => this.#track(state, query, purpose),
+    ).catch((err) => {
+      metrics.carrierLookup(query.carrier, err instanceof UpstreamError ? "failed" : "error");
+      throw err;
+    });
+    metrics.carrierLookup(query.carrier, outcome.ok ? "ok" : outcome.reason);
+    return outcome;
+  }
+
+  async #track(state: ApiState, query: TrackQuery, purpose: BudgetPurpose): Promise<TrackOutcome> {
     if (!state.api) return { ok: false, reason: "not_configured" };
     const paused = state.breaker.paused(this.now());
     if (paused) {

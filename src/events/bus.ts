@@ -6,6 +6,7 @@
  * ~100 ms of jitter and the outbox is drained every minute, so the delivery listener starts
  * from here; the transport's copy finds the work done, or does it when this process died first.
  */
+import { metrics } from "../lib/metrics.ts";
 import { keys } from "../store/keys.ts";
 import { EVENT_RETENTION_MS } from "./emit.ts";
 import type { EventTransport } from "./transport.ts";
@@ -34,7 +35,10 @@ export class EventBus {
   ): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
     this.add(op, events);
     const result = await commit(op);
-    if (result.ok && events.length) this.#tell(events);
+    if (result.ok && events.length) {
+      for (let i = 0; i < events.length; i++) metrics.eventHandedOff(this.transport.name);
+      this.#tell(events);
+    }
     return result;
   }
 

@@ -1,6 +1,7 @@
 import type { AppDeps } from "../deps.ts";
 import type { EventMessage } from "./emit.ts";
 import { commit } from "../store/kv.ts";
+import { watchGauge } from "../lib/metrics.ts";
 
 /** A queue message: its `kind` picks the handler, which validates the rest. */
 export interface QueueMessage {
@@ -95,6 +96,7 @@ export function startQueueListener(deps: AppDeps, handlers: QueueHandlers): Queu
     return task;
   };
   const run = (message: unknown) => track(dispatch(deps, handlers, message));
+  watchGauge("event_handlers_running", () => running.size);
   let handingBack = false;
   // A handed-back message is acknowledged once its copy is on the queue; when that commit
   // fails, the throw has the queue redeliver the message itself. The copy is due a moment

@@ -1,6 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps } from "../deps.ts";
 import type { AppEnv } from "./env.ts";
+import { metrics } from "../lib/metrics.ts";
+import { nameRequestSpan } from "../lib/tracing.ts";
 
 const METHODS = "GET,POST,PATCH,DELETE,OPTIONS";
 const HEADERS = "authorization,content-type";
@@ -64,14 +66,24 @@ export function conventions(deps: AppDeps): MiddlewareHandler<AppEnv> {
       headers.set("content-type", "application/json; charset=utf-8");
     }
     const status = c.res.status;
+    const ms = performance.now() - started;
+    // The route template (`/api/orders/:id`), never the path: its values are bounded.
+    const route = c.req.routePath;
+    metrics.httpRequest(route, methodLabel(c.req.method), status, ms / 1000);
+    nameRequestSpan(c.req.method, route);
     const fields = {
       requestId,
       method: c.req.method,
       path: c.req.path,
       status,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      durationMs: Math.round(ms * 100) / 100,
     };
     if (status >= 500) log.error("request", fields);
     else log.info("request", fields);
   };
 }
+
+const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** Clients may send any method token: the label takes the known ones, and `other`. */
+const methodLabel = (method: string) => KNOWN_METHODS.has(method) ? method : "other";

@@ -80,4 +80,9 @@ export function registerSecurity(app: OpenAPIHono<never>) {
     name: "key",
     description: `${inbound}, in the query (for mail workers that cannot set headers).`,
   });
+  app.openAPIRegistry.registerComponent("securitySchemes", "MetricsToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "The deployment's metrics token (`METRICS_TOKEN`), for `GET /metrics` only.",
+  });
 }

@@ -19,6 +19,8 @@ import { stageBlob } from "../store/blob.ts";
 import { type Keeping, logAlone, messageInCommit, type Repeat } from "../store/intake_log.ts";
 import { keys } from "../store/keys.ts";
 import { type IngestOptions, ingestOrder } from "../store/orders.ts";
+import { metrics } from "../lib/metrics.ts";
+import { annotate, withSpan } from "../lib/tracing.ts";
 
 export interface IncomingMessage {
   userId: string;
@@ -53,7 +55,19 @@ export type Received =
   | { outcome: "account_gone" };
 
 /** Logs a message, and makes or merges its order when it reads as one. */
-export async function receiveMessage(
+export function receiveMessage(
+  kv: Deno.Kv,
+  message: IncomingMessage,
+  options: ReceiveOptions,
+): Promise<Received> {
+  return withSpan("order.commit", { "intake.channel": message.channel }, async () => {
+    const result = await receive(kv, message, options);
+    annotate({ "intake.outcome": result.outcome });
+    return result;
+  });
+}
+
+async function receive(
   kv: Deno.Kv,
   message: IncomingMessage,
   options: ReceiveOptions,
@@ -92,6 +106,7 @@ export async function receiveMessage(
         ...(reading.kind === "blocked" ? {} : { why: reading.why }),
       });
     kept = result.outcome !== "duplicate" && result.outcome !== "account_gone";
+    metrics.intakeMessage(channel, result.outcome);
     return result;
   } finally {
     if (!kept) await staged?.discard();

@@ -14,6 +14,9 @@ import { forwardingSlugOf, type StoredEmailSource } from "../domain/email_source
 import { findForwardingSource } from "../store/email_sources.ts";
 import { MAX_MAIL_BYTES, receiveMail } from "./mail.ts";
 import { GuardedSmtpServer, SMTP_LIMITS, type SmtpLimits } from "./smtp_guard.ts";
+import { activity } from "../lib/activity.ts";
+import { metrics, watchGauge } from "../lib/metrics.ts";
+import { withSpan } from "../lib/tracing.ts";
 
 export interface SmtpReceiverOptions {
   port: number;
@@ -39,6 +42,7 @@ type Target = { userId: string; source: StoredEmailSource };
 
 /** An SMTP reply with its code (smtp-server sends `responseCode` and the message). */
 function reply(code: number, message: string): Error {
+  metrics.smtpRefusal(code);
   return Object.assign(new Error(message), { responseCode: code });
 }
 
@@ -59,6 +63,10 @@ export async function startSmtpReceiver(
     disableReverseLookup: true,
     closeTimeout: CLOSE_GRACE_MS,
     logger: false,
+    onConnect(_session, callback) {
+      metrics.smtpSession();
+      callback();
+    },
     onMailFrom(_address, session, callback) {
       // A new transaction on the same connection starts with no recipients.
       targets.delete(session.id);
@@ -95,7 +103,13 @@ export async function startSmtpReceiver(
         if (stream.sizeExceeded || size > MAX_MAIL_BYTES) {
           return callback(reply(552, "Message too large (limit 2 MiB)"));
         }
-        deliver(deps, [...(targets.get(session.id)?.values() ?? [])], concat(chunks, size))
+        // One trace per message: its reading and each recipient's commit are its children.
+        const recipients = [...(targets.get(session.id)?.values() ?? [])];
+        withSpan(
+          "smtp.message",
+          { "email.bytes": size, "smtp.recipients": recipients.length },
+          () => deliver(deps, recipients, concat(chunks, size)),
+        )
           .then(
             (stored) =>
               stored > 0
@@ -123,7 +137,14 @@ export async function startSmtpReceiver(
     });
   });
   const { port } = server.server.address() as { port: number };
-  const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  let listening = true;
+  watchGauge("smtp_receiver_up", () => listening ? 1 : 0);
+  activity.smtpReceiver(true, port);
+  const close = () => {
+    listening = false;
+    activity.smtpReceiver(false, port);
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
   return { port, close, [Symbol.asyncDispose]: close };
 }
 

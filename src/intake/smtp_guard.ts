@@ -10,6 +10,7 @@
 import type { Socket } from "node:net";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { clientKey } from "../net/address.ts";
+import { metrics } from "../lib/metrics.ts";
 
 export interface SmtpLimits {
   /** Connections served at once in all; more are answered 421 and closed. */
@@ -118,6 +119,7 @@ type GuardedConnection = GuardedSmtpServer["connections"] extends Set<infer C> ?
 
 /** 421 to a connection over its client's cap, before it becomes a session. */
 function refuse(socket: Socket) {
+  metrics.smtpRefusal(421);
   socket.on("error", () => {});
   socket.end("421 Too many connections from your address, try again later\r\n");
   const linger = setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS);

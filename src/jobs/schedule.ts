@@ -1,3 +1,6 @@
+import { activity } from "../lib/activity.ts";
+import { metrics } from "../lib/metrics.ts";
+import { withSpan } from "../lib/tracing.ts";
 import type { CronJob, JobContext } from "./registry.ts";
 
 /** `Deno.cron`'s four-argument form (a test passes a recording one). */
@@ -28,7 +31,7 @@ export function scheduleCronJobs(
   const running = new Set<Promise<unknown>>();
   for (const job of jobs) {
     cron(job.name, job.schedule, { backoffSchedule: [], signal: stopping.signal }, async () => {
-      const run = ready.then((context) => job.run(context, stopping.signal));
+      const run = ready.then((context) => timed(job.name, () => job.run(context, stopping.signal)));
       running.add(run);
       try {
         await run;
@@ -43,4 +46,19 @@ export function scheduleCronJobs(
       while (running.size) await Promise.allSettled([...running]);
     },
   };
+}
+
+/** Runs one job, recording when it ended, how long it took and whether it failed. */
+async function timed<T>(job: string, run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  let ok = false;
+  try {
+    const value = await withSpan(`cron ${job}`, { "cron.job": job }, run);
+    ok = true;
+    return value;
+  } finally {
+    const ms = performance.now() - started;
+    metrics.cronRun(job, Date.now(), ms / 1000, ok);
+    activity.cronRun(job, Date.now(), ms, ok);
+  }
 }

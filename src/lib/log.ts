@@ -1,4 +1,6 @@
 import type { LogLevel } from "../config.ts";
+import { activity } from "./activity.ts";
+import { currentTraceId } from "./tracing.ts";
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
@@ -12,8 +14,18 @@ export interface Logger {
 /** One JSON object per line; errors and warnings to stderr. Callers never pass secrets. */
 export function createLogger(level: LogLevel, sink?: (line: string) => void): Logger {
   const write = (at: LogLevel, msg: string, fields?: Record<string, unknown>) => {
+    // Counted whatever the level shown: the status screen's recent problems, by message.
+    if (at === "warn" || at === "error") activity.problem(at, msg, Date.now());
     if (RANK[at] < RANK[level]) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields });
+    // With OpenTelemetry on, a line written inside a span names its trace.
+    const traceId = currentTraceId();
+    const line = JSON.stringify({
+      time: new Date().toISOString(),
+      level: at,
+      msg,
+      ...(traceId ? { traceId } : {}),
+      ...fields,
+    });
     if (sink) sink(line);
     else if (RANK[at] >= RANK.warn) console.error(line);
     else console.log(line);

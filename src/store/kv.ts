@@ -1,5 +1,6 @@
 import { dirname } from "node:path";
 import { ConflictError } from "../errors.ts";
+import { metrics } from "../lib/metrics.ts";
 
 /**
  * Where KV lives: a local SQLite file, in memory, a KV Connect URL, or the database Deno Deploy
@@ -68,12 +69,17 @@ export async function commit(
   const started = Date.now();
   for (let attempt = 0;; attempt++) {
     try {
-      return await op.commit();
+      const result = await op.commit();
+      metrics.kvCommit(result.ok ? "ok" : "check_failed");
+      return result;
     } catch (err) {
-      if (!(err instanceof Error && LOCKED.test(err.message))) throw err;
-      if (Date.now() - started > LOCKED_BUDGET_MS) {
+      const locked = err instanceof Error && LOCKED.test(err.message);
+      if (!locked || Date.now() - started > LOCKED_BUDGET_MS) {
+        metrics.kvCommit("error");
+        if (!locked) throw err;
         throw new ConflictError("Storage is busy, try again");
       }
+      metrics.kvRetry("locked");
       const ceiling = Math.min(LOCKED_BACKOFF_MAX_MS, 2 ** attempt);
       await new Promise((r) => setTimeout(r, ceiling / 2 + Math.random() * ceiling / 2));
     }
@@ -91,6 +97,7 @@ export async function withRetry<T>(
   for (let i = 0; i < attempts; i++) {
     const { commit, value } = await attempt();
     if (commit === null || commit.ok) return value;
+    metrics.kvRetry("conflict");
     if (i > 3) await new Promise((r) => setTimeout(r, Math.random() * 5 * i));
   }
   throw new ConflictError("Too many concurrent changes, try again");

@@ -19,3 +19,10 @@ export async function removeFromOutbox(kv: Deno.Kv, eventId: string): Promise<vo
 export function listOutbox(kv: Deno.Kv): Deno.KvListIterator<EventEnvelope> {
   return kv.list<EventEnvelope>({ prefix: keys.outbox() }, { batchSize: 100 });
 }
+
+/** Entries in the outbox, counted up to `cap` (a scrape reads no more than that). */
+export async function countOutbox(kv: Deno.Kv, cap = 10_000): Promise<number> {
+  let n = 0;
+  for await (const _ of kv.list({ prefix: keys.outbox() }, { limit: cap, batchSize: 1000 })) n++;
+  return n;
+}

@@ -204,3 +204,11 @@ export function updateUser(
     return { commit: result, value: { ok: true, user: after } };
   });
 }
+
+/** The oldest account there is (ids sort by creation time), or null. */
+export async function firstUserId(kv: Deno.Kv): Promise<string | null> {
+  for await (const entry of kv.list<UserRecord>({ prefix: keys.users() }, { limit: 1 })) {
+    return entry.value.id;
+  }
+  return null;
+}

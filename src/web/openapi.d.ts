@@ -1546,6 +1546,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/operator/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deployment's status, for its operator
+         * @description For the first account and the accounts in `OPERATOR_EMAILS` (a session token); 404 for anyone else. Counters are this process's, since it started.
+         */
+        get: operations["getStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/s/{slug}": {
         parameters: {
             query?: never;
@@ -1578,6 +1598,26 @@ export interface paths {
          * @description Drawn from an SVG with the fonts the service ships. No token.
          */
         get: operations["getShareImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description The service's metrics in the Prometheus text format (0.0.4): requests by route template, KV commits, events, webhook deliveries, intake, carrier lookups and budgets, cron jobs, the SMTP receiver and mailbox polls. Counters are this process's since it started. Off (404) unless the deployment sets `METRICS_TOKEN`; then it takes only that token.
+         */
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3318,6 +3358,80 @@ export interface components {
         VerifyEmailRequest: {
             /** @description The token of the verification link */
             token: string;
+        };
+        OperatorStatus: {
+            version: string;
+            /** @description The KV layout version, where the store records one */
+            layoutVersion?: number;
+            /** @description Deno's version */
+            deno: string;
+            /** @example 2026-11-26T17:00:00.000Z */
+            startedAt: string;
+            uptimeSeconds: number;
+            /** @enum {string} */
+            persistence: "sqlite" | "memory" | "remote" | "deploy";
+            /** @description The SQLite file and its write-ahead log; null where KV is not a local file */
+            kvSizeBytes: number | null;
+            events: {
+                /** @enum {string} */
+                transport: "queue" | "outbox";
+                /** @description Outbox entries not yet settled (up to 10,000); null with the queue, whose backlog KV does not expose */
+                waiting: number | null;
+            };
+            cronJobs: {
+                name: string;
+                schedule: string;
+                /**
+                 * @description Null until it has run in this process
+                 * @example 2026-11-26T17:00:00.000Z
+                 */
+                lastRunAt: string | null;
+                durationMs: number | null;
+                ok: boolean | null;
+                runs: number;
+                failures: number;
+            }[];
+            emailReaders: {
+                /** @description `EMAIL_READERS` */
+                configured: number;
+                running: number;
+                busy: number;
+                waiting: number;
+            };
+            smtp: {
+                enabled: boolean;
+                listening: boolean;
+                port?: number;
+            };
+            imap: {
+                pollMinutes: number;
+                /** @example 2026-11-26T17:00:00.000Z */
+                lastPollAt: string | null;
+                polls: {
+                    ok: number;
+                    failed: number;
+                    error: number;
+                };
+            };
+            carriers: {
+                api: string;
+                /** @enum {string} */
+                purpose: "tracker" | "lookup";
+                /** @description Calls left today (UTC) */
+                left: number;
+            }[];
+            metricsEnabled: boolean;
+            tracingEnabled: boolean;
+            /** @description Warnings and errors logged by this process, newest first */
+            problems: {
+                /** @description The log message (a fixed text, no personal data) */
+                kind: string;
+                /** @enum {string} */
+                level: "warn" | "error";
+                count: number;
+                /** @example 2026-11-26T17:00:00.000Z */
+                lastAt: string;
+            }[];
         };
         OpenApiDocument: {
             /** @enum {string} */
@@ -8186,6 +8300,45 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorStatus"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     getSharePage: {
         parameters: {
             query?: never;
@@ -8241,6 +8394,45 @@ export interface operations {
                 };
             };
             /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Missing or wrong metrics token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Metrics are off on this deployment */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -132,6 +132,14 @@ export const ROUTES = [
     nav: "Account",
   },
   {
+    id: "status",
+    module: "status.js",
+    screen: "Status",
+    path: "/account/status",
+    title: "Service status",
+    nav: "Account",
+  },
+  {
     id: "billing",
     module: "plan.js",
     screen: "Billing",

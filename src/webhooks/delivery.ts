@@ -24,6 +24,8 @@ import {
 } from "../events/queue.ts";
 import { logEntry, outcomeOf, sendEvent, signingKeyOf } from "./send.ts";
 import { type EventEnvelope, EventEnvelopeSchema } from "../events/types.ts";
+import { metrics } from "../lib/metrics.ts";
+import { annotate, withSpan } from "../lib/tracing.ts";
 
 /**
  * Up to this many matching subscriptions are sent from the event's own queue message, which
@@ -223,7 +225,16 @@ async function attemptAll(deps: AppDeps, event: EventEnvelope, send: Plan["send"
   return won.size === send.length;
 }
 
-async function attempt(deps: AppDeps, event: EventEnvelope, sub: StoredSubscription) {
+/** One delivery attempt, in a `webhook.attempt` span (event type and outcome; no URL). */
+function attempt(deps: AppDeps, event: EventEnvelope, sub: StoredSubscription) {
+  return withSpan(
+    "webhook.attempt",
+    { "webhook.event_type": event.type },
+    () => attemptOnce(deps, event, sub),
+  );
+}
+
+async function attemptOnce(deps: AppDeps, event: EventEnvelope, sub: StoredSubscription) {
   const { log } = deps;
   try {
     const key = await signingKeyOf(deps, sub);
@@ -238,12 +249,19 @@ async function attempt(deps: AppDeps, event: EventEnvelope, sub: StoredSubscript
           done: { event, at: deps.now() },
         },
       );
+      metrics.webhookAttempt("skipped", 0);
       log.warn("webhook skipped: no usable signing secret", { subscriptionId: sub.id });
       return;
     }
     const deliveryId = crypto.randomUUID();
     const result = await sendEvent(deps, sub.url, event, key, { deliveryId });
     const outcome = outcomeOf(result);
+    const kind = outcome.ok ? "delivered" : "status" in result ? "http_error" : "network_error";
+    metrics.webhookAttempt(kind, result.durationMs / 1000);
+    annotate({
+      "webhook.outcome": kind,
+      ...("status" in result ? { "http.response.status_code": result.status } : {}),
+    });
     const entry = logEntry(deps, sub.id, event, result, { deliveryId });
     await recordOutcome(
       deps.events.outcomes,

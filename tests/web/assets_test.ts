@@ -169,11 +169,12 @@ Deno.test("outside the pages and assets, the JSON 404 is what it was", async () 
     assert.deepEqual(JSON.parse(decode(bytes)), { error: "Not found" }, path);
   }
   // The API itself does not change: its document lists no dashboard path (outside /api it has
-  // only the public share pages).
+  // only the public share pages and the operator's metrics).
   const doc = JSON.parse(decode((await get(ctx.app, "/api/openapi.json")).bytes));
   assert.deepEqual(Object.keys(doc.paths).filter((p) => !p.startsWith("/api")), [
     "/s/{slug}",
     "/s/{slug}.png",
+    "/metrics",
   ]);
 });
 

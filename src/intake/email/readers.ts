@@ -10,18 +10,28 @@ import type { Logger } from "../../lib/log.ts";
 import type { CompiledTemplate } from "./custom.ts";
 import { type EmailReading, readEmail, unreadableEmail } from "./read.ts";
 import type { ReadRequest } from "./reader_worker.ts";
+import { annotate, tracingOn, withSpan } from "../../lib/tracing.ts";
 
 export interface EmailReader {
   /** Reads one message with the workspace's templates. Never throws. */
   read(raw: Uint8Array, now: number, templates?: CompiledTemplate[]): Promise<EmailReading>;
   /** Stops the workers; what they had not finished is read on the calling thread. */
   close(): void;
+  /** Workers running, how many of them are reading, and messages waiting for one. */
+  stats(): ReaderStats;
+}
+
+export interface ReaderStats {
+  workers: number;
+  busy: number;
+  waiting: number;
 }
 
 /** Reads on the calling thread (`EMAIL_READERS=0`, and where workers are not available). */
 export const inProcessReader: EmailReader = {
   read: (raw, now, templates) => readEmail(raw, { now, customTemplates: templates }),
   close() {},
+  stats: () => ({ workers: 0, busy: 0, waiting: 0 }),
 };
 
 interface Job {
@@ -125,6 +135,14 @@ export class ReaderPool implements EmailReader {
     }
   }
 
+  stats(): ReaderStats {
+    return {
+      workers: this.#readers.length,
+      busy: this.#readers.filter((r) => r.busy).length,
+      waiting: this.#waiting.length,
+    };
+  }
+
   /** A reader finished its job. */
   idle() {
     this.#next();
@@ -152,5 +170,20 @@ export class ReaderPool implements EmailReader {
 
 /** The reader for `size` workers: in process when 0. */
 export function createEmailReader(options: ReaderPoolOptions): EmailReader {
-  return options.size > 0 ? new ReaderPool(options) : inProcessReader;
+  const reader = options.size > 0 ? new ReaderPool(options) : inProcessReader;
+  return tracingOn() ? traced(reader, options.size > 0 ? "worker" : "in-process") : reader;
+}
+
+/** Each reading in an `email.read` span (size and what it read as; never the content). */
+function traced(reader: EmailReader, where: string): EmailReader {
+  return {
+    read: (raw, now, templates) =>
+      withSpan("email.read", { "email.bytes": raw.byteLength, "email.reader": where }, async () => {
+        const read = await reader.read(raw, now, templates);
+        annotate({ "email.reading": read.reading.kind });
+        return read;
+      }),
+    close: () => reader.close(),
+    stats: () => reader.stats(),
+  };
 }

@@ -23,6 +23,9 @@ import {
 import { customTemplatesOf, receiveMail, rereadMail } from "../mail.ts";
 import { MailboxError, mailboxFailure, type MailboxLogin, MailboxSession } from "./client.ts";
 import { loginOf, rebindPassword } from "./host.ts";
+import { activity } from "../../lib/activity.ts";
+import { metrics } from "../../lib/metrics.ts";
+import { annotate, withSpan } from "../../lib/tracing.ts";
 
 /** Bounds of one tick. */
 export interface PollLimits {
@@ -78,14 +81,22 @@ export async function pollMailboxes(
             // Read again under the lease: another process may have polled it meanwhile.
             const source = await getEmailSource(deps.kv, next.userId, next.source.id);
             if (!source || !pollDue(source, deps.now(), intervalMs)) return;
-            const result = await pollMailbox(deps, next.userId, source, signal, limits);
+            const result = await withSpan("imap.poll", {}, async () => {
+              const polled = await pollMailbox(deps, next.userId, source, signal, limits);
+              annotate({ "imap.read": polled.read, "imap.failed": Boolean(polled.error) });
+              return polled;
+            });
             counts.polled++;
             if (result.error) counts.failed++;
+            metrics.imapPoll(result.error ? "failed" : "ok");
+            activity.imapPoll(result.error ? "failed" : "ok", deps.now());
           },
         );
       } catch (err) {
         // Storage failed for this source; the others go on.
         counts.failed++;
+        metrics.imapPoll("error");
+        activity.imapPoll("error", deps.now());
         deps.log.error("mailbox poll failed", {
           sourceId: next.source.id,
           error: err instanceof Error ? err.message : String(err),
