@@ -56,6 +56,10 @@ const smtp = await smtpReceiverFromConfig(deps);
 const jobs = jobContext(deps);
 const queue = startQueueListener(deps, jobs.queue);
 ready.resolve(jobs);
+// Notes of webhook answers that a crash left behind once their outcome was committed.
+deps.background.run("webhook answer sweep", async () => {
+  await deps.events.answers.sweep(kv, deps.now());
+});
 
 // Every connection holds a descriptor: the limit bounds how many clients are served at once.
 const fileLimit = openFilesLimit();

@@ -16,6 +16,7 @@ import { EventBus } from "./events/bus.ts";
 import { type EventTransport, OUTBOX, QUEUE } from "./events/transport.ts";
 import { ClaimWriter } from "./store/webhook_attempts.ts";
 import { OutcomeWriter } from "./store/webhook_outcomes.ts";
+import { AnswerJournal } from "./store/webhook_answers.ts";
 import { type CarrierOptions, Carriers } from "./carriers/client.ts";
 import { type BillingClient, createBillingClient } from "./vendors/stripe.ts";
 import { createEmailReader, type EmailReader } from "./intake/email/readers.ts";
@@ -70,6 +71,8 @@ export interface Events {
   bus: EventBus;
   claims: ClaimWriter;
   outcomes: OutcomeWriter;
+  /** Answers received and not yet recorded, beside a KV file (none elsewhere). */
+  answers: AnswerJournal;
 }
 
 export interface DepsInput {
@@ -101,6 +104,11 @@ export function createDeps(input: DepsInput): AppDeps {
     bus: new EventBus(chosen),
     claims: new ClaimWriter(input.kv),
     outcomes: new OutcomeWriter(input.kv),
+    answers: new AnswerJournal(
+      input.persistence === "sqlite" && input.config.kvPath
+        ? `${input.config.kvPath}-answers`
+        : null,
+    ),
   };
   return {
     kv: input.kv,

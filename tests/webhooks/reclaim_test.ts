@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import type { StoredSubscription } from "../../src/domain/webhook.ts";
 import {
   type AttemptMarker,
@@ -10,6 +11,7 @@ import { buildEvent, type EventEnvelope } from "../../src/events/types.ts";
 import { OUTBOUND_TIMEOUT_MS } from "../../src/net/outbound.ts";
 import { keys } from "../../src/store/keys.ts";
 import { claimAttempts, endAttempt } from "../../src/store/webhook_attempts.ts";
+import { AnswerJournal } from "../../src/store/webhook_answers.ts";
 import type { WebhookLogEntry } from "../../src/store/webhook_logs.ts";
 import { signUp } from "../helpers.ts";
 import { sleep, startReceiver } from "../net/receiver.ts";
@@ -183,4 +185,99 @@ Deno.test("a pair this process is still attempting is never stale to it, however
   await handlers.event({ kind: "event", event });
   assert.equal(receiver.requests.length, 1);
   assert.equal(receiver.requests[0].headers.get("x-service-event-id"), event.id);
+});
+
+Deno.test("after a crash: a pair whose answer was noted is recorded from the note, not sent again", async () => {
+  await using receiver = startReceiver();
+  const clock = Date.now();
+  await using ctx = await webhookApp({ listen: false, now: () => clock });
+  const dir = await Deno.makeTempDir();
+  try {
+    // What a process on a KV file keeps beside it (`<KV_PATH>-answers`).
+    const journal = new AnswerJournal(join(dir, "kv.sqlite3-answers"));
+    ctx.deps.events.answers = journal;
+    const { user, token } = await signUp(ctx);
+    const answered = await subscribe(ctx, token, { url: receiver.url("/answered") });
+    const cut = await subscribe(ctx, token, { url: receiver.url("/cut") });
+    const event = buildEvent("order.created", user.id, orderEventData(clock), clock);
+    // The dead process claimed both and sent both; one answer came back (and was noted), the
+    // other request was still on the wire when it died. Neither outcome was committed.
+    for (const sub of [answered, cut]) {
+      await ctx.kv.set(keys.webhookAttempt(user.id, event.id, sub.id), claimed(clock - STALE_MS));
+    }
+    const entry: WebhookLogEntry = {
+      id: "log_01answered",
+      subscriptionId: answered.id,
+      eventId: event.id,
+      eventType: event.type,
+      ok: false,
+      status: 500,
+      error: "HTTP 500",
+      durationMs: 12,
+      createdAt: new Date(clock - STALE_MS + 20).toISOString(),
+      deliveryId: "0b6c8a59-2f0e-4a43-9d7f-7c1f1b1e6a10",
+    };
+    journal.note(event, { userId: user.id, entry });
+    assert.deepEqual(journal.recall(event, answered.id), { userId: user.id, entry });
+
+    await webhookHandlers(ctx.deps).event({ kind: "event", event });
+    // Only what was on the wire goes again.
+    assert.deepEqual(paths(receiver.requests), ["/cut"]);
+    // The noted answer is the attempt's outcome: its log entry, counted once, pair done.
+    const logs = await logsOf(ctx, user.id);
+    assert.deepEqual(logs.find((l) => l.subscriptionId === answered.id), entry);
+    assert.equal(logs.length, 2);
+    const stored = await ctx.kv.get<StoredSubscription>(keys.webhookSub(user.id, answered.id));
+    assert.deepEqual([stored.value!.failureCount, stored.value!.lastError], [1, "HTTP 500"]);
+    for (const sub of [answered, cut]) {
+      assert.equal((await marker(ctx, event, sub.id))?.state, "done");
+    }
+    // The notes are gone: the recovered one, and the one of the new attempt.
+    assert.deepEqual(await Array.fromAsync(Deno.readDir(journal.dir!)), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the answer notes' sweep keeps a claimed pair's note and removes done, gone and torn ones", async () => {
+  await using ctx = await webhookApp({ listen: false });
+  const dir = await Deno.makeTempDir();
+  try {
+    const journal = new AnswerJournal(join(dir, "answers"));
+    const note = (eventId: string, subId: string) =>
+      journal.note({ id: eventId, userId: "usr_a" }, {
+        userId: "usr_a",
+        entry: {
+          id: `log_${eventId}`,
+          subscriptionId: subId,
+          eventId,
+          eventType: "order.created",
+          ok: true,
+          status: 204,
+          durationMs: 3,
+          createdAt: new Date().toISOString(),
+        },
+      });
+    await ctx.kv.set(keys.webhookAttempt("usr_a", "evt_claimed", "whsub_1"), claimed(Date.now()));
+    await ctx.kv.set(
+      keys.webhookAttempt("usr_a", "evt_done", "whsub_1"),
+      {
+        state: "done",
+        at: Date.now(),
+      } satisfies AttemptMarker,
+    );
+    note("evt_claimed", "whsub_1");
+    note("evt_done", "whsub_1");
+    note("evt_gone", "whsub_1");
+    // A note a kill cut short while it was written.
+    await Deno.writeTextFile(join(journal.dir!, "evt_torn.whsub_1.json"), '{"userId":"us');
+    assert.equal(await journal.sweep(ctx.kv, Date.now()), 3);
+    const left = await Array.fromAsync(Deno.readDir(journal.dir!), (f) => f.name);
+    assert.deepEqual(left, ["evt_claimed.whsub_1.json"]);
+    // A note with another pair's content is not taken for this pair's answer.
+    await Deno.copyFile(join(journal.dir!, left[0]), join(journal.dir!, "evt_x.whsub_1.json"));
+    assert.equal(journal.recall({ id: "evt_x", userId: "usr_a" }, "whsub_1"), null);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
