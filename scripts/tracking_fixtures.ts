@@ -10,6 +10,8 @@
  * run). The tests read only the file written (tests/domain/tracking_number_test.ts).
  */
 import { detectCarrier, TRACKING_FORMS, type TrackingForm } from "../src/domain/tracking_number.ts";
+import type { CarrierKey } from "../src/domain/carriers.ts";
+import { seeded } from "./seeded.ts";
 
 export const FIXTURES = new URL("../tests/fixtures/tracking/numbers.json", import.meta.url);
 /** Numbers generated per shape. */
@@ -88,19 +90,7 @@ export function undocumented(): string[] {
 // ---- Shapes ----
 
 /** A seeded generator (mulberry32), so the file is the same on every run. */
-let state = 20261126;
-function random(n: number): number {
-  state = (state + 0x6d2b79f5) | 0;
-  let t = Math.imul(state ^ (state >>> 15), 1 | state);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-}
-const digits = (n: number) => Array.from({ length: n }, () => random(10)).join("");
-const letters = (n: number) =>
-  Array.from({ length: n }, () => String.fromCharCode(65 + random(26))).join("");
-const alphanumerics = (n: number) =>
-  Array.from({ length: n }, () => random(3) === 0 ? letters(1) : digits(1)).join("");
-const pick = <T>(options: readonly T[]) => options[random(options.length)];
+const { random, digits, letters, alphanumerics, pick } = seeded(20261126);
 
 /**
  * A shape: `make` returns the number around its check digit (`before` + check + `after`) and
@@ -293,6 +283,23 @@ const SHAPES: Shape[] = [
     },
   })),
 ];
+
+/** A detection without its `form` (which the corpus in ../shared does not name). */
+export type Verdict =
+  | { valid: true; carrier: CarrierKey; trackingNumber: string }
+  | { valid: false };
+
+export function valid(carrier: CarrierKey, trackingNumber: string): Verdict {
+  return { valid: true, carrier, trackingNumber };
+}
+
+/** The detection of `raw` without its `form`. */
+export function detected(raw: string): Verdict {
+  const result = detectCarrier(raw);
+  return result.valid
+    ? { valid: true, carrier: result.carrier, trackingNumber: result.trackingNumber }
+    : result;
+}
 
 export interface Fixture {
   shape: string;

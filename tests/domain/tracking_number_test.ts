@@ -1,5 +1,5 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { CARRIER_KEYS, type CarrierKey, CARRIERS } from "../../src/domain/carriers.ts";
+import { CARRIER_KEYS, CARRIERS } from "../../src/domain/carriers.ts";
 import {
   detectCarrier,
   MAX_RAW_LENGTH,
@@ -7,7 +7,13 @@ import {
   TRACKING_FORMS,
   type TrackingForm,
 } from "../../src/domain/tracking_number.ts";
-import { disagreements, type FixtureFile, undocumented } from "../../scripts/tracking_fixtures.ts";
+import {
+  detected,
+  disagreements,
+  type FixtureFile,
+  undocumented,
+  valid,
+} from "../../scripts/tracking_fixtures.ts";
 
 /**
  * The project's own numbers of every form (tests/fixtures/tracking/numbers.json), check digits
@@ -17,21 +23,6 @@ import { disagreements, type FixtureFile, undocumented } from "../../scripts/tra
 const fixtures: FixtureFile = JSON.parse(
   await Deno.readTextFile(new URL("../fixtures/tracking/numbers.json", import.meta.url)),
 );
-
-/** A detection without its `form`. */
-type Verdict = { valid: true; carrier: CarrierKey; trackingNumber: string } | { valid: false };
-
-function valid(carrier: CarrierKey, trackingNumber: string): Verdict {
-  return { valid: true, carrier, trackingNumber };
-}
-
-/** The detection without its `form`. */
-function detected(raw: string): Verdict {
-  const result = detectCarrier(raw);
-  return result.valid
-    ? { valid: true, carrier: result.carrier, trackingNumber: result.trackingNumber }
-    : result;
-}
 
 Deno.test("the fixtures hold numbers of every form, and a wrong check digit for each checked one", () => {
   // The generator's own algorithms reproduce the documentation's worked examples.

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { startService } from "../../scripts/service.ts";
 import { sleep, startReceiver } from "../net/receiver.ts";
-import { post, startOrderLoad, unfinishedPairs } from "../process_load.ts";
+import { accountWithSubscriptions, startOrderLoad, unfinishedPairs } from "../process_load.ts";
 
 export interface CrashRunOptions {
   /** Orders answered 201 in the whole run (it may end a few past this). */
@@ -83,18 +83,11 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunResult
   const env = { KV_PATH: kvPath, LOG_LEVEL: "error", ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1" };
   let service = await startService({ env });
   try {
-    const { token, user } = await post<{ token: string; user: { id: string } }>(
+    const { token, userId } = await accountWithSubscriptions(
       service.url,
-      "/api/auth/register",
-      null,
-      { email: "crash@example.com", password: "correct horse battery staple" },
+      "crash@example.com",
+      paths.map((path) => receiver.url(path)),
     );
-    for (const path of paths) {
-      await post(service.url, "/api/webhook-subscriptions", token, {
-        url: receiver.url(path),
-        eventTypes: ["order.created"],
-      });
-    }
     const created: string[] = [];
     /** Creates orders until `total` were answered 201 (or the service dies). */
     const loadUntil = async (total: number, kill: boolean) => {
@@ -133,7 +126,7 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunResult
         await sleep(250);
         const got = new Set(copies.map((c) => c.order));
         missing = expected.filter((pair) => !got.has(pair)).length;
-        unfinished = (await unfinishedPairs(kv, user.id)).length;
+        unfinished = (await unfinishedPairs(kv, userId)).length;
       } while ((missing > 0 || unfinished > 0) && Date.now() < deadline);
     } finally {
       kv.close();
