@@ -8,7 +8,7 @@ import { InsightSumCache } from "./store/insight_cache.ts";
 import { BackgroundTasks } from "./lib/background.ts";
 import { createMailer, type Mailer } from "./vendors/mailer.ts";
 import { type AtlasVerifier, createAtlasVerifier } from "./vendors/atlas.ts";
-import { hasQueues, type Persistence } from "./store/kv.ts";
+import { hasQueues, type Persistence, persistenceOf } from "./store/kv.ts";
 import { type SecretBox, secretBoxFor } from "./lib/secret_box.ts";
 import { Outbound } from "./net/outbound.ts";
 import { dnsResolver, type Resolver } from "./net/resolver.ts";
@@ -104,8 +104,9 @@ export function createDeps(input: DepsInput): AppDeps {
     bus: new EventBus(chosen),
     claims: new ClaimWriter(input.kv),
     outcomes: new OutcomeWriter(input.kv),
+    // Beside the KV file the configuration names (a test may open another store than that).
     answers: new AnswerJournal(
-      input.persistence === "sqlite" && input.config.kvPath
+      input.persistence === "sqlite" && persistenceOf(input.config.kvPath) === "sqlite"
         ? `${input.config.kvPath}-answers`
         : null,
     ),
