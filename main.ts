@@ -56,9 +56,9 @@ const smtp = await smtpReceiverFromConfig(deps);
 const jobs = jobContext(deps);
 const queue = startQueueListener(deps, jobs.queue);
 ready.resolve(jobs);
-// Notes of webhook answers that a crash left behind once their outcome was committed.
+// Journal files of webhook answers that crashed processes left, once nobody needs them.
 deps.background.run("webhook answer sweep", async () => {
-  await deps.events.answers.sweep(kv, deps.now());
+  await deps.events.answers.sweep(kv);
 });
 
 // Every connection holds a descriptor: the limit bounds how many clients are served at once.

@@ -109,6 +109,7 @@ export function createDeps(input: DepsInput): AppDeps {
       input.persistence === "sqlite" && persistenceOf(input.config.kvPath) === "sqlite"
         ? `${input.config.kvPath}-answers`
         : null,
+      now,
     ),
   };
   return {
@@ -160,4 +161,5 @@ export async function drainDeps(deps: AppDeps): Promise<void> {
   await deps.apiKeyUse.flush();
   deps.outbound.close();
   deps.emailReader.close();
+  deps.events.answers.close();
 }

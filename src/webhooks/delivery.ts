@@ -241,7 +241,6 @@ async function attempt(
     const noted = reclaimed ? answers.recall(event, sub.id) : null;
     if (noted) {
       await record(deps, event, sub, noted.entry);
-      answers.forget(event, sub.id);
       log.info("webhook answer recovered after a crash", {
         eventId: event.id,
         subscriptionId: sub.id,
@@ -269,7 +268,7 @@ async function attempt(
     // Off the wire: noted at once, so a crash before the outcome's commit does not send again.
     answers.note(event, { userId: sub.userId, entry });
     await record(deps, event, sub, entry);
-    answers.forget(event, sub.id);
+    answers.settled(event, sub.id);
     log.debug("webhook delivered", { ...entry });
   } finally {
     endAttempt(deps.events.claims, event, sub.id);

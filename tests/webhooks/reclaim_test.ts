@@ -193,9 +193,11 @@ Deno.test("after a crash: a pair whose answer was noted is recorded from the not
   await using ctx = await webhookApp({ listen: false, now: () => clock });
   const dir = await Deno.makeTempDir();
   try {
-    // What a process on a KV file keeps beside it (`<KV_PATH>-answers`).
-    const journal = new AnswerJournal(join(dir, "kv.sqlite3-answers"));
-    ctx.deps.events.answers = journal;
+    // What processes on a KV file keep beside it (`<KV_PATH>-answers`): the dead one's journal,
+    // and this one's.
+    const folder = join(dir, "kv.sqlite3-answers");
+    const dead = new AnswerJournal(folder, () => clock - STALE_MS);
+    ctx.deps.events.answers = new AnswerJournal(folder, () => clock);
     const { user, token } = await signUp(ctx);
     const answered = await subscribe(ctx, token, { url: receiver.url("/answered") });
     const cut = await subscribe(ctx, token, { url: receiver.url("/cut") });
@@ -217,8 +219,14 @@ Deno.test("after a crash: a pair whose answer was noted is recorded from the not
       createdAt: new Date(clock - STALE_MS + 20).toISOString(),
       deliveryId: "0b6c8a59-2f0e-4a43-9d7f-7c1f1b1e6a10",
     };
-    journal.note(event, { userId: user.id, entry });
-    assert.deepEqual(journal.recall(event, answered.id), { userId: user.id, entry });
+    dead.note(event, { userId: user.id, entry });
+    // Killed: its file stays as it is (a graceful close would keep it too, a note is pending).
+    dead.close();
+    assert.deepEqual(ctx.deps.events.answers.recall(event, answered.id), {
+      userId: user.id,
+      entry,
+    });
+    assert.equal(ctx.deps.events.answers.recall(event, cut.id), null);
 
     await webhookHandlers(ctx.deps).event({ kind: "event", event });
     // Only what was on the wire goes again.
@@ -232,51 +240,75 @@ Deno.test("after a crash: a pair whose answer was noted is recorded from the not
     for (const sub of [answered, cut]) {
       assert.equal((await marker(ctx, event, sub.id))?.state, "done");
     }
-    // The notes are gone: the recovered one, and the one of the new attempt.
-    assert.deepEqual(await Array.fromAsync(Deno.readDir(journal.dir!)), []);
+    // This process's journal has the new attempt's note, settled: it goes when the process
+    // closes; the dead one's stays for the sweep.
+    assert.equal((await Array.fromAsync(Deno.readDir(folder))).length, 2);
+    ctx.deps.events.answers.close();
+    assert.equal((await Array.fromAsync(Deno.readDir(folder))).length, 1);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
 
-Deno.test("the answer notes' sweep keeps a claimed pair's note and removes done, gone and torn ones", async () => {
+Deno.test("the journal sweep removes idle files whose pairs are all done, and keeps the others", async () => {
   await using ctx = await webhookApp({ listen: false });
   const dir = await Deno.makeTempDir();
   try {
-    const journal = new AnswerJournal(join(dir, "answers"));
-    const note = (eventId: string, subId: string) =>
-      journal.note({ id: eventId, userId: "usr_a" }, {
+    const folder = join(dir, "answers");
+    const hour = 60 * 60 * 1000;
+    let clock = Date.now();
+    const journal = () => new AnswerJournal(folder, () => clock);
+    const note = (j: AnswerJournal, eventId: string) =>
+      j.note({ id: eventId, userId: "usr_a" }, {
         userId: "usr_a",
         entry: {
           id: `log_${eventId}`,
-          subscriptionId: subId,
+          subscriptionId: "whsub_1",
           eventId,
           eventType: "order.created",
           ok: true,
           status: 204,
           durationMs: 3,
-          createdAt: new Date().toISOString(),
+          createdAt: new Date(clock).toISOString(),
         },
       });
-    await ctx.kv.set(keys.webhookAttempt("usr_a", "evt_claimed", "whsub_1"), claimed(Date.now()));
+    await ctx.kv.set(keys.webhookAttempt("usr_a", "evt_claimed", "whsub_1"), claimed(clock));
     await ctx.kv.set(
       keys.webhookAttempt("usr_a", "evt_done", "whsub_1"),
       {
         state: "done",
-        at: Date.now(),
+        at: clock,
       } satisfies AttemptMarker,
     );
-    note("evt_claimed", "whsub_1");
-    note("evt_done", "whsub_1");
-    note("evt_gone", "whsub_1");
-    // A note a kill cut short while it was written.
-    await Deno.writeTextFile(join(journal.dir!, "evt_torn.whsub_1.json"), '{"userId":"us');
-    assert.equal(await journal.sweep(ctx.kv, Date.now()), 3);
-    const left = await Array.fromAsync(Deno.readDir(journal.dir!), (f) => f.name);
-    assert.deepEqual(left, ["evt_claimed.whsub_1.json"]);
-    // A note with another pair's content is not taken for this pair's answer.
-    await Deno.copyFile(join(journal.dir!, left[0]), join(journal.dir!, "evt_x.whsub_1.json"));
-    assert.equal(journal.recall({ id: "evt_x", userId: "usr_a" }, "whsub_1"), null);
+    // Two processes that died: one with a pair still claimed, one whose pairs are all done or
+    // gone (and a line a kill cut short).
+    const waiting = journal();
+    note(waiting, "evt_claimed");
+    note(waiting, "evt_done");
+    waiting.close();
+    const finished = journal();
+    note(finished, "evt_done");
+    note(finished, "evt_gone");
+    finished.close();
+    const [finishedFile] = (await Array.fromAsync(Deno.readDir(folder)))
+      .map((f) => join(folder, f.name)).filter((path) =>
+        !Deno.readTextFileSync(path).includes("evt_claimed")
+      );
+    await Deno.writeTextFile(finishedFile, '{"userId":"us', { append: true });
+    // Written within the hour: its process may be alive, so nothing goes.
+    const sweeper = journal();
+    assert.equal(await sweeper.sweep(ctx.kv), 0);
+    clock += hour + 1000;
+    assert.equal(await sweeper.sweep(ctx.kv), 1);
+    const left = await Array.fromAsync(Deno.readDir(folder), (f) => join(folder, f.name));
+    assert.equal(left.length, 1);
+    assert.ok(Deno.readTextFileSync(left[0]).includes("evt_claimed"));
+    // A note is found only under its own pair and account.
+    assert.equal(sweeper.recall({ id: "evt_claimed", userId: "usr_b" }, "whsub_1"), null);
+    assert.equal(
+      sweeper.recall({ id: "evt_claimed", userId: "usr_a" }, "whsub_1")?.userId,
+      "usr_a",
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
