@@ -1,5 +1,6 @@
 import type { AttemptMarker } from "../domain/webhook_attempt.ts";
 import { keys } from "./keys.ts";
+import { getManyChunked } from "./kv.ts";
 import type { EventRef } from "./webhook_attempts.ts";
 import type { WebhookLogEntry } from "./webhook_logs.ts";
 
@@ -123,11 +124,10 @@ export class AnswerJournal {
         // A file written lately may belong to a process that is alive.
         if (this.now() - (stat.mtime?.getTime() ?? 0) < IDLE_MS) continue;
         const answers = [...(this.#answers(path)?.values() ?? [])];
-        const markers = await Promise.all(
+        const markers = await getManyChunked<AttemptMarker | number>(
+          kv,
           answers.map(({ userId, entry }) =>
-            kv.get<AttemptMarker | number>(
-              keys.webhookAttempt(userId, entry.eventId, entry.subscriptionId),
-            )
+            keys.webhookAttempt(userId, entry.eventId, entry.subscriptionId)
           ),
         );
         const waiting = markers.some(({ value }) =>
