@@ -17,6 +17,14 @@ import { dashboardBundle, precompress } from "./src/web/bundle.ts";
 const ready = Promise.withResolvers<JobContext>();
 const cron = scheduleCronJobs(CRON_JOBS, ready.promise);
 
+// SIGINT and SIGTERM are taken from here on, before any await: a signal that came while the
+// service was starting would otherwise kill the process (exit 143) instead of stopping it. One
+// that arrives during start-up waits for the service to be up, then stops it.
+const up = Promise.withResolvers<(signal: string) => Promise<void>>();
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  Deno.addSignalListener(signal, () => void up.promise.then((stop) => stop(signal)));
+}
+
 /**
  * Deno Deploy kills an instance 5 s after SIGINT. Shutdown waits this long for running work,
  * then exits anyway: events not yet sent stay with their transport (outbox entry or queue
@@ -48,6 +56,10 @@ const smtp = await smtpReceiverFromConfig(deps);
 const jobs = jobContext(deps);
 const queue = startQueueListener(deps, jobs.queue);
 ready.resolve(jobs);
+// Journal files of webhook answers that crashed processes left, once nobody needs them.
+deps.background.run("webhook answer sweep", async () => {
+  await deps.events.answers.sweep(kv);
+});
 
 // Every connection holds a descriptor: the limit bounds how many clients are served at once.
 const fileLimit = openFilesLimit();
@@ -114,6 +126,4 @@ async function shutdown(signal: string) {
   Deno.exit(0);
 }
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  Deno.addSignalListener(signal, () => void shutdown(signal));
-}
+up.resolve(shutdown);

@@ -19,6 +19,7 @@ import { foundation } from "./bench/scenarios/foundation.ts";
 import { accounts } from "./bench/scenarios/accounts.ts";
 import { orders } from "./bench/scenarios/orders.ts";
 import { webhooks } from "./bench/scenarios/webhooks.ts";
+import { crash } from "./bench/scenarios/crash.ts";
 import { email } from "./bench/scenarios/email.ts";
 import { carriers } from "./bench/scenarios/carriers.ts";
 import { mailArrival } from "./bench/scenarios/mail_arrival.ts";
@@ -32,6 +33,7 @@ const SCENARIOS: Scenario[] = [
   accounts,
   orders,
   webhooks,
+  crash,
   email,
   carriers,
   mailArrival,

@@ -81,8 +81,13 @@ export function freePort(): number {
 
 async function accepts(port: number): Promise<boolean> {
   try {
-    (await Deno.connect({ hostname: "127.0.0.1", port })).close();
-    return true;
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    // A connection to a free port of the ephemeral range can be the socket connected to
+    // itself (TCP simultaneous open, when the kernel picks that very port as the source):
+    // nobody listens then.
+    const self = (conn.localAddr as Deno.NetAddr).port === port;
+    conn.close();
+    return !self;
   } catch {
     return false;
   }
@@ -101,11 +106,14 @@ export async function runToExit(options: ServiceOptions): Promise<ExitReport> {
   return { code: status.code, stdout, stderr };
 }
 
-/**
- * Starts the script on a free loopback port (unless `env.PORT` is given) and resolves once the
- * port accepts connections, whatever the log level.
- */
-export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+/** A service process just spawned: its port may not accept connections yet. */
+export interface SpawnedService extends RunningService {
+  /** Whether the process has exited. */
+  exited(): boolean;
+}
+
+/** Spawns the script on a free loopback port (unless `env.PORT` is given) without waiting. */
+export function spawnService(options: ServiceOptions = {}): SpawnedService {
   const port = Number(options.env?.PORT ?? freePort());
   const child = spawn({ ...options, env: { ...options.env, PORT: String(port) } });
   const stdout: string[] = [];
@@ -121,11 +129,20 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const [status] = await Promise.all([exited, streams]);
     return { code: status.code, stdout, stderr };
   };
+  const url = `http://127.0.0.1:${port}`;
+  return { pid: child.pid, port, url, stdout, stderr, stop, exited: () => exitCode !== null };
+}
 
+/**
+ * Starts the script on a free loopback port (unless `env.PORT` is given) and resolves once the
+ * port accepts connections, whatever the log level.
+ */
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const service = spawnService(options);
   const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
-  while (!await accepts(port)) {
-    if (exitCode !== null || Date.now() > deadline) {
-      const report = await stop("SIGKILL");
+  while (!await accepts(service.port)) {
+    if (service.exited() || Date.now() > deadline) {
+      const report = await service.stop("SIGKILL");
       throw new Error(
         `${options.script ?? "main.ts"} did not start (exit ${report.code}): ` +
           report.stderr.join("\n"),
@@ -133,5 +150,5 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { pid: child.pid, port, url: `http://127.0.0.1:${port}`, stdout, stderr, stop };
+  return service;
 }

@@ -8,7 +8,7 @@ import { InsightSumCache } from "./store/insight_cache.ts";
 import { BackgroundTasks } from "./lib/background.ts";
 import { createMailer, type Mailer } from "./vendors/mailer.ts";
 import { type AtlasVerifier, createAtlasVerifier } from "./vendors/atlas.ts";
-import { hasQueues, type Persistence } from "./store/kv.ts";
+import { hasQueues, type Persistence, persistenceOf } from "./store/kv.ts";
 import { type SecretBox, secretBoxFor } from "./lib/secret_box.ts";
 import { Outbound } from "./net/outbound.ts";
 import { dnsResolver, type Resolver } from "./net/resolver.ts";
@@ -16,6 +16,7 @@ import { EventBus } from "./events/bus.ts";
 import { type EventTransport, OUTBOX, QUEUE } from "./events/transport.ts";
 import { ClaimWriter } from "./store/webhook_attempts.ts";
 import { OutcomeWriter } from "./store/webhook_outcomes.ts";
+import { AnswerJournal } from "./store/webhook_answers.ts";
 import { type CarrierOptions, Carriers } from "./carriers/client.ts";
 import { type BillingClient, createBillingClient } from "./vendors/stripe.ts";
 import { createEmailReader, type EmailReader } from "./intake/email/readers.ts";
@@ -70,6 +71,8 @@ export interface Events {
   bus: EventBus;
   claims: ClaimWriter;
   outcomes: OutcomeWriter;
+  /** Answers received and not yet recorded, beside a KV file (none elsewhere). */
+  answers: AnswerJournal;
 }
 
 export interface DepsInput {
@@ -101,6 +104,13 @@ export function createDeps(input: DepsInput): AppDeps {
     bus: new EventBus(chosen),
     claims: new ClaimWriter(input.kv),
     outcomes: new OutcomeWriter(input.kv),
+    // Beside the KV file the configuration names (a test may open another store than that).
+    answers: new AnswerJournal(
+      input.persistence === "sqlite" && persistenceOf(input.config.kvPath) === "sqlite"
+        ? `${input.config.kvPath}-answers`
+        : null,
+      now,
+    ),
   };
   return {
     kv: input.kv,
@@ -151,4 +161,5 @@ export async function drainDeps(deps: AppDeps): Promise<void> {
   await deps.apiKeyUse.flush();
   deps.outbound.close();
   deps.emailReader.close();
+  deps.events.answers.close();
 }

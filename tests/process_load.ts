@@ -27,6 +27,27 @@ export async function post<T>(
   return json as T;
 }
 
+/**
+ * Registers an account and subscribes it to `order.created` at each of `urls`: its token, its
+ * id and the subscription ids, in the order of `urls`.
+ */
+export async function accountWithSubscriptions(baseUrl: string, email: string, urls: string[]) {
+  const { token, user } = await post<{ token: string; user: { id: string } }>(
+    baseUrl,
+    "/api/auth/register",
+    null,
+    { email, password: "correct horse battery staple" },
+  );
+  const subIds: string[] = [];
+  for (const url of urls) {
+    const body = { url, eventTypes: ["order.created"] };
+    subIds.push(
+      (await post<{ id: string }>(baseUrl, "/api/webhook-subscriptions", token, body)).id,
+    );
+  }
+  return { token, userId: user.id, subIds };
+}
+
 export interface OrderLoad {
   /** Ids of the orders answered 201. */
   created: string[];

@@ -88,6 +88,7 @@ const listRoute = createRoute({
 });
 
 const detectRoute = createRoute({
+  ...authed,
   method: "get",
   path: "/carriers/detect",
   tags,
@@ -99,7 +100,7 @@ const detectRoute = createRoute({
   request: { query: z.object({ trackingNumber: TrackingNumberParam }) },
   responses: {
     200: jsonResponse(DetectionSchema, "The verdict"),
-    ...errors(400),
+    ...errors(400, 401),
   },
 });
 

@@ -7,8 +7,13 @@ import { addWebhookLog, type WebhookLogEntry } from "./webhook_logs.ts";
 
 /** At most this many outcomes (and their log entries) go into one commit. */
 const MAX_BATCH = 100;
-/** Outcome commits under way at once per KV. */
-const PARALLEL_OUTCOME_COMMITS = 2;
+/**
+ * Outcome commits under way at once per KV. A subscription is in one commit at a time, so
+ * this is how many subscriptions' outcomes can be stored at once with nothing ahead of them.
+ */
+const PARALLEL_OUTCOME_COMMITS = 4;
+/** Subscription records whose last committed version this writer remembers. */
+const KNOWN_MAX = 10_000;
 
 interface Pending {
   userId: string;
@@ -34,6 +39,13 @@ interface Pending {
 export class OutcomeWriter {
   /** Subscriptions whose outcomes are in a commit now. */
   readonly #busy = new Set<string>();
+  /**
+   * Each subscription record as this writer last committed it: the next commit checks that
+   * version without reading it first, so an outcome is stored in one round trip (its pair is
+   * done sooner after the answer, and a crash re-sends less). A change made elsewhere fails
+   * the check, and the commit reads and applies again.
+   */
+  readonly #known = new Map<string, Deno.KvEntry<StoredSubscription>>();
   readonly #batcher: Batcher<Pending>;
 
   constructor(readonly kv: Deno.Kv) {
@@ -72,15 +84,13 @@ export class OutcomeWriter {
 
   async #commit(batch: Pending[]) {
     const bySub = Map.groupBy(batch, (p) => p.sub);
-    const groups = [...bySub.values()];
+    const groups = [...bySub.entries()];
     try {
       await withRetry(async () => {
-        const entries = await this.kv.getMany<StoredSubscription[]>(
-          groups.map(([{ userId, subId }]) => keys.webhookSub(userId, subId)),
-        );
+        const entries = await this.#entries(groups.map(([sub, [p]]) => [sub, p]));
         const op = this.kv.atomic();
-        let writes = 0;
-        groups.forEach((group, i) => {
+        const written: [string, Deno.KvEntry<StoredSubscription>][] = [];
+        groups.forEach(([sub, group], i) => {
           const entry = entries[i];
           // A deleted subscription gets no outcome and no log entry.
           if (!entry.value) return;
@@ -90,9 +100,17 @@ export class OutcomeWriter {
             if (p.log) addWebhookLog(op, p.userId, p.log);
             if (p.done) markAttemptDone(op, p.done.event, p.subId, p.done.at);
           }
-          writes++;
+          written.push([sub, { key: entry.key, value: next, versionstamp: entry.versionstamp }]);
         });
-        return { commit: writes ? await commit(op) : null, value: null };
+        const result = written.length ? await commit(op) : null;
+        for (const [sub] of groups) this.#known.delete(sub);
+        if (result?.ok) {
+          if (this.#known.size >= KNOWN_MAX) this.#known.clear();
+          for (const [sub, entry] of written) {
+            this.#known.set(sub, { ...entry, versionstamp: result.versionstamp });
+          }
+        }
+        return { commit: result, value: null };
       });
       for (const p of batch) p.resolve();
     } catch (err) {
@@ -100,6 +118,18 @@ export class OutcomeWriter {
     } finally {
       for (const sub of bySub.keys()) this.#busy.delete(sub);
     }
+  }
+
+  /** The records of the subscriptions, as last committed here, else as stored. */
+  async #entries(subs: [string, Pending][]): Promise<Deno.KvEntryMaybe<StoredSubscription>[]> {
+    const unknown = subs.filter(([sub]) => !this.#known.has(sub));
+    const read = unknown.length
+      ? await this.kv.getMany<StoredSubscription[]>(
+        unknown.map(([, { userId, subId }]) => keys.webhookSub(userId, subId)),
+      )
+      : [];
+    const fresh = new Map(unknown.map(([sub], i) => [sub, read[i]]));
+    return subs.map(([sub]) => this.#known.get(sub) ?? fresh.get(sub)!);
   }
 }
 

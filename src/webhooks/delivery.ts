@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import {
   afterAttempt,
   afterSkip,
+  type Outcome,
   receives,
   ROTATE_SECRET_ERROR,
   type StoredSubscription,
@@ -23,6 +24,7 @@ import {
   type QueueMessage,
 } from "../events/queue.ts";
 import { logEntry, outcomeOf, sendEvent, signingKeyOf } from "./send.ts";
+import type { WebhookLogEntry } from "../store/webhook_logs.ts";
 import { type EventEnvelope, EventEnvelopeSchema } from "../events/types.ts";
 import { metrics } from "../lib/metrics.ts";
 import { annotate, withSpan } from "../lib/tracing.ts";
@@ -218,7 +220,10 @@ async function attemptAll(deps: AppDeps, event: EventEnvelope, send: Plan["send"
     ),
   );
   const results = await Promise.allSettled(
-    send.filter(({ sub }) => won.has(sub.id)).map(({ sub }) => attempt(deps, event, sub)),
+    send.filter(({ sub }) => won.has(sub.id)).map(({ sub, versionstamp }) =>
+      // A stale claim (versionstamp) is a claimer that died: its answer may have been noted.
+      attempt(deps, event, sub, versionstamp !== null)
+    ),
   );
   const failed = results.find((r) => r.status === "rejected");
   if (failed) throw failed.reason;
@@ -226,17 +231,38 @@ async function attemptAll(deps: AppDeps, event: EventEnvelope, send: Plan["send"
 }
 
 /** One delivery attempt, in a `webhook.attempt` span (event type and outcome; no URL). */
-function attempt(deps: AppDeps, event: EventEnvelope, sub: StoredSubscription) {
+function attempt(
+  deps: AppDeps,
+  event: EventEnvelope,
+  sub: StoredSubscription,
+  reclaimed: boolean,
+) {
   return withSpan(
     "webhook.attempt",
     { "webhook.event_type": event.type },
-    () => attemptOnce(deps, event, sub),
+    () => attemptOnce(deps, event, sub, reclaimed),
   );
 }
 
-async function attemptOnce(deps: AppDeps, event: EventEnvelope, sub: StoredSubscription) {
-  const { log } = deps;
+async function attemptOnce(
+  deps: AppDeps,
+  event: EventEnvelope,
+  sub: StoredSubscription,
+  reclaimed: boolean,
+) {
+  const { log, events: { answers } } = deps;
   try {
+    // The dead claimer's receiver answered, but its outcome was not committed: record that
+    // answer instead of sending again.
+    const noted = reclaimed ? answers.recall(event, sub.id) : null;
+    if (noted) {
+      await record(deps, event, sub, noted.entry);
+      log.info("webhook answer recovered after a crash", {
+        eventId: event.id,
+        subscriptionId: sub.id,
+      });
+      return;
+    }
     const key = await signingKeyOf(deps, sub);
     if (key === null) {
       // Skipped, not queued, and not a failure toward auto-pause.
@@ -255,26 +281,40 @@ async function attemptOnce(deps: AppDeps, event: EventEnvelope, sub: StoredSubsc
     }
     const deliveryId = crypto.randomUUID();
     const result = await sendEvent(deps, sub.url, event, key, { deliveryId });
-    const outcome = outcomeOf(result);
-    const kind = outcome.ok ? "delivered" : "status" in result ? "http_error" : "network_error";
+    const kind = outcomeOf(result).ok
+      ? "delivered"
+      : "status" in result
+      ? "http_error"
+      : "network_error";
     metrics.webhookAttempt(kind, result.durationMs / 1000);
     annotate({
       "webhook.outcome": kind,
       ...("status" in result ? { "http.response.status_code": result.status } : {}),
     });
     const entry = logEntry(deps, sub.id, event, result, { deliveryId });
-    await recordOutcome(
-      deps.events.outcomes,
-      sub.userId,
-      sub.id,
-      (s) => afterAttempt(s, outcome, entry.createdAt),
-      {
-        log: entry,
-        done: { event, at: deps.now() },
-      },
-    );
+    // Off the wire: noted at once, so a crash before the outcome's commit does not send again.
+    answers.note(event, { userId: sub.userId, entry });
+    await record(deps, event, sub, entry);
+    answers.settled(event, sub.id);
     log.debug("webhook delivered", { ...entry });
   } finally {
     endAttempt(deps.events.claims, event, sub.id);
   }
+}
+
+/** Commits an attempt's outcome (as its log entry says) with the entry and the done marker. */
+function record(
+  deps: AppDeps,
+  event: EventEnvelope,
+  sub: StoredSubscription,
+  entry: WebhookLogEntry,
+) {
+  const outcome: Outcome = entry.ok ? { ok: true } : { ok: false, error: entry.error ?? "" };
+  return recordOutcome(
+    deps.events.outcomes,
+    sub.userId,
+    sub.id,
+    (s) => afterAttempt(s, outcome, entry.createdAt),
+    { log: entry, done: { event, at: deps.now() } },
+  );
 }

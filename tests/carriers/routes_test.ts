@@ -77,19 +77,27 @@ Deno.test("GET /api/carriers lists the five keys and which have credentials", as
   ok(!JSON.stringify(res.body).includes('"k"'));
 });
 
-Deno.test("GET /api/carriers/detect: {valid, carrier}, separators ignored; 400 without a number", async () => {
+Deno.test("GET /api/carriers/detect: a token; {valid, carrier}, separators ignored; 400 without a number", async () => {
   await using ctx = await carrierApp();
-  const ups = await call(ctx, "GET", "/api/carriers/detect?trackingNumber=1z5r8-9390 3575 67127");
+  const { token } = await signUp(ctx);
+  const detect = (query: string, auth: string | null = token) =>
+    call(ctx, "GET", `/api/carriers/detect${query}`, auth ? { token: auth } : {});
+  // Not a public endpoint: no token, or a wrong one, is 401 whatever the number.
+  for (const auth of [null, "not-a-token"]) {
+    const denied = await detect("?trackingNumber=1Z5R89390357567127", auth);
+    eq([denied.status, denied.body], [401, { error: "Unauthorized" }]);
+  }
+  const ups = await detect("?trackingNumber=1z5r8-9390 3575 67127");
   eq([ups.status, ups.body], [200, {
     valid: true,
     carrier: "ups",
     trackingNumber: "1Z5R89390357567127",
   }]);
-  const bad = await call(ctx, "GET", "/api/carriers/detect?trackingNumber=1Z5R89390357567128");
+  const bad = await detect("?trackingNumber=1Z5R89390357567128");
   eq([bad.status, bad.body], [200, { valid: false }]);
-  const missing = await call(ctx, "GET", "/api/carriers/detect");
+  const missing = await detect("");
   eq([missing.status, missing.body], [400, { error: "trackingNumber is required" }]);
-  const long = await call(ctx, "GET", `/api/carriers/detect?trackingNumber=${"1".repeat(257)}`);
+  const long = await detect(`?trackingNumber=${"1".repeat(257)}`);
   equal(long.status, 400);
 });
 

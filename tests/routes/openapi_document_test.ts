@@ -66,6 +66,8 @@ Deno.test("every operation has a unique operationId, a summary, tags and securit
   }
   assert.deepEqual(doc.paths["/api/auth/login"].post.security, []);
   assert.deepEqual(doc.paths["/api/orders"].get.security, [{ Bearer: [] }]);
+  // Detection is not among the spec's public endpoints.
+  assert.deepEqual(doc.paths["/api/carriers/detect"].get.security, [{ Bearer: [] }]);
 });
 
 Deno.test("every status of every operation has a JSON Schema", async () => {

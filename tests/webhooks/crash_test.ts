@@ -9,11 +9,11 @@ import { keys } from "../../src/store/keys.ts";
 import type { WebhookLogEntry } from "../../src/store/webhook_logs.ts";
 import { sleep, startReceiver } from "../net/receiver.ts";
 import {
+  accountWithSubscriptions,
   attemptMarkers,
   copiesOf,
   listAll,
   orderOf,
-  post,
   startOrderLoad,
   unfinishedPairs,
 } from "../process_load.ts";
@@ -49,20 +49,13 @@ Deno.test("process: killed with SIGKILL mid-load and restarted, every 201 order 
   const env = { KV_PATH: kvPath, LOG_LEVEL: "error", ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1" };
   let service = await startService({ env });
   try {
-    const { token, user } = await post<{ token: string; user: { id: string } }>(
+    const { token, userId, subIds } = await accountWithSubscriptions(
       service.url,
-      "/api/auth/register",
-      null,
-      { email: "crash@example.com", password: "correct horse battery staple" },
+      "crash@example.com",
+      SUBSCRIPTIONS.map((path) => receiver.url(path)),
     );
-    const pathOf = new Map<string, string>();
-    for (const path of SUBSCRIPTIONS) {
-      const sub = await post<{ id: string }>(service.url, "/api/webhook-subscriptions", token, {
-        url: receiver.url(path),
-        eventTypes: ["order.created"],
-      });
-      pathOf.set(sub.id, path);
-    }
+    const pathOf = new Map(subIds.map((id, i) => [id, SUBSCRIPTIONS[i]]));
+    const user = { id: userId };
 
     const created: string[] = [];
     const unexpected: string[] = [];

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import type { StoredSubscription } from "../../src/domain/webhook.ts";
 import {
   type AttemptMarker,
@@ -10,6 +11,7 @@ import { buildEvent, type EventEnvelope } from "../../src/events/types.ts";
 import { OUTBOUND_TIMEOUT_MS } from "../../src/net/outbound.ts";
 import { keys } from "../../src/store/keys.ts";
 import { claimAttempts, endAttempt } from "../../src/store/webhook_attempts.ts";
+import { AnswerJournal } from "../../src/store/webhook_answers.ts";
 import type { WebhookLogEntry } from "../../src/store/webhook_logs.ts";
 import { signUp } from "../helpers.ts";
 import { sleep, startReceiver } from "../net/receiver.ts";
@@ -183,4 +185,131 @@ Deno.test("a pair this process is still attempting is never stale to it, however
   await handlers.event({ kind: "event", event });
   assert.equal(receiver.requests.length, 1);
   assert.equal(receiver.requests[0].headers.get("x-service-event-id"), event.id);
+});
+
+Deno.test("after a crash: a pair whose answer was noted is recorded from the note, not sent again", async () => {
+  await using receiver = startReceiver();
+  const clock = Date.now();
+  await using ctx = await webhookApp({ listen: false, now: () => clock });
+  const dir = await Deno.makeTempDir();
+  try {
+    // What processes on a KV file keep beside it (`<KV_PATH>-answers`): the dead one's journal,
+    // and this one's.
+    const folder = join(dir, "kv.sqlite3-answers");
+    const dead = new AnswerJournal(folder, () => clock - STALE_MS);
+    ctx.deps.events.answers = new AnswerJournal(folder, () => clock);
+    const { user, token } = await signUp(ctx);
+    const answered = await subscribe(ctx, token, { url: receiver.url("/answered") });
+    const cut = await subscribe(ctx, token, { url: receiver.url("/cut") });
+    const event = buildEvent("order.created", user.id, orderEventData(clock), clock);
+    // The dead process claimed both and sent both; one answer came back (and was noted), the
+    // other request was still on the wire when it died. Neither outcome was committed.
+    for (const sub of [answered, cut]) {
+      await ctx.kv.set(keys.webhookAttempt(user.id, event.id, sub.id), claimed(clock - STALE_MS));
+    }
+    const entry: WebhookLogEntry = {
+      id: "log_01answered",
+      subscriptionId: answered.id,
+      eventId: event.id,
+      eventType: event.type,
+      ok: false,
+      status: 500,
+      error: "HTTP 500",
+      durationMs: 12,
+      createdAt: new Date(clock - STALE_MS + 20).toISOString(),
+      deliveryId: "0b6c8a59-2f0e-4a43-9d7f-7c1f1b1e6a10",
+    };
+    dead.note(event, { userId: user.id, entry });
+    // Killed: its file stays as it is (a graceful close would keep it too, a note is pending).
+    dead.close();
+    assert.deepEqual(ctx.deps.events.answers.recall(event, answered.id), {
+      userId: user.id,
+      entry,
+    });
+    assert.equal(ctx.deps.events.answers.recall(event, cut.id), null);
+
+    await webhookHandlers(ctx.deps).event({ kind: "event", event });
+    // Only what was on the wire goes again.
+    assert.deepEqual(paths(receiver.requests), ["/cut"]);
+    // The noted answer is the attempt's outcome: its log entry, counted once, pair done.
+    const logs = await logsOf(ctx, user.id);
+    assert.deepEqual(logs.find((l) => l.subscriptionId === answered.id), entry);
+    assert.equal(logs.length, 2);
+    const stored = await ctx.kv.get<StoredSubscription>(keys.webhookSub(user.id, answered.id));
+    assert.deepEqual([stored.value!.failureCount, stored.value!.lastError], [1, "HTTP 500"]);
+    for (const sub of [answered, cut]) {
+      assert.equal((await marker(ctx, event, sub.id))?.state, "done");
+    }
+    // This process's journal has the new attempt's note, settled: it goes when the process
+    // closes; the dead one's stays for the sweep.
+    assert.equal((await Array.fromAsync(Deno.readDir(folder))).length, 2);
+    ctx.deps.events.answers.close();
+    assert.equal((await Array.fromAsync(Deno.readDir(folder))).length, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the journal sweep removes idle files whose pairs are all done, and keeps the others", async () => {
+  await using ctx = await webhookApp({ listen: false });
+  const dir = await Deno.makeTempDir();
+  try {
+    const folder = join(dir, "answers");
+    const hour = 60 * 60 * 1000;
+    let clock = Date.now();
+    const journal = () => new AnswerJournal(folder, () => clock);
+    const note = (j: AnswerJournal, eventId: string) =>
+      j.note({ id: eventId, userId: "usr_a" }, {
+        userId: "usr_a",
+        entry: {
+          id: `log_${eventId}`,
+          subscriptionId: "whsub_1",
+          eventId,
+          eventType: "order.created",
+          ok: true,
+          status: 204,
+          durationMs: 3,
+          createdAt: new Date(clock).toISOString(),
+        },
+      });
+    await ctx.kv.set(keys.webhookAttempt("usr_a", "evt_claimed", "whsub_1"), claimed(clock));
+    await ctx.kv.set(
+      keys.webhookAttempt("usr_a", "evt_done", "whsub_1"),
+      {
+        state: "done",
+        at: clock,
+      } satisfies AttemptMarker,
+    );
+    // Two processes that died: one with a pair still claimed, one whose pairs are all done or
+    // gone (and a line a kill cut short).
+    const waiting = journal();
+    note(waiting, "evt_claimed");
+    note(waiting, "evt_done");
+    waiting.close();
+    const finished = journal();
+    note(finished, "evt_done");
+    note(finished, "evt_gone");
+    finished.close();
+    const [finishedFile] = (await Array.fromAsync(Deno.readDir(folder)))
+      .map((f) => join(folder, f.name)).filter((path) =>
+        !Deno.readTextFileSync(path).includes("evt_claimed")
+      );
+    await Deno.writeTextFile(finishedFile, '{"userId":"us', { append: true });
+    // Written within the hour: its process may be alive, so nothing goes.
+    const sweeper = journal();
+    assert.equal(await sweeper.sweep(ctx.kv), 0);
+    clock += hour + 1000;
+    assert.equal(await sweeper.sweep(ctx.kv), 1);
+    const left = await Array.fromAsync(Deno.readDir(folder), (f) => join(folder, f.name));
+    assert.equal(left.length, 1);
+    assert.ok(Deno.readTextFileSync(left[0]).includes("evt_claimed"));
+    // A note is found only under its own pair and account.
+    assert.equal(sweeper.recall({ id: "evt_claimed", userId: "usr_b" }, "whsub_1"), null);
+    assert.equal(
+      sweeper.recall({ id: "evt_claimed", userId: "usr_a" }, "whsub_1")?.userId,
+      "usr_a",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
