@@ -13,6 +13,10 @@ export const TIMEFRAMES = ["week", "month", "all"] as const;
 export type Timeframe = typeof TIMEFRAMES[number];
 
 export const LEADERBOARD_SIZE = 100;
+
+/** Whether an account belongs on the leaderboard list: public stats and a username. */
+export const listedOnLeaderboard = (user: { publicStats: boolean; username?: string }) =>
+  user.publicStats && !!user.username;
 const WINDOW_DAYS: Record<Exclude<Timeframe, "all">, number> = { week: 7, month: 30 };
 
 /** `["day", "YYYY-MM-DD" (UTC), metric]` or `["total", metric]`. */

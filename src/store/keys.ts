@@ -139,6 +139,7 @@ export const keys = {
 
   // Carriers: orders by tracking number, live answers with the tracker's schedule, budgets
   /** (tracking key, order id) -> order id: the orders a carrier answer applies to. */
+  trackingIndex: (userId: string) => ["ws", userId, "order_by_tracking"] as const,
   ordersByTracking: (userId: string, trackingKey: string) =>
     ["ws", userId, "order_by_tracking", trackingKey] as const,
   orderByTracking: (userId: string, trackingKey: string, orderId: string) =>
@@ -217,6 +218,13 @@ export const keys = {
   outboxEntry: (eventId: string) => ["outbox", eventId] as const,
   /** A background job's lease: who runs it now, and until when. */
   lease: (job: string) => ["lease", job] as const,
+
+  // Data layout (store/layout.ts, store/migrations/): which migrations the data has had
+  /** `LayoutMarker`: the layout version (migrations applied, in list order) and who wrote it. */
+  layout: () => ["layout"] as const,
+  /** A running migration's progress: where its next batch starts (and its counts so far). */
+  migrationCursors: () => ["layout_migration"] as const,
+  migrationCursor: (id: string) => ["layout_migration", id] as const,
 
   // Platform-wide counters (health counts, landing stats)
   stat: (name: "users" | "orders" | "value_cents") => ["stats", name] as const,

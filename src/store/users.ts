@@ -1,3 +1,4 @@
+import { listedOnLeaderboard } from "../domain/leaderboard.ts";
 import type { IdentityProvider, UserRecord } from "../domain/user.ts";
 import { EMAIL_MAX, normaliseEmail } from "../domain/user.ts";
 import { USERNAME_MAX, usernameKey } from "../domain/profile.ts";
@@ -184,8 +185,7 @@ export function updateUser(
         op.check(holder).set(key, userId);
       }
     }
-    // The leaderboard lists accounts with public stats and a username.
-    const listed = (u: UserRecord) => u.publicStats && !!u.username;
+    const listed = listedOnLeaderboard;
     if (listed(after) && !listed(before)) op.set(keys.leaderboardMember(userId), true);
     if (listed(before) && !listed(after)) op.delete(keys.leaderboardMember(userId));
     const has = (list: Deno.KvKey[], key: Deno.KvKey) => list.some((k) => k.join() === key.join());
