@@ -92,7 +92,15 @@ export function legacyOrder(a: number, i: number) {
   };
 }
 
-type LegacyOrder = ReturnType<typeof legacyOrder>;
+/** What the 0.1.0 footprint reads of an order. */
+interface LegacyOrder {
+  id: string;
+  status: string;
+  orderNumber?: string;
+  costCents?: number;
+  receivedAt: string;
+  createdAt: string;
+}
 
 /** The 0.1.0 footprint of an order: its entries and counter amounts (orders.ts, ef26fad). */
 function legacyFootprint(u: string, order: LegacyOrder) {
@@ -120,6 +128,20 @@ function legacyFootprint(u: string, order: LegacyOrder) {
     counters.push([["ws", u, "order_bucket", order.status, level, bucket], 1]);
   });
   return { entries, counters };
+}
+
+/**
+ * Creates `order` in account `u` as the 0.1.0 binary did (a downgrade's writes): its entries
+ * and counters of that release, none of what later releases added (tracking index, insight
+ * sums, shippedAt).
+ */
+export async function writeLegacyOrder(kv: Deno.Kv, u: string, order: LegacyOrder) {
+  const { entries, counters } = legacyFootprint(u, order);
+  const op = kv.atomic();
+  for (const [key, value] of entries) op.set(key, value);
+  for (const [key, amount] of counters) if (amount) op.sum(key, BigInt(amount));
+  op.set(["ws", u, "order_rev"], Date.now());
+  if (!(await op.commit()).ok) throw new Error("legacy order not written");
 }
 
 /** Writes the two accounts, their sessions, settings and orders into `kv` (an empty store). */

@@ -43,6 +43,7 @@ export const keys = {
   orders: (userId: string) => ["ws", userId, "order"] as const,
   order: (userId: string, orderId: string) => ["ws", userId, "order", orderId] as const,
   /** Normalised order number -> order id; unique, checked on every create. */
+  ordersByNumber: (userId: string) => ["ws", userId, "order_by_number"] as const,
   orderByNumber: (userId: string, number: string) =>
     ["ws", userId, "order_by_number", number] as const,
   /** (receivedAt ms, id) -> copy of the order: the newest-first list. */
@@ -50,14 +51,17 @@ export const keys = {
   orderByReceived: (userId: string, ms: number, orderId: string) =>
     ["ws", userId, "order_by_received", ms, orderId] as const,
   /** (status, receivedAt ms, id) -> copy of the order: the list filtered by status. */
+  ordersByAnyStatus: (userId: string) => ["ws", userId, "order_by_status"] as const,
   ordersByStatus: (userId: string, status: string) =>
     ["ws", userId, "order_by_status", status] as const,
   orderByStatus: (userId: string, status: string, ms: number, orderId: string) =>
     ["ws", userId, "order_by_status", status, ms, orderId] as const,
   /** KvU64: orders in a status. */
+  orderStatusCounts: (userId: string) => ["ws", userId, "count", "orders_status"] as const,
   orderStatusCount: (userId: string, status: string) =>
     ["ws", userId, "count", "orders_status", status] as const,
   /** KvU64: orders received in a time bucket (`dim` is "all" or a status; see domain/buckets). */
+  allOrderBuckets: (userId: string) => ["ws", userId, "order_bucket"] as const,
   orderBuckets: (userId: string, dim: string, level: number) =>
     ["ws", userId, "order_bucket", dim, level] as const,
   orderBucket: (userId: string, dim: string, level: number, bucket: number) =>
