@@ -13,12 +13,14 @@ export const LAYOUT_REFUSED_EXIT = 78;
 
 /** Migrates the store to this release's layout, or exits the process refusing to start. */
 export async function upgradeLayout(deps: AppDeps): Promise<void> {
+  const started = performance.now();
   const outcome = await migrateLayout(deps.kv, { log: deps.log, now: deps.now, release: VERSION });
   if (outcome.ok) {
     deps.log.info("data layout", {
       release: VERSION,
       layout: outcome.version,
       migrated: outcome.ran.map((m) => m.id),
+      ms: Math.round(performance.now() - started),
     });
     return;
   }

@@ -109,7 +109,6 @@ function refusal(
 export async function migrateLayout(kv: Deno.Kv, options: LayoutOptions): Promise<LayoutOutcome> {
   const { log, now, release } = options;
   const migrations = options.migrations ?? MIGRATIONS;
-  const started = now();
   const ran: MigrationReport[] = [];
   let loggedWait = -Infinity;
   for (;;) {
@@ -140,7 +139,6 @@ export async function migrateLayout(kv: Deno.Kv, options: LayoutOptions): Promis
     } finally {
       await lease.release();
     }
-    if (ran.length) log.info("data layout is current", { ms: now() - started });
   }
 }
 
