@@ -25,6 +25,7 @@ import { mailArrival } from "./bench/scenarios/mail_arrival.ts";
 import { chat } from "./bench/scenarios/chat.ts";
 import { dashboard } from "./bench/scenarios/dashboard.ts";
 import { insights } from "./bench/scenarios/insights.ts";
+import { upgrade } from "./bench/scenarios/upgrade.ts";
 
 const SCENARIOS: Scenario[] = [
   foundation,
@@ -37,6 +38,7 @@ const SCENARIOS: Scenario[] = [
   chat,
   dashboard,
   insights,
+  upgrade,
 ];
 
 const REPORT = new URL("../docs/benchmarks.md", import.meta.url);

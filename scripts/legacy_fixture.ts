@@ -74,7 +74,7 @@ export function legacyOrder(a: number, i: number) {
   const iso = (ms: number) => new Date(ms).toISOString();
   const updated = received + (status === "delivered" ? 5 : shippedOrLater ? 2 : 0) * DAY;
   return {
-    id: `ord_legacy${a}${String(i).padStart(4, "0")}`,
+    id: `ord_legacy${a}${String(i).padStart(6, "0")}`,
     status,
     itemSummary: `Item ${i}`,
     ...(i % 6 !== 5 ? { orderNumber: `#L${a}-${1000 + i}` } : {}),
@@ -144,8 +144,14 @@ export async function writeLegacyOrder(kv: Deno.Kv, u: string, order: LegacyOrde
   if (!(await op.commit()).ok) throw new Error("legacy order not written");
 }
 
-/** Writes the two accounts, their sessions, settings and orders into `kv` (an empty store). */
-export async function writeLegacyStore(kv: Deno.Kv, now = Date.now()): Promise<void> {
+/**
+ * Writes the two accounts, their sessions, settings and orders into `kv` (an empty store);
+ * `ordersPerAccount` other than the default for the benchmark.
+ */
+export async function writeLegacyStore(
+  kv: Deno.Kv,
+  { now = Date.now(), ordersPerAccount = ORDERS_PER_ACCOUNT } = {},
+): Promise<void> {
   const passwordHash = await hashPassword(LEGACY_PASSWORD);
   const sums = new Map<string, { key: Deno.KvKey; amount: number }>();
   const sum = (key: Deno.KvKey, amount: number) => {
@@ -189,9 +195,9 @@ export async function writeLegacyStore(kv: Deno.Kv, now = Date.now()): Promise<v
       });
     sum(["stats", "users"], 1);
     if (!(await op.commit()).ok) throw new Error("legacy account not written");
-    for (let i = 0; i < ORDERS_PER_ACCOUNT; i += 20) {
+    for (let i = 0; i < ordersPerAccount; i += 20) {
       const batch = kv.atomic();
-      for (let j = i; j < Math.min(i + 20, ORDERS_PER_ACCOUNT); j++) {
+      for (let j = i; j < Math.min(i + 20, ordersPerAccount); j++) {
         const order = legacyOrder(a, j);
         const { entries, counters } = legacyFootprint(u, order);
         for (const [key, value] of entries) batch.set(key, value);

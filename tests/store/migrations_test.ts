@@ -7,10 +7,14 @@
 import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
 import {
   LEGACY_ACCOUNTS,
+  legacyOrder,
   ORDERS_PER_ACCOUNT,
   writeLegacyStore,
 } from "../../scripts/legacy_fixture.ts";
+import type { Order } from "../../src/domain/order.ts";
 import { createLogger } from "../../src/lib/log.ts";
+import { rewriteOrder } from "../../src/store/orders.ts";
+import { verifyStore } from "../../src/store/verify.ts";
 import { keys } from "../../src/store/keys.ts";
 import { LAYOUT_VERSION, MIGRATIONS } from "../../src/store/migrations/index.ts";
 import { type LayoutOptions, migrateLayout } from "../../src/store/migrations/run.ts";
@@ -113,21 +117,27 @@ Deno.test("unknown keys and corrupt or truncated records are skipped, logged and
     userEdited: [],
   });
   await store.kv.set([...keys.order(alice, "ord_x"), "extra"], 1);
+  await store.kv.set(keys.order(alice, "ord_badcost"), {
+    ...(await store.kv.get<Record<string, unknown>>(keys.order(alice, "ord_legacy0000002"))).value,
+    id: "ord_badcost",
+    costCents: "12.50",
+  });
   await store.kv.set(keys.user("usr_broken"), { id: "usr_broken" });
   await store.kv.set(["someone_elses", "key"], "left alone");
 
   const outcome = await migrateLayout(store.kv, store.options);
   ok(outcome.ok);
   eq(outcome.ran.map((m) => [m.id, m.counts.skipped]), [
-    ["tracking-index", 3],
+    ["tracking-index", 4],
     ["leaderboard-members", 1],
-    ["shipped-at", 3],
+    ["shipped-at", 4],
   ]);
   equal(outcome.ran[0].counts.orders, 2 * ORDERS_PER_ACCOUNT);
   const skipped = store.logs().filter((l) => l.msg === "migration skipped a record");
   eq(
     skipped.filter((l) => l.migration === "tracking-index").map((l) => l.why).sort(),
     [
+      "order record has a costCents that is not a whole number",
       "order record is not an object",
       "order record lacks receivedAt or updatedAt",
       "unknown key under order",
@@ -138,6 +148,42 @@ Deno.test("unknown keys and corrupt or truncated records are skipped, logged and
     "account record lacks email or timezone",
   );
   equal((await store.kv.get(["someone_elses", "key"])).value, "left alone");
+});
+
+Deno.test("orders edited while the migrations run keep both the edit and the migration's change", async () => {
+  await using store = await legacyStore();
+  const alice = LEGACY_ACCOUNTS[0].id;
+  // Another process (an old instance of a rolling restart) edits orders as fast as it can.
+  const other = await Deno.openKv(store.path);
+  let editing = true;
+  const last = new Map<string, string>();
+  const editor = (async () => {
+    for (let i = 0; editing; i = (i + 7) % ORDERS_PER_ACCOUNT) {
+      const id = legacyOrder(0, i).id;
+      const name = `edited ${last.size} ${i}`;
+      await rewriteOrder(store.kv, alice, id, (o) => ({ ...o, store: name }));
+      last.set(id, name);
+    }
+  })();
+  const outcome = await migrateLayout(store.kv, store.options);
+  editing = false;
+  await editor;
+  other.close();
+  ok(outcome.ok);
+  const counts = outcome.ran.map((m) => m.counts);
+  ok(last.size >= 10, `${last.size} orders edited`);
+  // Every shipped order has shippedAt, and the last edit of each order stands.
+  for (let i = 0; i < ORDERS_PER_ACCOUNT; i++) {
+    const id = legacyOrder(0, i).id;
+    const order = (await store.kv.get<Order>(keys.order(alice, id))).value!;
+    if (order.status === "shipped" || order.status === "delivered") {
+      ok(order.shippedAt, `${id} ${JSON.stringify(order)} ${JSON.stringify(counts)}`);
+    }
+    if (last.has(id)) equal(order.store, last.get(id), id);
+  }
+  ok(counts.some((c) => c.conflicts), JSON.stringify(counts));
+  const report = await verifyStore(store.kv, { repair: false });
+  eq(report.accounts.map((a) => a.differences), [[], []]);
 });
 
 Deno.test("a newer layout version is refused, naming both versions, with nothing written", async () => {

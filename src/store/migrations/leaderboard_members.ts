@@ -20,10 +20,14 @@ async function batch(ctx: MigrationContext, cursor: Cursor | null): Promise<Batc
     const op = ctx.kv.atomic();
     for (const user of group) op.check(user).set(keys.leaderboardMember(user.value.id), true);
     // An account changed since it was read (its own commit keeps the list): read again.
-    if (!(await ctx.commit(op)).ok) return { cursor, counts: { added, conflicts: 1 } };
+    if (!(await ctx.commit(op)).ok) return { done: false, cursor, counts: { added, conflicts: 1 } };
     added += group.length;
   }
-  return { cursor: next, counts: { accounts: users.length, listed: listed.length, added } };
+  return {
+    done: next === null,
+    cursor: next,
+    counts: { accounts: users.length, listed: listed.length, added },
+  };
 }
 
 /** Accounts that turned public stats on before the list existed are put on it. */

@@ -90,9 +90,10 @@ function refusal(
     return {
       ok: false,
       reason: "newer",
-      message: `The data is at layout version ${value.version} (written by release ${
-        value.release ?? "unknown"
-      }), newer than this release ${release} knows (layout version ${known}); refusing to ` +
+      message:
+        `The data is at layout version ${value.version} (written by release ${
+          value.release ?? "unknown"
+        }), newer than this release ${release} knows (layout version ${known}); refusing to ` +
         `start so nothing is written in the older layout. Run release ${
           value.release ?? "that release"
         } or newer again, or ${restore} to run this one.`,
@@ -193,7 +194,7 @@ async function runOne(
   const saved = (await kv.get<Progress>(cursorKey)).value;
   const counts: Record<string, number> = { ...saved?.counts };
   const startedAt = saved?.startedAt ?? new Date(now()).toISOString();
-  let cursor: Cursor | null = saved?.cursor ?? null;
+  let cursor: Cursor | null = saved?.cursor.length ? saved.cursor : null;
   const begun = performance.now();
   log.info(saved ? "migration resumed" : "migration started", {
     migration: migration.id,
@@ -229,12 +230,12 @@ async function runOne(
       return { failed: { ok: false, reason: "failed", message } };
     }
     for (const [name, n] of Object.entries(result.counts)) counts[name] = (counts[name] ?? 0) + n;
-    if (result.cursor === null) {
+    if (result.done) {
       return { report: { id: migration.id, counts, ms: Math.round(performance.now() - begun) } };
     }
     if (result.counts.conflicts) await new Promise((r) => setTimeout(r, 20));
     cursor = result.cursor;
-    const progress: Progress = { cursor, counts, startedAt };
+    const progress: Progress = { cursor: cursor ?? [], counts, startedAt };
     await lease.commit(kv.atomic().set(cursorKey, progress));
   }
 }

@@ -4,11 +4,17 @@ import { insightScope } from "../insights.ts";
 import { keys } from "../keys.ts";
 import { writeChanges } from "../order_footprint.ts";
 import type { BatchResult, Cursor, Migration, MigrationContext } from "./types.ts";
-import { type OrderOf, orderBatch } from "./walk.ts";
+import {
+  checkedChunks,
+  ConflictStreak,
+  orderBatch,
+  type OrderOf,
+  userRecordProblem,
+} from "./walk.ts";
 
 const ORDERS_PER_BATCH = 200;
-/** Orders per commit: each is checked, with the account and the lease. */
-const ORDERS_PER_COMMIT = 8;
+/** Commits lost in a row: past two, commits check each order (walk.ts `checkedChunks`). */
+const streak = new ConflictStreak();
 /** Event-log entries read per account and batch at most (the log keeps 7 days). */
 const EVENTS_READ = 10_000;
 
@@ -28,33 +34,35 @@ async function shippedEvents(kv: Deno.Kv, userId: string): Promise<Map<string, s
 }
 
 /** Writes `shippedAt` on one account's orders that need it; the number written. */
-async function backfill(ctx: MigrationContext, userId: string, orders: OrderOf[]) {
+async function backfill(
+  ctx: MigrationContext,
+  userId: string,
+  orders: OrderOf[],
+): Promise<{ written: number; conflict: boolean }> {
   const user = await ctx.kv.get<UserRecord>(keys.user(userId));
-  if (!user.value) {
-    for (const { entry } of orders) ctx.skip(entry.key, "order of an account without a record");
+  const problem = user.versionstamp ? userRecordProblem(user as Deno.KvEntry<unknown>) : "none";
+  if (problem) {
+    const why = `order of an account whose record is ${
+      problem === "none" ? "missing" : "unreadable"
+    }`;
+    for (const { entry } of orders) ctx.skip(entry.key, why);
     return { written: 0, conflict: false };
   }
   const events = await shippedEvents(ctx.kv, userId);
-  const changes = orders.flatMap(({ entry }) => {
-    const shippedAt = backfilledShippedAt(entry.value, events.get(entry.value.id) ?? []);
-    return shippedAt ? [{ entry, after: { ...entry.value, shippedAt } as Order }] : [];
+  const changes = orders.flatMap((order) => {
+    const { value } = order.entry;
+    const shippedAt = backfilledShippedAt(value, events.get(value.id) ?? []);
+    return shippedAt ? [{ order, after: { ...value, shippedAt } as Order }] : [];
   });
-  let written = 0;
-  for (let i = 0; i < changes.length; i += ORDERS_PER_COMMIT) {
-    const group = changes.slice(i, i + ORDERS_PER_COMMIT);
-    const op = ctx.kv.atomic().check(user);
-    for (const { entry } of group) op.check(entry);
-    // The footprint difference moves the calendar's shipped count with the order.
+  // The footprint difference moves the calendar's shipped count with the order.
+  const done = await checkedChunks(ctx, streak, [user], changes, (op, chunk) =>
     writeChanges(
       op,
       userId,
-      group.map(({ entry, after }) => ({ before: entry.value, after })),
-      insightScope(user.value),
-    );
-    if (!(await ctx.commit(op)).ok) return { written, conflict: true };
-    written += group.length;
-  }
-  return { written, conflict: false };
+      chunk.map(({ order, after }) => ({ before: order.entry.value, after })),
+      insightScope(user.value!),
+    ));
+  return { written: done.written, conflict: !done.ok };
 }
 
 async function batch(ctx: MigrationContext, cursor: Cursor | null): Promise<BatchResult> {
@@ -65,9 +73,9 @@ async function batch(ctx: MigrationContext, cursor: Cursor | null): Promise<Batc
     const done = await backfill(ctx, userId, ofUser);
     written += done.written;
     // An order or the account changed since it was read: this batch is read again.
-    if (done.conflict) return { cursor, counts: { written, conflicts: 1 } };
+    if (done.conflict) return { done: false, cursor, counts: { written, conflicts: 1 } };
   }
-  return { cursor: next, counts: { orders: orders.length, written } };
+  return { done: next === null, cursor: next, counts: { orders: orders.length, written } };
 }
 
 /**

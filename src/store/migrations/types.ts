@@ -27,7 +27,9 @@ export interface MigrationContext {
 }
 
 export interface BatchResult {
-  /** Where the next batch starts; null when the migration is done. */
+  /** True when the migration is finished (nothing after this batch). */
+  done: boolean;
+  /** Where the next batch starts (null: from the start again); the cursor given, to redo it. */
   cursor: Cursor | null;
   /** What the batch did, by name (`orders`, `added`, ...); summed into the migration's log. */
   counts: Record<string, number>;

@@ -7,7 +7,7 @@
 import { isOrderStatus, type Order } from "../../domain/order.ts";
 import type { UserRecord } from "../../domain/user.ts";
 import { keys } from "../keys.ts";
-import type { Cursor } from "./types.ts";
+import type { Cursor, MigrationContext } from "./types.ts";
 
 type Skip = (key: Deno.KvKey, why: string) => void;
 
@@ -38,6 +38,19 @@ export function orderRecordProblem(entry: Deno.KvEntry<unknown>): string | null 
     return "order record lacks receivedAt or updatedAt";
   }
   if (!Array.isArray(value.userEdited)) return "order record lacks userEdited";
+  for (const field of ["costCents", "salePriceCents"]) {
+    if (value[field] !== undefined && !Number.isSafeInteger(value[field])) {
+      return `order record has a ${field} that is not a whole number`;
+    }
+  }
+  for (const field of ["orderNumber", "trackingNumber", "actualDelivery", "estimatedDelivery"]) {
+    if (value[field] !== undefined && typeof value[field] !== "string") {
+      return `order record has a ${field} that is not text`;
+    }
+  }
+  if (value.shippedAt !== undefined && !isTime(value.shippedAt)) {
+    return "order record has a shippedAt that is not a time";
+  }
   return null;
 }
 
@@ -71,6 +84,11 @@ export async function userBatch(
 export interface OrderOf {
   userId: string;
   entry: Deno.KvEntry<Order>;
+  /**
+   * The account's order revision, read before its orders: every order commit rewrites it, so a
+   * commit checking it fails if any order of the account changed since.
+   */
+  revision: Deno.KvEntryMaybe<unknown>;
 }
 
 /**
@@ -88,6 +106,7 @@ export async function orderBatch(
   let from = cursor && cursor.length > 1 ? String(cursor[1]) : undefined;
   let read = 0;
   while (userId !== null) {
+    const revision = await kv.get(keys.orderRevision(userId));
     const iter = kv.list<unknown>({ prefix: keys.orders(userId) }, {
       limit: limit - read,
       batchSize: limit - read,
@@ -98,7 +117,7 @@ export async function orderBatch(
       here++;
       const problem = orderRecordProblem(entry);
       if (problem) skip(entry.key, problem);
-      else orders.push({ userId, entry: entry as Deno.KvEntry<Order> });
+      else orders.push({ userId, entry: entry as Deno.KvEntry<Order>, revision });
     }
     read += here;
     // The limit reached: this account may have more, from the last one read.
@@ -120,4 +139,61 @@ async function nextUserId(kv: Deno.Kv, userId: string | null): Promise<string | 
     if (entry.key.length === 2 && typeof id === "string") return id;
   }
   return null;
+}
+
+/** A migration's consecutive commits lost to concurrent changes. */
+export class ConflictStreak {
+  count = 0;
+  /** After this many, commits check each order instead of the account's order revision. */
+  static readonly NARROW_AFTER = 2;
+  get narrow() {
+    return this.count >= ConflictStreak.NARROW_AFTER;
+  }
+}
+
+/** Items per commit: checking the account's revision, or (narrow) each of their orders. */
+const WIDE_CHUNK = 50;
+const NARROW_CHUNK = 8;
+
+/**
+ * Commits `items` (all of one account's orders, read after `items[0].order.revision`) in
+ * chunks, with `checks` and, per chunk, the account's order revision: one check covers every
+ * order read, since every order commit rewrites it. After conflicts in a row, a chunk checks its
+ * own orders instead (at most 8 with the lease), so a busy account still makes progress.
+ * `write` may rewrite the revision itself (an order change): the next chunk checks that one.
+ */
+export async function checkedChunks<T extends { order: OrderOf }>(
+  ctx: MigrationContext,
+  streak: ConflictStreak,
+  checks: Deno.AtomicCheck[],
+  items: T[],
+  write: (op: Deno.AtomicOperation, chunk: T[]) => void,
+): Promise<{ ok: boolean; written: number }> {
+  if (!items.length) return { ok: true, written: 0 };
+  let revision = items[0].order.revision;
+  const size = streak.narrow ? NARROW_CHUNK : WIDE_CHUNK;
+  let written = 0;
+  for (let i = 0; i < items.length; i += size) {
+    const chunk = items.slice(i, i + size);
+    const op = ctx.kv.atomic().check(...checks);
+    if (streak.narrow) {
+      const seen = new Set<string>();
+      for (const { order } of chunk) {
+        if (!seen.has(order.entry.value.id)) op.check(order.entry);
+        seen.add(order.entry.value.id);
+      }
+    } else op.check(revision);
+    write(op, chunk);
+    const result = await ctx.commit(op);
+    if (!result.ok) {
+      streak.count++;
+      return { ok: false, written };
+    }
+    streak.count = 0;
+    if ((await ctx.kv.get(revision.key)).versionstamp === result.versionstamp) {
+      revision = { ...revision, versionstamp: result.versionstamp };
+    }
+    written += chunk.length;
+  }
+  return { ok: true, written };
 }
