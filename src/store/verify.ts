@@ -14,7 +14,7 @@ import type { UserRecord } from "../domain/user.ts";
 import { insightScope } from "./insights.ts";
 import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
-import { orderRecordProblem, userBatch } from "./migrations/walk.ts";
+import { chunksOf, orderRecordProblem, userBatch } from "./migrations/walk.ts";
 import { footprint } from "./order_footprint.ts";
 import type { Cursor } from "./migrations/types.ts";
 
@@ -61,7 +61,10 @@ export interface VerifyOptions {
 const ATTEMPTS = 20;
 const pause = (attempt: number) =>
   new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 10 * attempt)));
-/** Writes per repair commit (the account record and the revision are its two checks). */
+/**
+ * Writes per repair commit at most (the account record and the revision are its two checks),
+ * and about `COMMIT_BYTES` (walk.ts).
+ */
 const WRITES_PER_COMMIT = 200;
 
 type Expected = Map<string, { key: Deno.KvKey; value: unknown; counter: boolean }>;
@@ -157,15 +160,16 @@ async function repairAll(
   guards: Deno.AtomicCheck[],
 ): Promise<{ ok: boolean; written: number }> {
   let written = 0;
-  for (let i = 0; i < diffs.length; i += WRITES_PER_COMMIT) {
+  const bytes = (d: Difference) => id(d.expected ?? null).length + 200;
+  for (const chunk of chunksOf(diffs, WRITES_PER_COMMIT, bytes)) {
     const op = kv.atomic().check(...guards);
-    for (const d of diffs.slice(i, i + WRITES_PER_COMMIT)) {
+    for (const d of chunk) {
       if (d.kind === "stale") op.delete(d.key);
       else if (typeof d.expected === "bigint") op.set(d.key, new Deno.KvU64(d.expected));
       else op.set(d.key, d.expected);
     }
     if (!(await commit(op)).ok) return { ok: false, written };
-    written += Math.min(WRITES_PER_COMMIT, diffs.length - i);
+    written += chunk.length;
   }
   return { ok: true, written };
 }

@@ -16,6 +16,8 @@ import { createLogger } from "../../src/lib/log.ts";
 import { rewriteOrder } from "../../src/store/orders.ts";
 import { verifyStore } from "../../src/store/verify.ts";
 import { keys } from "../../src/store/keys.ts";
+import { deletePrefix } from "../../src/store/kv.ts";
+import { withKvConnectLimits } from "./kv_connect_limits.ts";
 import { LAYOUT_VERSION, MIGRATIONS } from "../../src/store/migrations/index.ts";
 import { type LayoutOptions, migrateLayout } from "../../src/store/migrations/run.ts";
 import type { Migration } from "../../src/store/migrations/types.ts";
@@ -240,4 +242,30 @@ Deno.test("of two runners on one file, exactly one migrates and the other waits 
   } finally {
     other.close();
   }
+});
+
+Deno.test("the migrations and a verify --repair stay within KV Connect's limits", async () => {
+  await using store = await legacyStore();
+  // Long orders (8 KB each): fifty of them with their copies would pass KV Connect's 800 KiB.
+  const alice = LEGACY_ACCOUNTS[0].id;
+  for (let i = 0; i < ORDERS_PER_ACCOUNT; i++) {
+    const order = { ...legacyOrder(0, i), itemSummary: "x".repeat(8000) };
+    const ms = Date.parse(order.receivedAt);
+    await store.kv.atomic()
+      .set(keys.order(alice, order.id), order)
+      .set(keys.orderByReceived(alice, ms, order.id), order)
+      .set(keys.orderByStatus(alice, order.status, ms, order.id), order)
+      .commit();
+  }
+  const limited = withKvConnectLimits(store.kv);
+  const outcome = await migrateLayout(limited.kv, store.options);
+  ok(outcome.ok);
+  // Undo what the migrations did to one account, for the repair to redo.
+  await deletePrefix(store.kv, keys.trackingIndex(alice));
+  await deletePrefix(store.kv, keys.ordersByReceived(alice));
+  const repaired = await verifyStore(limited.kv, { repair: true });
+  ok(repaired.accounts[0].repaired > 50);
+  eq(limited.refused, []);
+  ok(limited.largest.bytes > 300_000, JSON.stringify(limited.largest));
+  eq((await verifyStore(store.kv, { repair: false })).accounts.map((a) => a.differences), [[], []]);
 });

@@ -40,7 +40,9 @@ export function backfillEntries(family: (userId: string) => Deno.KvKey) {
     for (const ofUser of Map.groupBy(orders, (o) => o.userId).values()) {
       const { wanted, missing } = await missingEntries(ctx, ofUser, family);
       indexed += wanted;
-      const done = await checkedChunks(ctx, streak, [], missing, (op, chunk) => {
+      const bytes = (e: { key: Deno.KvKey; value: unknown }) =>
+        JSON.stringify(e.value).length + 200;
+      const done = await checkedChunks(ctx, streak, [], missing, bytes, (op, chunk) => {
         for (const { key, value } of chunk) op.set(key, value);
       });
       added += done.written;

@@ -55,7 +55,9 @@ async function backfill(
     return shippedAt ? [{ order, after: { ...value, shippedAt } as Order }] : [];
   });
   // The footprint difference moves the calendar's shipped count with the order.
-  const done = await checkedChunks(ctx, streak, [user], changes, (op, chunk) =>
+  // An order's change writes it and its two copies, besides small index and counter keys.
+  const bytes = ({ after }: { after: Order }) => 3 * JSON.stringify(after).length + 2000;
+  const done = await checkedChunks(ctx, streak, [user], changes, bytes, (op, chunk) =>
     writeChanges(
       op,
       userId,

@@ -154,6 +154,27 @@ export class ConflictStreak {
 /** Items per commit: checking the account's revision, or (narrow) each of their orders. */
 const WIDE_CHUNK = 50;
 const NARROW_CHUNK = 8;
+/** Estimated bytes per commit at most: KV Connect refuses a commit over 800 KiB. */
+export const COMMIT_BYTES = 400_000;
+
+/** Splits `items` into runs of at most `size` items and about `COMMIT_BYTES`. */
+export function chunksOf<T>(items: T[], size: number, bytesOf: (item: T) => number): T[][] {
+  const out: T[][] = [];
+  let chunk: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const b = bytesOf(item);
+    if (chunk.length && (chunk.length >= size || bytes + b > COMMIT_BYTES)) {
+      out.push(chunk);
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(item);
+    bytes += b;
+  }
+  if (chunk.length) out.push(chunk);
+  return out;
+}
 
 /**
  * Commits `items` (all of one account's orders, read after `items[0].order.revision`) in
@@ -161,22 +182,23 @@ const NARROW_CHUNK = 8;
  * order read, since every order commit rewrites it. After conflicts in a row, a chunk checks its
  * own orders instead (at most 8 with the lease), so a busy account still makes progress.
  * `write` may rewrite the revision itself (an order change): the next chunk checks that one.
+ * `bytesOf` estimates what an item writes, to keep a commit under KV Connect's size limit.
  */
 export async function checkedChunks<T extends { order: OrderOf }>(
   ctx: MigrationContext,
   streak: ConflictStreak,
   checks: Deno.AtomicCheck[],
   items: T[],
+  bytesOf: (item: T) => number,
   write: (op: Deno.AtomicOperation, chunk: T[]) => void,
 ): Promise<{ ok: boolean; written: number }> {
   if (!items.length) return { ok: true, written: 0 };
   let revision = items[0].order.revision;
-  const size = streak.narrow ? NARROW_CHUNK : WIDE_CHUNK;
+  const narrow = streak.narrow;
   let written = 0;
-  for (let i = 0; i < items.length; i += size) {
-    const chunk = items.slice(i, i + size);
+  for (const chunk of chunksOf(items, narrow ? NARROW_CHUNK : WIDE_CHUNK, bytesOf)) {
     const op = ctx.kv.atomic().check(...checks);
-    if (streak.narrow) {
+    if (narrow) {
       const seen = new Set<string>();
       for (const { order } of chunk) {
         if (!seen.has(order.entry.value.id)) op.check(order.entry);
