@@ -18,8 +18,16 @@ const streak = new ConflictStreak();
 /** Event-log entries read per account and batch at most (the log keeps 7 days). */
 const EVENTS_READ = 10_000;
 
+/**
+ * The account the last batch read the event log of, per store: orders are walked account by
+ * account, so each account's log is read once per run, not once per batch.
+ */
+const lastRead = new WeakMap<Deno.Kv, { userId: string; events: Map<string, string[]> }>();
+
 /** Order id -> times of its `order.shipped` events still in the account's event log. */
 async function shippedEvents(kv: Deno.Kv, userId: string): Promise<Map<string, string[]>> {
+  const last = lastRead.get(kv);
+  if (last?.userId === userId) return last.events;
   const out = new Map<string, string[]>();
   const iter = kv.list<{ type?: string; createdAt?: string; data?: { order?: { id?: string } } }>(
     { prefix: keys.events(userId) },
@@ -30,6 +38,7 @@ async function shippedEvents(kv: Deno.Kv, userId: string): Promise<Map<string, s
     if (value?.type !== "order.shipped" || typeof id !== "string" || !value.createdAt) continue;
     out.set(id, [...out.get(id) ?? [], value.createdAt]);
   }
+  lastRead.set(kv, { userId, events: out });
   return out;
 }
 
