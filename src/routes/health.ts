@@ -55,7 +55,12 @@ async function runProbe(kv: Deno.Kv, now: number): Promise<Probe> {
     const [{ ok, counts }, layout] = await Promise.all([probeStorage(kv), layoutState(kv)]);
     return { ok, counts: { users: counts.users, orders: counts.orders }, layout, at: now };
   } catch {
-    return { ok: false, counts: { users: 0, orders: 0 }, layout: { version: 0, pending: 0 }, at: now };
+    return {
+      ok: false,
+      counts: { users: 0, orders: 0 },
+      layout: { version: 0, pending: 0 },
+      at: now,
+    };
   }
 }
 
