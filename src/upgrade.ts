@@ -14,7 +14,18 @@ export const LAYOUT_REFUSED_EXIT = 78;
 /** Migrates the store to this release's layout, or exits the process refusing to start. */
 export async function upgradeLayout(deps: AppDeps): Promise<void> {
   const started = performance.now();
-  const outcome = await migrateLayout(deps.kv, { log: deps.log, now: deps.now, release: VERSION });
+  let outcome;
+  try {
+    outcome = await migrateLayout(deps.kv, { log: deps.log, now: deps.now, release: VERSION });
+  } catch (err) {
+    // Storage failing (not the data): a later start may succeed, so not the refusal status.
+    deps.log.error("the data layout could not be checked; storage failed", {
+      error: err instanceof Error ? err.message : String(err),
+      release: VERSION,
+    });
+    deps.kv.close();
+    Deno.exit(1);
+  }
   if (outcome.ok) {
     deps.log.info("data layout", {
       release: VERSION,

@@ -4,6 +4,7 @@
  * (`["layout"]`, one key) holds the version (migrations applied, in list order) and their ids;
  * a store whose marker is newer than this release knows, or unreadable, is refused.
  */
+import { ConflictError } from "../../errors.ts";
 import type { Logger } from "../../lib/log.ts";
 import { keys } from "../keys.ts";
 import { type HeldLease, LeaseLostError, takeLease } from "../lease.ts";
@@ -223,7 +224,8 @@ async function runOne(
     try {
       result = await migration.batch(ctx, cursor);
     } catch (err) {
-      if (err instanceof LeaseLostError) throw err;
+      // Lost lease, busy storage: not the data's fault; the caller looks again or retries.
+      if (err instanceof LeaseLostError || err instanceof ConflictError) throw err;
       const message = `Migration ${migration.id} failed at ${JSON.stringify(cursor)}: ${
         err instanceof Error ? err.message : String(err)
       }; nothing after its last saved batch was written, and the next start resumes there.`;
