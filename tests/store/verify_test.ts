@@ -10,6 +10,7 @@ import { writeLegacyOrder, writeLegacyStore } from "../../scripts/legacy_fixture
 import type { Order } from "../../src/domain/order.ts";
 import { keys } from "../../src/store/keys.ts";
 import { migrateLayout } from "../../src/store/migrations/run.ts";
+import { shippedAt } from "../../src/store/migrations/shipped_at.ts";
 import { createLogger } from "../../src/lib/log.ts";
 import { verifyStore } from "../../src/store/verify.ts";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";
@@ -109,6 +110,23 @@ Deno.test("verify: the old binary's writes are found and --repair fixes them whi
   // The old orders are found by their tracking number again.
   const index = await Array.fromAsync(ctx.kv.list({ prefix: keys.trackingIndex(user.id) }));
   eq(index.map((e) => e.value).sort(), ["ord_downgrade1", "ord_downgrade2"]);
+
+  // Their shippedAt is data, not a sum: the shipped-at migration dates them (here run by hand,
+  // as a release's migrations are on a store that has not had them), moving the calendar's
+  // maintained shipped count in the same commits.
+  const dated = await migrateLayout(ctx.kv, {
+    log: ctx.deps.log,
+    now: Date.now,
+    release: "test",
+    migrations: [shippedAt],
+  });
+  ok(dated.ok);
+  equal(dated.ran[0].counts.written, 2);
+  eq((await verifyStore(ctx.kv, { repair: false })).accounts[0].differences, []);
+  const calendar = await call<{ days: { shipped: number }[] }>(ctx, "GET", "/api/calendar", {
+    token,
+  });
+  equal(calendar.body.days.reduce((n, d) => n + d.shipped, 0), 2);
 });
 
 Deno.test("deno task verify reports differences (exit 1), --repair fixes them (exit 0)", async () => {
