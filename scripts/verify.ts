@@ -58,6 +58,7 @@ if (import.meta.main) {
     busy: report.accounts.filter((a) => a.busy).length + (report.platformBusy ? 1 : 0),
     skippedAccounts: report.skippedAccounts,
     skippedOrders: report.accounts.reduce((n, a) => n + a.skipped, 0),
+    unknownKeys: report.unknownKeys,
     platform: shown(report.platform),
     platformRepaired: report.platformRepaired,
   };

@@ -12,6 +12,7 @@ import { listedOnLeaderboard } from "../domain/leaderboard.ts";
 import type { Order } from "../domain/order.ts";
 import type { UserRecord } from "../domain/user.ts";
 import { insightScope } from "./insights.ts";
+import { unknownFamilies } from "./key_families.ts";
 import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
 import { chunksOf, orderRecordProblem, userBatch } from "./migrations/walk.ts";
@@ -49,6 +50,8 @@ export interface VerifyReport {
   platformBusy?: boolean;
   /** Account records that could not be read. */
   skippedAccounts: number;
+  /** Keys under first parts this release does not know, by first part: left alone. */
+  unknownKeys: Record<string, number>;
 }
 
 export interface VerifyOptions {
@@ -228,7 +231,7 @@ export async function verifyStore(kv: Deno.Kv, options: VerifyOptions): Promise<
     cursor = batch.cursor;
   } while (cursor);
   const platform = await verifyPlatform(kv, options.repair);
-  return { accounts, skippedAccounts, ...platform };
+  return { accounts, skippedAccounts, unknownKeys: await unknownFamilies(kv), ...platform };
 }
 
 /**

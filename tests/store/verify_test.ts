@@ -41,6 +41,15 @@ Deno.test("verify: a migrated 0.1.0 store is consistent", async () => {
       [192, 0, 0],
     ]);
     eq(report.platform, []);
+    eq(report.unknownKeys, {});
+    // Keys no release of ours writes are counted by first part and left alone.
+    await kv.set(["someone_elses", "a"], 1);
+    await kv.set(["someone_elses", "b", 2], 1);
+    await kv.set(["zz_other"], 1);
+    await kv.set([42, "x"], 1);
+    const again = await verifyStore(kv, { repair: true });
+    eq(again.unknownKeys, { someone_elses: 2, zz_other: 1, "(not text)": 1 });
+    equal((await kv.get(["someone_elses", "a"])).value, 1);
   } finally {
     kv.close();
   }
