@@ -13,10 +13,6 @@ export const TIMEFRAMES = ["week", "month", "all"] as const;
 export type Timeframe = typeof TIMEFRAMES[number];
 
 export const LEADERBOARD_SIZE = 100;
-
-/** Whether an account belongs on the leaderboard list: public stats and a username. */
-export const listedOnLeaderboard = (user: { publicStats: boolean; username?: string }) =>
-  user.publicStats && !!user.username;
 const WINDOW_DAYS: Record<Exclude<Timeframe, "all">, number> = { week: 7, month: 30 };
 
 /** `["day", "YYYY-MM-DD" (UTC), metric]` or `["total", metric]`. */
@@ -71,3 +67,11 @@ export function rank(contenders: Contender[]): LeaderboardEntry[] {
     .slice(0, LEADERBOARD_SIZE)
     .map((c, i) => ({ rank: i + 1, ...c }));
 }
+
+/**
+ * Whether an account belongs on the leaderboard list (`["leaderboard", u]`): public stats and a
+ * username, the rule `store/users.ts` applies on every account change; the data-layout
+ * migration and the verifier check the list against it.
+ */
+export const listedOnLeaderboard = (user: { publicStats: boolean; username?: string }) =>
+  user.publicStats && !!user.username;

@@ -1,4 +1,3 @@
-import { listedOnLeaderboard } from "../domain/leaderboard.ts";
 import type { IdentityProvider, UserRecord } from "../domain/user.ts";
 import { EMAIL_MAX, normaliseEmail } from "../domain/user.ts";
 import { USERNAME_MAX, usernameKey } from "../domain/profile.ts";
@@ -185,7 +184,8 @@ export function updateUser(
         op.check(holder).set(key, userId);
       }
     }
-    const listed = listedOnLeaderboard;
+    // The leaderboard lists accounts with public stats and a username.
+    const listed = (u: UserRecord) => u.publicStats && !!u.username;
     if (listed(after) && !listed(before)) op.set(keys.leaderboardMember(userId), true);
     if (listed(before) && !listed(after)) op.delete(keys.leaderboardMember(userId));
     const has = (list: Deno.KvKey[], key: Deno.KvKey) => list.some((k) => k.join() === key.join());
