@@ -58,6 +58,8 @@ Deno.test("verify: a migrated 0.1.0 store is consistent", async () => {
 Deno.test("verify: the old binary's writes are found and --repair fixes them while orders keep coming", async () => {
   await using ctx = await testApp();
   const { user, token } = await signUp(ctx, { username: "carol" });
+  const visible = { token, body: { publicProfile: true } };
+  equal((await call(ctx, "POST", "/api/account/visibility", visible)).status, 200);
   const stats = { token, body: { publicStats: true } };
   equal((await call(ctx, "POST", "/api/account/public-stats", stats)).status, 200);
   const create = (body: Record<string, unknown>) =>
