@@ -15,7 +15,8 @@ import { insightScope } from "./insights.ts";
 import { unknownFamilies } from "./key_families.ts";
 import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
-import { chunksOf, orderRecordProblem, userBatch } from "./migrations/walk.ts";
+import { chunksOf } from "./migrations/chunks.ts";
+import { orderRecordProblem, userBatch } from "./migrations/walk.ts";
 import { footprint } from "./order_footprint.ts";
 import type { Cursor } from "./migrations/types.ts";
 
@@ -66,7 +67,7 @@ const pause = (attempt: number) =>
   new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 10 * attempt)));
 /**
  * Writes per repair commit at most (the account record and the revision are its two checks),
- * and about `COMMIT_BYTES` (walk.ts).
+ * and about `COMMIT_BYTES` (migrations/chunks.ts).
  */
 const WRITES_PER_COMMIT = 200;
 

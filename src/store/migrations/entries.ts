@@ -5,7 +5,8 @@
  */
 import { footprintEntries } from "../order_footprint.ts";
 import type { BatchResult, Cursor, MigrationContext } from "./types.ts";
-import { checkedChunks, ConflictStreak, orderBatch, type OrderOf } from "./walk.ts";
+import { checkedChunks, ConflictStreak } from "./chunks.ts";
+import { orderBatch, type OrderOf } from "./walk.ts";
 
 /** Orders read per batch. */
 const ORDERS_PER_BATCH = 200;

@@ -4,16 +4,11 @@ import { insightScope } from "../insights.ts";
 import { keys } from "../keys.ts";
 import { writeChanges } from "../order_footprint.ts";
 import type { BatchResult, Cursor, Migration, MigrationContext } from "./types.ts";
-import {
-  checkedChunks,
-  ConflictStreak,
-  orderBatch,
-  type OrderOf,
-  userRecordProblem,
-} from "./walk.ts";
+import { checkedChunks, ConflictStreak } from "./chunks.ts";
+import { orderBatch, type OrderOf, userRecordProblem } from "./walk.ts";
 
 const ORDERS_PER_BATCH = 200;
-/** Commits lost in a row: past two, commits check each order (walk.ts `checkedChunks`). */
+/** Commits lost in a row: past two, commits check each order (chunks.ts `checkedChunks`). */
 const streak = new ConflictStreak();
 /** Event-log entries read per account and batch at most (the log keeps 7 days). */
 const EVENTS_READ = 10_000;
