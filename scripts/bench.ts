@@ -24,8 +24,8 @@ import { carriers } from "./bench/scenarios/carriers.ts";
 import { mailArrival } from "./bench/scenarios/mail_arrival.ts";
 import { chat } from "./bench/scenarios/chat.ts";
 import { dashboard } from "./bench/scenarios/dashboard.ts";
-import { insights } from "./bench/scenarios/insights.ts";
 import { upgrade } from "./bench/scenarios/upgrade.ts";
+import { insights } from "./bench/scenarios/insights.ts";
 
 const SCENARIOS: Scenario[] = [
   foundation,
@@ -37,8 +37,8 @@ const SCENARIOS: Scenario[] = [
   mailArrival,
   chat,
   dashboard,
-  insights,
   upgrade,
+  insights,
 ];
 
 const REPORT = new URL("../docs/benchmarks.md", import.meta.url);
