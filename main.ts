@@ -8,6 +8,7 @@ import { scheduleCronJobs } from "./src/jobs/schedule.ts";
 import { smtpReceiverFromConfig } from "./src/intake/smtp.ts";
 import { openFilesLimit } from "./src/lib/limits.ts";
 import { openStore } from "./src/store/kv.ts";
+import { upgradeLayout } from "./src/upgrade.ts";
 import { VERSION } from "./src/version.ts";
 import { dashboardBundle, precompress } from "./src/web/bundle.ts";
 
@@ -45,6 +46,8 @@ try {
 
 const { kv, persistence } = await openStore(config.kvPath);
 const deps = createDeps({ kv, config, persistence });
+// Pending data-layout migrations run (one instance at a time) before anything is served.
+await upgradeLayout(deps);
 const app = createApp(deps);
 // The dashboard's compressed assets are made once, before the first visitor asks.
 precompress(dashboardBundle());

@@ -25,6 +25,7 @@ import { carriers } from "./bench/scenarios/carriers.ts";
 import { mailArrival } from "./bench/scenarios/mail_arrival.ts";
 import { chat } from "./bench/scenarios/chat.ts";
 import { dashboard } from "./bench/scenarios/dashboard.ts";
+import { upgrade } from "./bench/scenarios/upgrade.ts";
 import { insights } from "./bench/scenarios/insights.ts";
 import { observability } from "./bench/scenarios/observability.ts";
 
@@ -39,6 +40,7 @@ const SCENARIOS: Scenario[] = [
   mailArrival,
   chat,
   dashboard,
+  upgrade,
   insights,
   observability,
 ];

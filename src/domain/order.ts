@@ -364,3 +364,16 @@ export function matchesQuery(text: string, query: string): boolean {
   const number = query.slice(1).trim();
   return number !== "" && text.slice(0, text.indexOf("\n")).includes(number);
 }
+
+/**
+ * When an order stored without `shippedAt` (by a release before it existed) shipped, for the
+ * data-layout migration: the first `order.shipped` event still in its event log, else its last
+ * change (`updatedAt`), never before it was received. Undefined for an order that needs none
+ * (not shipped or delivered, or `shippedAt` already set).
+ */
+export function backfilledShippedAt(order: Order, shippedEvents: string[]): string | undefined {
+  if (order.shippedAt || (order.status !== "shipped" && order.status !== "delivered")) return;
+  const known = shippedEvents.filter((t) => !Number.isNaN(Date.parse(t))).sort()[0];
+  const at = Math.max(Date.parse(known ?? order.updatedAt), Date.parse(order.receivedAt));
+  return new Date(at).toISOString();
+}

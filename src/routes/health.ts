@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
+import { layoutState } from "../store/migrations/run.ts";
 import { probeStorage } from "../store/stats.ts";
 import { VERSION } from "../version.ts";
 import process from "node:process";
@@ -16,12 +17,19 @@ const HealthSchema = z.object({
       "KV backend: a local SQLite file, in-memory, a remote KV Connect store, or the KV database Deno Deploy assigns to the app",
   }),
   counts: z.object({ users: z.number().int(), orders: z.number().int() }),
+  layout: z.object({
+    version: z.number().int().openapi({ description: "The data layout version of the store" }),
+    pending: z.number().int().openapi({
+      description: "Migrations this release has that the store has not had yet (0 once current)",
+    }),
+  }).openapi({ description: "The stored data's layout (docs/deploy.md, Upgrading)" }),
   error: z.string().optional(),
 }).openapi("Health");
 
 interface Probe {
   ok: boolean;
   counts: { users: number; orders: number };
+  layout: { version: number; pending: number };
   at: number;
 }
 
@@ -44,10 +52,15 @@ function probe(kv: Deno.Kv): Probe | Promise<Probe> {
 
 async function runProbe(kv: Deno.Kv, now: number): Promise<Probe> {
   try {
-    const { ok, counts } = await probeStorage(kv);
-    return { ok, counts: { users: counts.users, orders: counts.orders }, at: now };
+    const [{ ok, counts }, layout] = await Promise.all([probeStorage(kv), layoutState(kv)]);
+    return { ok, counts: { users: counts.users, orders: counts.orders }, layout, at: now };
   } catch {
-    return { ok: false, counts: { users: 0, orders: 0 }, at: now };
+    return {
+      ok: false,
+      counts: { users: 0, orders: 0 },
+      layout: { version: 0, pending: 0 },
+      at: now,
+    };
   }
 }
 
@@ -76,6 +89,7 @@ export const healthRoutes = createRouter().openapi(route, async (c) => {
     runtime: `deno ${Deno.version.deno}`,
     persistence: deps.persistence,
     counts: p.counts,
+    layout: p.layout,
   };
   return p.ok ? c.json(body, 200) : c.json({ ...body, error: "Storage is unhealthy" }, 503);
 });

@@ -47,6 +47,7 @@ export const keys = {
   orders: (userId: string) => ["ws", userId, "order"] as const,
   order: (userId: string, orderId: string) => ["ws", userId, "order", orderId] as const,
   /** Normalised order number -> order id; unique, checked on every create. */
+  ordersByNumber: (userId: string) => ["ws", userId, "order_by_number"] as const,
   orderByNumber: (userId: string, number: string) =>
     ["ws", userId, "order_by_number", number] as const,
   /** (receivedAt ms, id) -> copy of the order: the newest-first list. */
@@ -54,14 +55,17 @@ export const keys = {
   orderByReceived: (userId: string, ms: number, orderId: string) =>
     ["ws", userId, "order_by_received", ms, orderId] as const,
   /** (status, receivedAt ms, id) -> copy of the order: the list filtered by status. */
+  ordersByAnyStatus: (userId: string) => ["ws", userId, "order_by_status"] as const,
   ordersByStatus: (userId: string, status: string) =>
     ["ws", userId, "order_by_status", status] as const,
   orderByStatus: (userId: string, status: string, ms: number, orderId: string) =>
     ["ws", userId, "order_by_status", status, ms, orderId] as const,
   /** KvU64: orders in a status. */
+  orderStatusCounts: (userId: string) => ["ws", userId, "count", "orders_status"] as const,
   orderStatusCount: (userId: string, status: string) =>
     ["ws", userId, "count", "orders_status", status] as const,
   /** KvU64: orders received in a time bucket (`dim` is "all" or a status; see domain/buckets). */
+  allOrderBuckets: (userId: string) => ["ws", userId, "order_bucket"] as const,
   orderBuckets: (userId: string, dim: string, level: number) =>
     ["ws", userId, "order_bucket", dim, level] as const,
   orderBucket: (userId: string, dim: string, level: number, bucket: number) =>
@@ -143,6 +147,7 @@ export const keys = {
 
   // Carriers: orders by tracking number, live answers with the tracker's schedule, budgets
   /** (tracking key, order id) -> order id: the orders a carrier answer applies to. */
+  trackingIndex: (userId: string) => ["ws", userId, "order_by_tracking"] as const,
   ordersByTracking: (userId: string, trackingKey: string) =>
     ["ws", userId, "order_by_tracking", trackingKey] as const,
   orderByTracking: (userId: string, trackingKey: string, orderId: string) =>
@@ -221,6 +226,13 @@ export const keys = {
   outboxEntry: (eventId: string) => ["outbox", eventId] as const,
   /** A background job's lease: who runs it now, and until when. */
   lease: (job: string) => ["lease", job] as const,
+
+  // Data layout (store/layout.ts, store/migrations/): which migrations the data has had
+  /** `LayoutMarker`: the layout version (migrations applied, in list order) and who wrote it. */
+  layout: () => ["layout"] as const,
+  /** A running migration's progress: where its next batch starts (and its counts so far). */
+  migrationCursors: () => ["layout_migration"] as const,
+  migrationCursor: (id: string) => ["layout_migration", id] as const,
 
   // Platform-wide counters (health counts, landing stats)
   stat: (name: "users" | "orders" | "value_cents") => ["stats", name] as const,

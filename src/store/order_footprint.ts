@@ -11,19 +11,18 @@ import { addToCounter } from "./kv.ts";
 import { CHANGE_TTL_MS, type ChangeEntry, searchEntry } from "./order_search.ts";
 import { insightCounters, type InsightScope } from "./insights.ts";
 
-interface Footprint {
+export interface Footprint {
   entries: Map<string, { key: Deno.KvKey; value: unknown }>;
   counters: Map<string, { key: Deno.KvKey; amount: number }>;
 }
 
-function footprint(userId: string, order: Order | null, scope: InsightScope): Footprint {
-  const fp: Footprint = { entries: new Map(), counters: new Map() };
-  if (!order) return fp;
+type Entries = Footprint["entries"];
+
+/** The keys `order`'s existence sets, with their values (the order, its copies, its indexes). */
+export function footprintEntries(userId: string, order: Order): Entries {
+  const entries: Entries = new Map();
   const entry = (key: Deno.KvKey, value: unknown) =>
-    fp.entries.set(JSON.stringify(key), { key, value });
-  const count = (key: Deno.KvKey, amount = 1) => {
-    if (amount) fp.counters.set(JSON.stringify(key), { key, amount });
-  };
+    entries.set(JSON.stringify(key), { key, value });
   const ms = Date.parse(order.receivedAt);
   entry(keys.order(userId, order.id), order);
   entry(keys.orderByReceived(userId, ms, order.id), order);
@@ -33,6 +32,17 @@ function footprint(userId: string, order: Order | null, scope: InsightScope): Fo
   }
   const tracking = order.trackingNumber ? trackingKey(order.trackingNumber) : null;
   if (tracking) entry(keys.orderByTracking(userId, tracking, order.id), order.id);
+  return entries;
+}
+
+/** Every entry and counter `order` stands for (none for null); `verify.ts` recounts with it. */
+export function footprint(userId: string, order: Order | null, scope: InsightScope): Footprint {
+  if (!order) return { entries: new Map(), counters: new Map() };
+  const fp: Footprint = { entries: footprintEntries(userId, order), counters: new Map() };
+  const count = (key: Deno.KvKey, amount = 1) => {
+    if (amount) fp.counters.set(JSON.stringify(key), { key, amount });
+  };
+  const ms = Date.parse(order.receivedAt);
   count(keys.orderCount(userId));
   count(keys.stat("orders"));
   count(keys.orderStatusCount(userId, order.status));
@@ -70,10 +80,9 @@ export function writeChanges(
     const old = footprint(userId, before, scope);
     const next = footprint(userId, after, scope);
     for (const [id, { key }] of old.entries) if (!next.entries.has(id)) op.delete(key);
-    for (const [id, { key, value }] of next.entries) {
-      // The number index holds just the id: no need to rewrite it when it stays.
-      if (typeof value === "object" || !old.entries.has(id)) op.set(key, value);
-    }
+    // Every entry is written again, unchanged ones too: an index entry missing for any reason
+    // (data from a release that did not write it) is repaired by the order's next change.
+    for (const { key, value } of next.entries.values()) op.set(key, value);
     for (const [id, c] of old.counters) add(id, c.key, -c.amount);
     for (const [id, c] of next.counters) add(id, c.key, c.amount);
     const change: ChangeEntry = after ? searchEntry(after) : { deleted: true };

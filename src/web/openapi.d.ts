@@ -2137,6 +2137,13 @@ export interface components {
                 users: number;
                 orders: number;
             };
+            /** @description The stored data's layout (docs/deploy.md, Upgrading) */
+            layout: {
+                /** @description The data layout version of the store */
+                version: number;
+                /** @description Migrations this release has that the store has not had yet (0 once current) */
+                pending: number;
+            };
             error?: string;
         };
         Session: {

@@ -5,6 +5,7 @@ import { found } from "../../src/http/scope.ts";
 import { clientIp } from "../../src/http/client_ip.ts";
 import { ApiError } from "../../src/http/errors.ts";
 import { call, testApp, type TestContext } from "../helpers.ts";
+import { LAYOUT_VERSION } from "../../src/store/migrations/index.ts";
 
 const TOO_LARGE = { error: "Request body too large (limit 2 MiB)." };
 const CORS = {
@@ -219,10 +220,12 @@ Deno.test("healthz reports service facts and is never cached", async () => {
   const body = res.body as Record<string, unknown>;
   assert.equal(body.ok, true);
   assert.equal(typeof body.uptimeMs, "number");
-  assert.equal(body.version, "0.1.0");
+  assert.equal(body.version, "0.2.0");
   assert.equal(typeof body.node, "string");
   assert.equal(body.persistence, "memory");
   assert.deepEqual(body.counts, { users: 0, orders: 0 });
+  // A test app skips the start-up migrations: its store has not had any.
+  assert.deepEqual(body.layout, { version: 0, pending: LAYOUT_VERSION });
 });
 
 Deno.test("healthz answers 503 when storage fails", async () => {

@@ -42,3 +42,21 @@ Deno.test("orders are indexed by their normalised tracking number, and the index
   eq(await indexOf(ctx, user.id), [`777888999000 ${a.id}`]);
   eq((await ctx.kv.get(keys.orderByTracking(user.id, "777888999000", a.id))).value, a.id);
 });
+
+Deno.test("any write of an order rewrites its index entries: a missing one is repaired by an edit", async () => {
+  await using ctx = await testApp();
+  const { user, token } = await signUp(ctx);
+  const created = await call<{ order: Order }>(ctx, "POST", "/api/orders", {
+    token,
+    body: { itemSummary: "a", orderNumber: "N-1", trackingNumber: "1Z5R89390357567127" },
+  });
+  const id = created.body.order.id;
+  // As a release before the index left it: the order without its entries.
+  await ctx.kv.delete(keys.orderByTracking(user.id, "1Z5R89390357567127", id));
+  await ctx.kv.delete(keys.orderByNumber(user.id, "n-1"));
+  eq(await indexOf(ctx, user.id), []);
+  // An edit of another field writes them back.
+  await call(ctx, "PATCH", `/api/orders/${id}`, { token, body: { salePriceCents: 100 } });
+  eq(await indexOf(ctx, user.id), [`1Z5R89390357567127 ${id}`]);
+  eq((await ctx.kv.get(keys.orderByNumber(user.id, "n-1"))).value, id);
+});
