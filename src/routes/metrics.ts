@@ -18,6 +18,7 @@ import {
 } from "../lib/metrics.ts";
 import { countOutbox } from "../store/outbox.ts";
 import { VERSION } from "../version.ts";
+import { MIGRATIONS } from "../store/migrations/index.ts";
 
 const route = createRoute({
   method: "get",
@@ -41,7 +42,7 @@ const route = createRoute({
 
 /** Points the scrape-time gauges at this deployment's storage and services. */
 function watchDeps(deps: AppDeps) {
-  setBuildInfo({ version: VERSION });
+  setBuildInfo({ version: VERSION, layoutVersion: MIGRATIONS.length });
   const reader = deps.emailReader;
   watchGauge("email_reader_workers", () => reader.stats().workers);
   watchGauge("email_reader_queue", () => reader.stats().waiting);

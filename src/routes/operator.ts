@@ -15,6 +15,7 @@ import { CRON_JOBS } from "../jobs/registry.ts";
 import { activitySnapshot } from "../lib/activity.ts";
 import { metricsEnabled } from "../lib/metrics.ts";
 import { tracingOn } from "../lib/tracing.ts";
+import { layoutState } from "../store/migrations/run.ts";
 import { countOutbox } from "../store/outbox.ts";
 import { firstUserId } from "../store/users.ts";
 import { VERSION } from "../version.ts";
@@ -121,6 +122,7 @@ export const operatorRoutes = createRouter().openapi(route, async (c) => {
   c.header("Cache-Control", "no-store");
   return c.json({
     version: VERSION,
+    layoutVersion: (await layoutState(deps.kv)).version,
     deno: Deno.version.deno,
     startedAt: new Date(deps.startedAt).toISOString(),
     uptimeSeconds: Math.floor((Date.now() - deps.startedAt) / 1000),

@@ -2,6 +2,7 @@ import { deepStrictEqual as eq, equal, ok, throws } from "node:assert/strict";
 import { testConfig } from "../../src/config.ts";
 import { startSmtpReceiver } from "../../src/intake/smtp.ts";
 import { scheduleCronJobs } from "../../src/jobs/schedule.ts";
+import { MIGRATIONS } from "../../src/store/migrations/index.ts";
 import { SmtpClient } from "../../scripts/smtp_client.ts";
 import { journey, upsAnswer, upsNumber } from "../carriers/answers.ts";
 import { NO_PACING, startFakes } from "../carriers/fakes.ts";
@@ -100,6 +101,7 @@ Deno.test("metrics: requests by route template, intake outcomes, KV commits, bui
   const build = after.get("order_tracker_build_info")!;
   equal(build.metrics.length, 1);
   equal(build.metrics[0].labels!.deno_version, Deno.version.deno);
+  equal(build.metrics[0].labels!.layout_version, String(MIGRATIONS.length));
   equal(build.metrics[0].value, "1");
   ok(/this process/.test(after.get("order_tracker_intake_messages_total")!.help));
   equal(value(after, "order_tracker_email_reader_workers"), 0);

@@ -1,10 +1,13 @@
 import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
 import { CRON_JOBS } from "../../src/jobs/registry.ts";
 import { scheduleCronJobs } from "../../src/jobs/schedule.ts";
+import { MIGRATIONS } from "../../src/store/migrations/index.ts";
+import { migrateLayout } from "../../src/store/migrations/run.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 
 interface Status {
   version: string;
+  layoutVersion: number;
   deno: string;
   uptimeSeconds: number;
   persistence: string;
@@ -58,8 +61,18 @@ Deno.test("operator status: version, storage, events, cron runs, readers, budget
   await cron.stop();
   ctx.deps.log.warn("carrier call failed", { api: "dhl" });
 
+  const before = await call<Status>(ctx, "GET", "/api/operator/status", { token });
+  equal(before.body.layoutVersion, 0);
+  // The store migrated as main.ts does at start: the status names the layout it is now at.
+  const migrated = await migrateLayout(ctx.deps.kv, {
+    log: ctx.deps.log,
+    now: ctx.deps.now,
+    release: "test",
+  });
+  ok(migrated.ok);
   const res = await call<Status>(ctx, "GET", "/api/operator/status", { token });
   equal(res.status, 200);
+  equal(res.body.layoutVersion, MIGRATIONS.length);
   equal(res.headers.get("cache-control"), "no-store");
   const s = res.body;
   equal(s.deno, Deno.version.deno);
