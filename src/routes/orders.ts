@@ -9,6 +9,7 @@ import { found, resourceParam } from "../http/scope.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { envelope, parsePaging } from "../http/paging.ts";
 import { createRouter } from "../http/router.ts";
+import { learnAfterEdit } from "../intake/learn.ts";
 import { dayRange, safeTimeZone } from "../lib/timezone.ts";
 import { planLimitResponse } from "../schemas/billing.ts";
 import {
@@ -185,6 +186,8 @@ export const orderRoutes = createRouter()
     );
     if (!result.ok && result.reason === "not_found") throw notFound(ORDER_NOT_FOUND);
     if (!result.ok) throw new ApiError(409, "Another order already has this order number");
+    // Committed: the correction may teach the reader (in the background, never failing this).
+    learnAfterEdit(deps, auth.userId, result.order.id, patch);
     return c.json({ order: result.order }, 200);
   })
   .openapi(deleteOrderRoute, async (c) => {

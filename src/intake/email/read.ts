@@ -55,7 +55,11 @@ async function identityOf(raw: Uint8Array, messageId?: string): Promise<string> 
 }
 
 /** The store mail inside a forward: an attached message first, then a client forward block. */
-async function innermost(letter: Letter, attached: Uint8Array[], depth = 0): Promise<Letter> {
+export async function innermost(
+  letter: Letter,
+  attached: Uint8Array[],
+  depth = 0,
+): Promise<Letter> {
   if (attached.length > 0 && depth < MAX_ATTACHED_DEPTH) {
     const parsed = await parseMime(attached[0]);
     if (parsed.ok && parsed.message.from?.address) {
@@ -131,6 +135,13 @@ function signature(letter: Letter): string {
   return clip(parts.join("\n"), 100_000).toLowerCase();
 }
 
+/** The fields a learned template gave are `learned`, not `template`. */
+function markLearned(how: FieldEvidence, values: object | undefined) {
+  for (const field of Object.keys(values ?? {}) as (keyof FieldEvidence)[]) {
+    if (how[field]?.kind === "template") how[field] = { ...how[field], kind: "learned" };
+  }
+}
+
 function readLetter(
   letter: Letter,
   receivedId: string | undefined,
@@ -162,6 +173,9 @@ function readLetter(
     customId: custom?.id,
   };
   const { fields, evidence, template, hasMarkup } = merge(sources);
+  // A learned template reads fields like a template, but is no proof the mail is an order.
+  const learned = !!custom?.source.learned;
+  if (learned) markLearned(evidence, sources.custom);
 
   const scope = statusScope(subject, letter.blocks);
   const rule = subjectRule(builtIn, subject);
@@ -185,7 +199,7 @@ function readLetter(
   const wording = nonOrderWording(scope);
   const moving = phase === "canceled" || phase === "delivered" || phase === "shipped" ||
     phase === "out_for_delivery";
-  if (!custom && !hasMarkup && (never || (wording && !moving))) {
+  if ((!custom || learned) && !hasMarkup && (never || (wording && !moving))) {
     return {
       ...base,
       signals: {},
@@ -193,7 +207,8 @@ function readLetter(
     };
   }
   const hasItemOrMoney = !!(fields.itemSummary || fields.total || fields.price);
-  const strong = hasMarkup || (custom && Object.keys(sources.custom ?? {}).length > 0) ||
+  const strong = hasMarkup ||
+    (custom && !learned && Object.keys(sources.custom ?? {}).length > 0) ||
     ((fields.orderNumber || fields.trackingNumber) && (hasItemOrMoney || fields.trackingNumber) &&
       (phase !== undefined || builtIn !== undefined)) ||
     // A known store's status update ("Delivered", "Canceled") names the order and nothing else.
