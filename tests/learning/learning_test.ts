@@ -14,6 +14,7 @@ import {
   TABLE_SENDER,
   tableMail,
 } from "./mails.ts";
+import { message } from "../email/helpers.ts";
 
 // deno-lint-ignore no-explicit-any -- JSON bodies checked field by field
 type Body = Record<string, any>;
@@ -123,4 +124,122 @@ Deno.test("learning: a correction of each field kind reads the next mail of the 
     ABOVE_SENDER,
     PLAIN_SENDER,
   ]);
+});
+
+/** A shipping notice of the lamp shop: another layout from the same sender. */
+function lampShipped(): string {
+  return message({
+    from: `Lamp Co <${PLAIN_SENDER}>`,
+    subject: "Your Lamp Co parcel is on its way",
+    body: [
+      "Good news, Sam!",
+      "Your parcel left our warehouse.",
+      "Order number: LMP-20931",
+      "Carrier: UPS",
+      "Tracking number: 1Z999AA10123456784",
+      "Size of parcel: 40 x 30 x 20 cm",
+      "Estimated arrival: Monday, 9 March",
+    ].join("\n"),
+  });
+}
+
+Deno.test("learning: another layout of the sender, another workspace, deleting it undoes it", async () => {
+  await using ctx = await testApp();
+  const { token } = await signUp(ctx);
+  const other = await signUp(ctx);
+  const shippedBefore = await preview(ctx, token, lampShipped());
+  const nextBefore = await preview(ctx, token, plainMail(NEXT_PLAIN));
+  const lamp = await imported(ctx, token, plainMail(FIRST_PLAIN));
+  await correct(ctx, token, lamp, { size: FIRST_PLAIN.variant, total: FIRST_PLAIN.total });
+  const [template] = await learned(ctx, token);
+  eq(Object.keys(template.fields).sort(), ["size", "total"]);
+
+  // Another layout of the same sender: the learned fields find nothing and fall back.
+  const shipped = await preview(ctx, token, lampShipped());
+  eq(shipped.fields, shippedBefore.fields);
+  ok(Object.values(shipped.evidence).every((e) => (e as Body).kind !== "learned"));
+
+  // Another workspace learned nothing.
+  eq(await learned(ctx, other.token), []);
+  const elsewhere = await preview(ctx, other.token, plainMail(NEXT_PLAIN));
+  eq([elsewhere.fields, elsewhere.template], [nextBefore.fields, nextBefore.template]);
+
+  // Deleting the learned template restores the default reading.
+  equal((await preview(ctx, token, plainMail(NEXT_PLAIN))).fields.size, NEXT_PLAIN.variant);
+  const removed = await call<Body>(ctx, "DELETE", `/api/templates/custom/${template.id}`, {
+    token,
+  });
+  eq([removed.status, removed.body], [200, { ok: true }]);
+  const after = await preview(ctx, token, plainMail(NEXT_PLAIN));
+  eq([after.fields, after.evidence, after.template], [
+    nextBefore.fields,
+    nextBefore.evidence,
+    nextBefore.template,
+  ]);
+});
+
+Deno.test("learning: nothing from a value not in the message or only in quoted history", async () => {
+  await using ctx = await testApp();
+  const { token } = await signUp(ctx);
+  const lamp = await imported(
+    ctx,
+    token,
+    plainMail({ ...FIRST_PLAIN, quoted: "Can I have it in Medium?\nVariant: Medium" }),
+  );
+  const absent = await correct(ctx, token, lamp, { itemSummary: "Oak bedside lamp" });
+  equal(absent.order.itemSummary, "Oak bedside lamp");
+  await correct(ctx, token, lamp, { size: "Medium" });
+  eq(await learned(ctx, token), []);
+  // A manual order has no message to learn from.
+  const manual = await call<Body>(ctx, "POST", "/api/orders", {
+    token,
+    body: { itemSummary: "Walnut desk lamp", orderNumber: "M-1" },
+  });
+  await correct(ctx, token, manual.body.order.id, { size: "Large" });
+  eq(await learned(ctx, token), []);
+  // The same value read from the real text is learned.
+  await correct(ctx, token, lamp, { size: FIRST_PLAIN.variant });
+  eq((await learned(ctx, token)).map((t) => Object.keys(t.fields)), [["size"]]);
+});
+
+Deno.test("learning: reparse reads stored messages with learned templates, edited fields stay", async () => {
+  await using ctx = await testApp();
+  const { token } = await signUp(ctx);
+  const later = await imported(ctx, token, plainMail(NEXT_PLAIN));
+  await correct(ctx, token, later, { total: "EUR 1,00" });
+  const first = await imported(ctx, token, plainMail(FIRST_PLAIN));
+  await correct(ctx, token, first, { size: FIRST_PLAIN.variant, total: FIRST_PLAIN.total });
+  const res = await call<Body>(ctx, "POST", "/api/orders/reparse", {
+    token,
+    body: { orderIds: [later] },
+  });
+  eq([res.status, res.body], [200, { ok: true, reparsed: 1, changed: 1 }]);
+  const order = (await call<Body>(ctx, "GET", `/api/orders/${later}`, { token })).body.order;
+  eq([order.size, order.total], [NEXT_PLAIN.variant, "EUR 1,00"]);
+});
+
+Deno.test("learning: 200 corrections from 200 senders keep the newest 100 learned templates", async () => {
+  let clock = Date.parse("2026-03-03T12:00:00Z");
+  await using ctx = await testApp({}, { now: () => clock });
+  const { token } = await signUp(ctx);
+  const handWritten = await call<Body>(ctx, "POST", "/api/templates/custom", {
+    token,
+    body: { name: "Mine", match: { from: "@mine.example" }, fields: { total: "Sum (\\S+)" } },
+  });
+  equal(handWritten.status, 201);
+  for (let i = 0; i < 200; i++) {
+    clock += 1000;
+    const raw = plainMail(NEXT_PLAIN).replace(PLAIN_SENDER, `orders${i}@lamps.example`)
+      .replace(NEXT_PLAIN.order, `LMP-${10000 + i}`).replace(NEXT_PLAIN.order, `LMP-${10000 + i}`);
+    const id = await imported(ctx, token, raw);
+    await correct(ctx, token, id, { size: NEXT_PLAIN.variant });
+  }
+  const all = (await call<Body>(ctx, "GET", "/api/templates/custom", { token })).body.items;
+  const kept = all.filter((t: Body) => t.learned);
+  equal(kept.length, 100);
+  eq(
+    new Set(kept.map((t: Body) => t.match.from)),
+    new Set(Array.from({ length: 100 }, (_, i) => `orders${i + 100}@lamps.example`)),
+  );
+  ok(all.some((t: Body) => t.id === handWritten.body.template.id));
 });
