@@ -2774,6 +2774,14 @@ export interface components {
             };
             /** @enum {string} */
             status?: "ordered" | "shipped" | "delivered" | "canceled";
+            /** @description Present on a template the service learned from a correction of that order */
+            learned?: {
+                orderId: string;
+                /** @description The field last learned into it */
+                field: string;
+                /** @description ISO 8601 UTC, millisecond precision */
+                at: string;
+            };
             /** @description ISO 8601 UTC, millisecond precision */
             createdAt: string;
             /** @description ISO 8601 UTC, millisecond precision */
