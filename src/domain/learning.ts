@@ -87,7 +87,7 @@ export function valuePattern(field: LearnableField, value: string): string {
   if (field === "total" || field === "price") {
     return value.trim().split(/([0-9][0-9.,' ]*[0-9]|[0-9])/).map((part, i) =>
       i % 2 === 1 ? "[0-9][0-9.,']*" : literal(part)
-    ).join("[ \\t]*");
+    ).filter(Boolean).join("[ \\t]*");
   }
   return ".+?";
 }
