@@ -116,6 +116,21 @@ function previousLine(lines: TextLine[], i: number): number {
   return j;
 }
 
+/** The expression: the anchor's text, what lies between it and the value, the value's shape. */
+function anchored(
+  label: string,
+  between: string,
+  capture: string,
+  rest: string,
+  how: AnchorKind,
+): LearnedExpression {
+  return {
+    expression: `^[ \\t]*${literal(label)}[ \\t]*${between}(${capture})${terminator(rest)}`,
+    anchor: label,
+    how,
+  };
+}
+
 function labelOnLine(
   lines: TextLine[],
   s: Span,
@@ -125,11 +140,12 @@ function labelOnLine(
   const line = lines[s.line].text;
   const label = line.slice(0, s.start).trim();
   if (!fixedText(label, variable)) return null;
-  return {
-    expression: `^[ \\t]*${literal(label)}[ \\t]*(${capture})${terminator(line.slice(s.end))}`,
-    anchor: label,
-    how: "label",
-  };
+  return anchored(label, "", capture, line.slice(s.end), "label");
+}
+
+/** The value starts its line (spaces aside): what stands above or in its column can anchor it. */
+function startsLine(lines: TextLine[], s: Span): boolean {
+  return !lines[s.line].text.slice(0, s.start).trim();
 }
 
 function lineAbove(
@@ -138,18 +154,11 @@ function lineAbove(
   capture: string,
   variable: string[],
 ): LearnedExpression | null {
-  const line = lines[s.line].text;
-  if (line.slice(0, s.start).trim()) return null;
+  if (!startsLine(lines, s)) return null;
   const j = previousLine(lines, s.line);
   if (j < 0 || !fixedText(lines[j].text, variable)) return null;
-  const label = lines[j].text.trim();
-  return {
-    expression: `^[ \\t]*${literal(label)}[ \\t]*\\n(?:[ \\t]*\\n)*[ \\t]*(${capture})${
-      terminator(line.slice(s.end))
-    }`,
-    anchor: label,
-    how: "line above",
-  };
+  const rest = lines[s.line].text.slice(s.end);
+  return anchored(lines[j].text.trim(), "\\n(?:[ \\t]*\\n)*[ \\t]*", capture, rest, "line above");
 }
 
 function column(
@@ -159,23 +168,16 @@ function column(
   variable: string[],
 ): LearnedExpression | null {
   const cell = lines[s.line].cell;
-  const line = lines[s.line].text;
-  if (!cell || line.slice(0, s.start).trim()) return null;
+  if (!cell || !startsLine(lines, s)) return null;
   // The header: the nearest line above in the same table and column, in an earlier row.
   for (let j = s.line - 1; j >= 0 && s.line - j <= MAX_COLUMN_DISTANCE; j--) {
     const c = lines[j].cell;
     if (!c || c.table !== cell.table || c.col !== cell.col || c.row >= cell.row) continue;
     if (!fixedText(lines[j].text, variable)) return null;
-    const label = lines[j].text.trim();
     const between = s.line - j - 1;
-    const skip = between > 0 ? `(?:.*\\n){${between}}` : "";
-    return {
-      expression: `^[ \\t]*${literal(label)}[ \\t]*\\n${skip}[ \\t]*(${capture})${
-        terminator(line.slice(s.end))
-      }`,
-      anchor: label,
-      how: "column",
-    };
+    const skip = `\\n${between > 0 ? `(?:.*\\n){${between}}` : ""}[ \\t]*`;
+    const rest = lines[s.line].text.slice(s.end);
+    return anchored(lines[j].text.trim(), skip, capture, rest, "column");
   }
   return null;
 }
