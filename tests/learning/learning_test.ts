@@ -243,3 +243,30 @@ Deno.test("learning: 200 corrections from 200 senders keep the newest 100 learne
   );
   ok(all.some((t: Body) => t.id === handWritten.body.template.id));
 });
+
+Deno.test("learning: a forwarded mail teaches for its real sender", async () => {
+  await using ctx = await testApp();
+  const { token } = await signUp(ctx);
+  const original = plainMail(FIRST_PLAIN);
+  const body = original.slice(original.indexOf("\r\n\r\n") + 4);
+  const forwarded = message({
+    from: "Sam <sam@example.com>",
+    subject: `Fwd: Order ${FIRST_PLAIN.order} confirmed`,
+    body: [
+      "FYI",
+      "",
+      "---------- Forwarded message ---------",
+      `From: Lamp Co <${PLAIN_SENDER}>`,
+      "Date: Tue, 3 Mar 2026 at 10:00",
+      `Subject: Order ${FIRST_PLAIN.order} confirmed`,
+      "To: <sam@example.com>",
+      "",
+      body,
+    ].join("\n"),
+  });
+  const id = await imported(ctx, token, forwarded);
+  await correct(ctx, token, id, { size: FIRST_PLAIN.variant });
+  eq((await learned(ctx, token)).map((t) => t.match), [{ from: PLAIN_SENDER }]);
+  const next = await preview(ctx, token, plainMail(NEXT_PLAIN));
+  eq([next.fields.size, next.evidence.size.kind], [NEXT_PLAIN.variant, "learned"]);
+});
