@@ -28,7 +28,8 @@ import { isForwardSeparator } from "./email/forward.ts";
 import type { Letter } from "./email/letter.ts";
 import { letterOf } from "./email/letter.ts";
 import { parseMime } from "./email/mime.ts";
-import { innermost, readEmail } from "./email/read.ts";
+import { innermost } from "./email/read.ts";
+import { type EmailReader, inProcessReader } from "./email/readers.ts";
 import { customTemplatesOf } from "./mail.ts";
 
 /** Learnings waiting at most; past it a correction is not learned from (and it is logged). */
@@ -79,6 +80,7 @@ export async function learnFromCorrection(
   orderId: string,
   fields: LearnableField[],
   now: number,
+  reader: EmailReader = inProcessReader,
 ): Promise<LearnOutcome> {
   const order = await getOrder(kv, userId, orderId);
   if (!order) return { learned: [], why: "order gone" };
@@ -92,7 +94,7 @@ export async function learnFromCorrection(
   if (!sender) return { learned: [], why: "no sender" };
 
   const templates = await customTemplatesOf(kv, userId);
-  const reading = (await readEmail(raw, { now, customTemplates: templates })).reading;
+  const reading = (await reader.read(raw, now, templates)).reading;
   const read: Record<string, unknown> = reading.kind === "order" ? reading.fields : {};
   const lines = textLines(letter);
   const anchorDay = headerDay(letter.date) ?? undefined;
@@ -156,7 +158,10 @@ export function learnAfterEdit(
     return;
   }
   waiting++;
-  const run = chain.then(() => learnFromCorrection(deps.kv, userId, orderId, fields, deps.now()));
+  // After a turn of the event loop: the PATCH's answer goes out before any of this work.
+  const run = chain.then(() => new Promise((next) => setTimeout(next, 0))).then(() =>
+    learnFromCorrection(deps.kv, userId, orderId, fields, deps.now(), deps.emailReader)
+  );
   chain = run.catch(() => {});
   deps.background.run("learning from a correction", async () => {
     try {
