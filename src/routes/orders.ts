@@ -98,7 +98,9 @@ const patchOrder = createRoute({
     "Fires `order.updated` with `data.patch` (the fields applied, `status` when the tracking " +
     "number moved the order, and the new `userEdited`), then `order.shipped` / " +
     "`order.delivered` when the status moved there. A new `orderNumber` must not belong to " +
-    "another order (409).",
+    "another order (409). After the edit is committed, a changed intake field of an email " +
+    "order whose newest message shows the new value teaches the reader: the sender's learned " +
+    "template (see Templates) reads it from that sender's next mails; the answer is unchanged.",
   request: { params: OrderIdParam, body: jsonBody(PatchOrderBody) },
   responses: {
     200: jsonResponse(OrderEnvelope, "The order after the edit"),
