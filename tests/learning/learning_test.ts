@@ -270,3 +270,20 @@ Deno.test("learning: a forwarded mail teaches for its real sender", async () => 
   const next = await preview(ctx, token, plainMail(NEXT_PLAIN));
   eq([next.fields.size, next.evidence.size.kind], [NEXT_PLAIN.variant, "learned"]);
 });
+
+Deno.test("learning: corrections of one sender's orders share its one learned template", async () => {
+  await using ctx = await testApp();
+  const { token } = await signUp(ctx);
+  const first = await imported(ctx, token, plainMail(FIRST_PLAIN));
+  await correct(ctx, token, first, { size: FIRST_PLAIN.variant });
+  const second = await imported(ctx, token, plainMail(NEXT_PLAIN));
+  // The size is read from the second mail already: only the price is new.
+  const read = (await call<Body>(ctx, "GET", `/api/orders/${second}`, { token })).body.order;
+  equal(read.size, NEXT_PLAIN.variant);
+  await correct(ctx, token, second, { price: NEXT_PLAIN.each, size: NEXT_PLAIN.variant });
+  const templates = await learned(ctx, token);
+  equal(templates.length, 1);
+  eq(Object.keys(templates[0].fields).sort(), ["price", "size"]);
+  eq([templates[0].learned.orderId, templates[0].learned.field], [second, "price"]);
+  ok(templates[0].updatedAt);
+});
