@@ -287,3 +287,32 @@ Deno.test("learning: corrections of one sender's orders share its one learned te
   eq([templates[0].learned.orderId, templates[0].learned.field], [second, "price"]);
   ok(templates[0].updatedAt);
 });
+
+Deno.test("learning: a learned template reads over an older hand-written one, not instead of it", async () => {
+  await using ctx = await testApp();
+  const { token } = await signUp(ctx);
+  const mine = await call<Body>(ctx, "POST", "/api/templates/custom", {
+    token,
+    body: {
+      name: "Lamp Co",
+      match: { from: "@lamps.example" },
+      fields: { itemSummary: "Your pick\\n(.+)", total: "Amount due: (.+)" },
+      status: "ordered",
+    },
+  });
+  equal(mine.status, 201);
+  const lamp = await imported(ctx, token, plainMail(FIRST_PLAIN));
+  await correct(ctx, token, lamp, { size: FIRST_PLAIN.variant });
+  const [template] = await learned(ctx, token);
+  const next = await preview(ctx, token, plainMail(NEXT_PLAIN));
+  eq([next.fields.itemSummary, next.fields.total, next.fields.size], [
+    NEXT_PLAIN.item,
+    NEXT_PLAIN.total,
+    NEXT_PLAIN.variant,
+  ]);
+  equal(next.template, mine.body.template.id);
+  eq([next.evidence.itemSummary, next.evidence.size], [
+    { kind: "template", anchor: mine.body.template.id },
+    { kind: "learned", anchor: template.id },
+  ]);
+});
