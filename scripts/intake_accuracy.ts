@@ -10,7 +10,8 @@
  */
 import { join } from "node:path";
 import { readEmail } from "../src/intake/email/read.ts";
-import { replay, report } from "./labeled_accuracy.ts";
+import { type Labeled, replay, report } from "./labeled_accuracy.ts";
+import { type LabeledMail, learningAccuracy, learningReport } from "./learning_accuracy.ts";
 import {
   type Expectation,
   type Score,
@@ -45,12 +46,21 @@ const now = Date.parse("2026-11-01T00:00:00Z");
 for (const dir of dirs) {
   if (await exists(join(dir, "expected.json"))) {
     console.log(`\n${report(dir, await replay(dir), verbose)}`);
+    const labeled: Labeled[] = JSON.parse(await Deno.readTextFile(join(dir, "expected.json")));
+    const mails: LabeledMail[] = [];
+    for (const e of labeled.filter((e) => e.kind === "email" && e.expect === "order")) {
+      mails.push({ file: e.file, raw: await Deno.readFile(join(dir, e.file)), fields: e.fields });
+    }
+    console.log(learningReport(await learningAccuracy(mails), verbose));
     continue;
   }
   const scores: { file: string; score: Score }[] = [];
+  const mails: LabeledMail[] = [];
   for await (const file of emlFiles(dir)) {
     const json = JSON.parse(await Deno.readTextFile(file.replace(/\.eml$/, ".json")));
-    const result = await readEmail(await Deno.readFile(file), { now });
+    const raw = await Deno.readFile(file);
+    if (json.expect) mails.push({ file, raw, fields: json.expect.fields });
+    const result = await readEmail(raw, { now });
     scores.push({ file, score: scoreReading(result, json.expect as Expectation | null) });
   }
   const perField = new Map<string, { right: number; total: number }>();
@@ -86,6 +96,7 @@ for (const dir of dirs) {
   console.log(`\n- Orders read from non-order mails: **${falseOrders.length}** of ${nonOrders}`);
   console.log(`- Order mails not read as orders (missed): **${missed.length}** of ${orders}`);
   console.log(`- Fields set that the expectation does not state (not scored): ${extras}`);
+  console.log(learningReport(await learningAccuracy(mails), verbose));
   if (verbose) {
     for (const { file, score } of scores) {
       const wrong = score.fields.filter((f) => !f.ok);

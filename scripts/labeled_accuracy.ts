@@ -53,16 +53,18 @@ export function matches(field: string, expected: unknown, actual: unknown): bool
   return a === e;
 }
 
-interface Service {
+export interface Service {
   call(method: string, path: string, init?: { body?: BodyInit; type?: string }): Promise<
     { status: number; body: Record<string, unknown> }
   >;
   botPath(): Promise<string>;
+  /** Waits for the work requests started in the background (learning from a correction). */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** A fresh service on an in-memory KV with one account, as the tests build it. */
-async function service(): Promise<Service> {
+export async function service(): Promise<Service> {
   const kv = await Deno.openKv(":memory:");
   const config = testConfig({ LOG_LEVEL: "error" });
   const deps = createDeps({
@@ -105,6 +107,7 @@ async function service(): Promise<Service> {
       }
       return bot;
     },
+    settle: () => deps.background.drain(),
     async close() {
       await drainDeps(deps);
       kv.close();

@@ -9,6 +9,7 @@ import { found, resourceParam } from "../http/scope.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { envelope, parsePaging } from "../http/paging.ts";
 import { createRouter } from "../http/router.ts";
+import { learnAfterEdit } from "../intake/learn.ts";
 import { dayRange, safeTimeZone } from "../lib/timezone.ts";
 import { planLimitResponse } from "../schemas/billing.ts";
 import {
@@ -97,7 +98,9 @@ const patchOrder = createRoute({
     "Fires `order.updated` with `data.patch` (the fields applied, `status` when the tracking " +
     "number moved the order, and the new `userEdited`), then `order.shipped` / " +
     "`order.delivered` when the status moved there. A new `orderNumber` must not belong to " +
-    "another order (409).",
+    "another order (409). After the edit is committed, a changed intake field of an email " +
+    "order whose newest message shows the new value teaches the reader: the sender's learned " +
+    "template (see Templates) reads it from that sender's next mails; the answer is unchanged.",
   request: { params: OrderIdParam, body: jsonBody(PatchOrderBody) },
   responses: {
     200: jsonResponse(OrderEnvelope, "The order after the edit"),
@@ -185,6 +188,8 @@ export const orderRoutes = createRouter()
     );
     if (!result.ok && result.reason === "not_found") throw notFound(ORDER_NOT_FOUND);
     if (!result.ok) throw new ApiError(409, "Another order already has this order number");
+    // Committed: the correction may teach the reader (in the background, never failing this).
+    learnAfterEdit(deps, auth.userId, result.order.id, patch);
     return c.json({ order: result.order }, 200);
   })
   .openapi(deleteOrderRoute, async (c) => {

@@ -211,6 +211,13 @@ export const TemplateSchema = z.object({
   match: TemplateMatch,
   fields: z.record(z.string(), z.string()),
   status: z.enum(CUSTOM_STATUSES).optional(),
+  learned: z.object({
+    orderId: z.string(),
+    field: z.string().openapi({ description: "The field last learned into it" }),
+    at: timestamp,
+  }).optional().openapi({
+    description: "Present on a template the service learned from a correction of that order",
+  }),
   createdAt: timestamp,
   updatedAt: timestamp.optional(),
 }).openapi("CustomTemplate");

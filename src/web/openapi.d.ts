@@ -714,7 +714,7 @@ export interface paths {
         head?: never;
         /**
          * Edit an order
-         * @description Sets the fields sent (at least one) and records each in `userEdited`, so later messages never overwrite them. `salePriceCents: null` clears the sale price. A tracking number sent for an order still `ordered` moves it to `shipped` (unless `status` is sent too). Fires `order.updated` with `data.patch` (the fields applied, `status` when the tracking number moved the order, and the new `userEdited`), then `order.shipped` / `order.delivered` when the status moved there. A new `orderNumber` must not belong to another order (409).
+         * @description Sets the fields sent (at least one) and records each in `userEdited`, so later messages never overwrite them. `salePriceCents: null` clears the sale price. A tracking number sent for an order still `ordered` moves it to `shipped` (unless `status` is sent too). Fires `order.updated` with `data.patch` (the fields applied, `status` when the tracking number moved the order, and the new `userEdited`), then `order.shipped` / `order.delivered` when the status moved there. A new `orderNumber` must not belong to another order (409). After the edit is committed, a changed intake field of an email order whose newest message shows the new value teaches the reader: the sender's learned template (see Templates) reads it from that sender's next mails; the answer is unchanged.
          */
         patch: operations["updateOrder"];
         trace?: never;
@@ -2920,6 +2920,14 @@ export interface components {
             };
             /** @enum {string} */
             status?: "ordered" | "shipped" | "delivered" | "canceled";
+            /** @description Present on a template the service learned from a correction of that order */
+            learned?: {
+                orderId: string;
+                /** @description The field last learned into it */
+                field: string;
+                /** @description ISO 8601 UTC, millisecond precision */
+                at: string;
+            };
             /** @description ISO 8601 UTC, millisecond precision */
             createdAt: string;
             /** @description ISO 8601 UTC, millisecond precision */

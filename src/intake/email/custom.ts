@@ -25,11 +25,20 @@ export type CustomField = typeof CUSTOM_FIELDS[number];
 export const CUSTOM_STATUSES = ["ordered", "shipped", "delivered", "canceled"] as const;
 export type CustomStatus = typeof CUSTOM_STATUSES[number];
 
+/** What a learned template was learned from (CONTRACT "Learning from corrections"). */
+export interface LearnedFrom {
+  orderId: string;
+  field: string;
+  at: string;
+}
+
 export interface CustomTemplate {
   id: string;
   match: { from?: string; subject?: string };
   fields: Partial<Record<CustomField, string>>;
   status?: CustomStatus;
+  /** Set on a template the service learned from a correction. */
+  learned?: LearnedFrom;
 }
 
 export interface CompiledTemplate {

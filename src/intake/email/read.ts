@@ -15,11 +15,10 @@ import { type Letter, letterOf } from "./letter.ts";
 import { readMarkup } from "./markup.ts";
 import { parseMime } from "./mime.ts";
 import { merge, type Sources } from "./merge.ts";
-import type { FieldEvidence } from "./evidence.ts";
+import { evidence, type FieldEvidence } from "./evidence.ts";
 import { nonOrderWording, type Phase, readPhase, statusScope } from "./signals.ts";
 import { type BuiltInTemplate, matchBuiltIn, subjectRule } from "./templates.ts";
-import { customValues } from "./custom_fields.ts";
-import { templateMatches } from "./custom.ts";
+import { type CustomReading, readCustom } from "./custom_read.ts";
 
 export interface ReadOptions {
   now: number;
@@ -55,7 +54,11 @@ async function identityOf(raw: Uint8Array, messageId?: string): Promise<string> 
 }
 
 /** The store mail inside a forward: an attached message first, then a client forward block. */
-async function innermost(letter: Letter, attached: Uint8Array[], depth = 0): Promise<Letter> {
+export async function innermost(
+  letter: Letter,
+  attached: Uint8Array[],
+  depth = 0,
+): Promise<Letter> {
   if (attached.length > 0 && depth < MAX_ATTACHED_DEPTH) {
     const parsed = await parseMime(attached[0]);
     if (parsed.ok && parsed.message.from?.address) {
@@ -131,6 +134,13 @@ function signature(letter: Letter): string {
   return clip(parts.join("\n"), 100_000).toLowerCase();
 }
 
+/** The fields a learned template gave are `learned` (anchored on its id), not `template`. */
+function markLearned(how: FieldEvidence, read: CustomReading) {
+  for (const field of read.learnedFields as (keyof FieldEvidence)[]) {
+    if (how[field]?.kind === "template") how[field] = evidence("learned", read.learnedId);
+  }
+}
+
 function readLetter(
   letter: Letter,
   receivedId: string | undefined,
@@ -144,7 +154,8 @@ function readLetter(
     ...(subject ? { subject } : {}),
     ...(receivedId ? { messageId: receivedId } : {}),
   };
-  const custom = options.customTemplates?.find((t) => templateMatches(t, realSender, subject));
+  const customRead = readCustom(options.customTemplates, realSender, subject, letter);
+  const custom = customRead.template;
   const builtIn: BuiltInTemplate | undefined = matchBuiltIn(
     realSender,
     letter.messageId,
@@ -158,10 +169,13 @@ function readLetter(
     generic,
     markup,
     builtIn,
-    custom: custom ? customValues(custom, letter) : undefined,
+    custom: customRead.values,
     customId: custom?.id,
   };
   const { fields, evidence, template, hasMarkup } = merge(sources);
+  markLearned(evidence, customRead);
+  // A learned template reads fields like a template, but is no proof the mail is an order.
+  const hand = customRead.handWritten;
 
   const scope = statusScope(subject, letter.blocks);
   const rule = subjectRule(builtIn, subject);
@@ -185,7 +199,7 @@ function readLetter(
   const wording = nonOrderWording(scope);
   const moving = phase === "canceled" || phase === "delivered" || phase === "shipped" ||
     phase === "out_for_delivery";
-  if (!custom && !hasMarkup && (never || (wording && !moving))) {
+  if (!hand && !hasMarkup && (never || (wording && !moving))) {
     return {
       ...base,
       signals: {},
@@ -193,7 +207,7 @@ function readLetter(
     };
   }
   const hasItemOrMoney = !!(fields.itemSummary || fields.total || fields.price);
-  const strong = hasMarkup || (custom && Object.keys(sources.custom ?? {}).length > 0) ||
+  const strong = hasMarkup || (hand && hand.found > 0) ||
     ((fields.orderNumber || fields.trackingNumber) && (hasItemOrMoney || fields.trackingNumber) &&
       (phase !== undefined || builtIn !== undefined)) ||
     // A known store's status update ("Delivered", "Canceled") names the order and nothing else.

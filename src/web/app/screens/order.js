@@ -4,13 +4,14 @@
  * messages), the carrier's scans, the messages that made it, and a share card of it.
  */
 import { html } from "htm/preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ok } from "../api.js";
 import { centsText, dateTime } from "../format.js";
 import { navigate } from "../router.js";
 import { session } from "../session.js";
 import { ConfirmButton, ErrorText, Facts, Form, Loading, Page, useLoad } from "../ui.js";
 import { CarrierEvents } from "./carrier.js";
+import { learnedFrom, LearnedNote } from "./learned.js";
 import { changes, draftOf, OrderFields, patch } from "./order_fields.js";
 import { RawMessage } from "./parts.js";
 import { ShareOrder } from "./shares.js";
@@ -84,15 +85,25 @@ function Summary({ order }) {
 function EditOrder({ order, onSaved }) {
   const [draft, setDraft] = useState(draftOf(order));
   const [saved, setSaved] = useState(false);
+  const [learned, setLearned] = useState(
+    /** @type {Awaited<ReturnType<typeof learnedFrom>>} */ (null),
+  );
+  // Only the latest edit's answer is shown (an earlier one may still be asking).
+  const edits = useRef(0);
   useEffect(() => setDraft(draftOf(order)), [order]);
   const submit = async () => {
     setSaved(false);
+    setLearned(null);
     const body = changes(draft, order);
     if (Object.keys(body).length === 0) return setSaved(true);
     // A cleared sale price is null in a PATCH; other cleared fields are left as they were.
     const result = await patch(order.id, /** @type {PatchOrder} */ (body));
     onSaved(result);
     setSaved(true);
+    // The reader may learn from the edit, after it is saved: say what, when it has.
+    const edit = ++edits.current;
+    learnedFrom(result, Object.keys(body)).then((l) => edit === edits.current && setLearned(l))
+      .catch(() => {});
   };
   return html`
     <${Form} onSubmit=${submit} submit="Save changes" busyText="Saving…" class="form panel"
@@ -100,6 +111,7 @@ function EditOrder({ order, onSaved }) {
       <h2>Details</h2>
       <${OrderFields} draft=${draft} set=${setDraft} />
       <//>
+    ${learned && html`<${LearnedNote} key=${learned.template.id} learned=${learned} />`}
   `;
 }
 

@@ -51,6 +51,9 @@ export function Templates({ path }) {
     templates.reload();
     setPreviewTick((t) => t + 1);
   };
+  const custom = templates.data?.custom;
+  const handWritten = custom?.filter((t) => !t.learned);
+  const learned = custom?.filter((t) => t.learned);
   return html`
     <${Page} title="Templates">
       <${IntakeNav} current=${path} />
@@ -61,44 +64,22 @@ export function Templates({ path }) {
         <h2 id="custom">Your templates</h2>
         <${ErrorText} error=${templates.error} />
         ${templates.loading && !templates.data && html`<${Loading} />`}
-        ${templates.data?.custom.length === 0 && html`<p class="empty">None yet.</p>`}
-        <ul class="cards">
-          ${templates.data?.custom.map((t) =>
-            html`
-              <li key=${t.id} class="panel">
-                ${editing?.id === t.id
-                  ? html`<${TemplateForm} template=${t} onSaved=${saved} onCancel=${() =>
-                    setEditing(null)} />`
-                  : html`
-                    <h3>${t.name}</h3>
-                    <p class="sub">${[
-                      t.match.from && `from ${t.match.from}`,
-                      t.match.subject && `subject /${t.match.subject}/`,
-                    ].filter(Boolean).join(", ")}
-                      ${t.status ? ` · marks orders ${t.status}` : ""}</p>
-                    <p class="sub">Reads ${Object.keys(t.fields).join(", ") || "no field"}</p>
-                    <div class="actions">
-                      <button type="button" class="secondary small" onClick=${() =>
-                        setEditing(t)}>Edit</button>
-                      <${ConfirmButton} label="Delete" buttonLabel=${`Delete template ${t.name}`}
-                        title="Delete this template?" confirm="Delete template"
-                        question=${html`<p>Orders already read keep their fields.</p>`}
-                        onConfirm=${async () => {
-                          await ok(
-                            api.DELETE("/api/templates/custom/{id}", {
-                              params: { path: { id: t.id } },
-                            }),
-                          );
-                          saved();
-                        }} />
-                    </div>
-                  `}
-              </li>
-            `
-          )}
-        </ul>
+        ${handWritten?.length === 0 && html`<p class="empty">None yet.</p>`}
+        <${TemplateCards} items=${handWritten ?? []} editing=${editing} setEditing=${setEditing}
+          saved=${saved} />
         ${!editing && html`<${TemplateForm} onSaved=${saved} />`}
       </section>
+      ${learned?.length
+        ? html`
+          <section aria-labelledby="learned">
+            <h2 id="learned">Learned from your corrections</h2>
+            <p class="sub">When you correct an order read from an email, the reader learns where
+              that sender puts the value. Edit or delete what it learned here.</p>
+            <${TemplateCards} items=${learned} editing=${editing} setEditing=${setEditing}
+              saved=${saved} />
+          </section>
+        `
+        : null}
       <details class="panel">
         <summary>Built-in readers (${templates.data?.builtIn.length ?? 0})</summary>
         <ul class="columns">
@@ -108,6 +89,55 @@ export function Templates({ path }) {
         </ul>
       </details>
       <//>
+  `;
+}
+
+/**
+ * Template cards, each editable in place and deletable; a learned one names its order.
+ * @param {{items: Template[], editing: Template | null, setEditing: (t: Template | null) => void,
+ *   saved: () => void}} props
+ */
+function TemplateCards({ items, editing, setEditing, saved }) {
+  return html`
+    <ul class="cards">
+      ${items.map((t) =>
+        html`
+          <li key=${t.id} class="panel">
+            ${editing?.id === t.id
+              ? html`<${TemplateForm} template=${t} onSaved=${saved} onCancel=${() =>
+                setEditing(null)} />`
+              : html`
+                <h3>${t.name}</h3>
+                <p class="sub">${[
+                  t.match.from && `from ${t.match.from}`,
+                  t.match.subject && `subject /${t.match.subject}/`,
+                ].filter(Boolean).join(", ")}
+                  ${t.status ? ` · marks orders ${t.status}` : ""}</p>
+                <p class="sub">Reads ${Object.keys(t.fields).join(", ") || "no field"}</p>
+                ${t.learned && html`
+                  <p class="sub">Learned from <a href=${`/orders/${t.learned.orderId}`}>the
+                    order you corrected</a></p>
+                `}
+                <div class="actions">
+                  <button type="button" class="secondary small" onClick=${() =>
+                    setEditing(t)}>Edit</button>
+                  <${ConfirmButton} label="Delete" buttonLabel=${`Delete template ${t.name}`}
+                    title="Delete this template?" confirm="Delete template"
+                    question=${html`<p>Orders already read keep their fields.</p>`}
+                    onConfirm=${async () => {
+                      await ok(
+                        api.DELETE("/api/templates/custom/{id}", {
+                          params: { path: { id: t.id } },
+                        }),
+                      );
+                      saved();
+                    }} />
+                </div>
+              `}
+          </li>
+        `
+      )}
+    </ul>
   `;
 }
 
