@@ -26,7 +26,7 @@ import {
 import { endSession } from "../store/credentials.ts";
 import { requestReset, resetPassword } from "../store/password_resets.ts";
 import { buildSnapshot } from "../store/snapshot.ts";
-import { createUser, findUserByLogin } from "../store/users.ts";
+import { createUser, findUserByLogin, isOperator } from "../store/users.ts";
 
 /** With `TURNSTILE_SECRET_KEY` set, register and login need a good bot-check token. */
 async function requireBotCheck(c: Context<AppEnv>, token: string | undefined) {
@@ -186,6 +186,10 @@ const MeSchema = z.object({
     description: "The account's linked sign-ins (`DELETE /api/auth/identities/{provider}` " +
       "removes one)",
   }),
+  operator: z.boolean().openapi({
+    description: "Whether the account is this deployment's operator (the oldest account, or " +
+      "one listed in `OPERATOR_EMAILS`), who may read `GET /api/operator/status`",
+  }),
 }).openapi("Me");
 
 const me = createRoute({
@@ -284,5 +288,10 @@ export const authRoutes = createRouter()
   .openapi(me, async (c) => {
     const user = await currentUser(c);
     const state = await buildSnapshot(workspaceOf(c, user));
-    return c.json({ user: toPublicUser(user), state, identities: linkedSignIns(user) }, 200);
+    const { config, kv } = c.var.deps;
+    const operator = await isOperator(kv, config.operatorEmails, user);
+    return c.json(
+      { user: toPublicUser(user), state, identities: linkedSignIns(user), operator },
+      200,
+    );
   });

@@ -4,10 +4,8 @@
  * such page). Facts only: counts, states and times, never an account's data.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import type { AppDeps } from "../deps.ts";
 import { currentUser } from "../http/auth.ts";
-import type { AppEnv } from "../http/env.ts";
 import { notFound } from "../http/errors.ts";
 import { errors, jsonResponse, sessionOnly } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
@@ -17,7 +15,7 @@ import { metricsEnabled } from "../lib/metrics.ts";
 import { tracingOn } from "../lib/tracing.ts";
 import { layoutState } from "../store/migrations/run.ts";
 import { countOutbox } from "../store/outbox.ts";
-import { firstUserId } from "../store/users.ts";
+import { isOperator } from "../store/users.ts";
 import { VERSION } from "../version.ts";
 
 const Time = z.string().openapi({ example: "2026-11-26T17:00:00.000Z" });
@@ -95,14 +93,6 @@ const route = createRoute({
   },
 });
 
-/** The operator: listed in OPERATOR_EMAILS, or the oldest account. */
-async function isOperator(c: Context<AppEnv>): Promise<boolean> {
-  const user = await currentUser(c);
-  const { config, kv } = c.var.deps;
-  if (config.operatorEmails.includes(user.email)) return true;
-  return await firstUserId(kv) === user.id;
-}
-
 async function kvSize(deps: AppDeps): Promise<number | null> {
   const path = deps.config.kvPath;
   if (deps.persistence !== "sqlite" || !path) return null;
@@ -114,7 +104,8 @@ async function kvSize(deps: AppDeps): Promise<number | null> {
 }
 
 export const operatorRoutes = createRouter().openapi(route, async (c) => {
-  if (!await isOperator(c)) throw notFound();
+  const { config, kv } = c.var.deps;
+  if (!await isOperator(kv, config.operatorEmails, await currentUser(c))) throw notFound();
   const deps = c.var.deps;
   const seen = activitySnapshot();
   const readers = deps.emailReader.stats();

@@ -206,6 +206,16 @@ export function updateUser(
 }
 
 /** The oldest account there is (ids sort by creation time), or null. */
+/** The deployment's operator: an account listed in `OPERATOR_EMAILS`, or the oldest account. */
+export async function isOperator(
+  kv: Deno.Kv,
+  operatorEmails: readonly string[],
+  user: Pick<UserRecord, "id" | "email">,
+): Promise<boolean> {
+  if (operatorEmails.includes(user.email)) return true;
+  return await firstUserId(kv) === user.id;
+}
+
 export async function firstUserId(kv: Deno.Kv): Promise<string | null> {
   for await (const entry of kv.list<UserRecord>({ prefix: keys.users() }, { limit: 1 })) {
     return entry.value.id;

@@ -2237,6 +2237,8 @@ export interface components {
             state: components["schemas"]["WorkspaceSnapshot"];
             /** @description The account's linked sign-ins (`DELETE /api/auth/identities/{provider}` removes one) */
             identities: components["schemas"]["LinkedSignIn"][];
+            /** @description Whether the account is this deployment's operator (the oldest account, or one listed in `OPERATOR_EMAILS`), who may read `GET /api/operator/status` */
+            operator: boolean;
         };
         WorkspaceSnapshot: {
             user: components["schemas"]["User"];

@@ -34,6 +34,13 @@ Deno.test("operator status: the first account and OPERATOR_EMAILS see it; others
   for (const { token } of [first, listed]) {
     equal((await call(ctx, "GET", "/api/operator/status", { token })).status, 200);
   }
+  // GET /api/auth/me says who is the operator, so the dashboard links the screen for them only.
+  const operatorOf = async (token: string) =>
+    (await call<{ operator: boolean }>(ctx, "GET", "/api/auth/me", { token })).body.operator;
+  eq(
+    await Promise.all([first, listed, someone].map(({ token }) => operatorOf(token))),
+    [true, true, false],
+  );
 });
 
 Deno.test("operator status: version, storage, events, cron runs, readers, budgets, problems", async () => {

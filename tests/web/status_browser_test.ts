@@ -32,8 +32,11 @@ Deno.test({
     const page = await browser.page();
 
     await register(page, server.url, "operator@example.com");
-    await page.goto(`${server.url}/account/status`, { waitUntil: "networkidle0" });
+    // The operator finds the screen in the account section's navigation.
+    await page.goto(`${server.url}/account`, { waitUntil: "networkidle0" });
+    await page.click(".subnav a::-p-text(Service status)");
     await page.waitForSelector("#st-cron");
+    assert.equal(new URL(page.url()).pathname, "/account/status");
     const main = await text(page, "main");
     assert.match(main, new RegExp(`Version\\s+${VERSION.replaceAll(".", "\\.")}`));
     assert.match(main, /outbox drain/);
@@ -46,6 +49,14 @@ Deno.test({
     // Another account: the same path, no status.
     await page.evaluate(`localStorage.clear(); sessionStorage.clear()`);
     await register(page, server.url, "someone@example.com");
+    await page.goto(`${server.url}/account`, { waitUntil: "networkidle0" });
+    await page.waitForSelector(".subnav a::-p-text(API keys)");
+    assert.equal(
+      await page.evaluate(`document.querySelector(".subnav").textContent`).then(
+        (t) => String(t).includes("Service status"),
+      ),
+      false,
+    );
     await page.goto(`${server.url}/account/status`, { waitUntil: "networkidle0" });
     await page.waitForSelector("p.empty::-p-text(Not found)");
     assert.equal(await page.evaluate(`document.querySelector("#st-cron") === null`), true);

@@ -1,8 +1,9 @@
 // @ts-check
 /** What several screens share: each section's sub-navigation, a stored message shown on demand. */
 import { html } from "htm/preact";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, ApiError } from "../api.js";
+import { session } from "../session.js";
 import { ErrorText, SubNav, useAction } from "../ui.js";
 
 /** The intake section's pages. @param {{current: string}} props */
@@ -30,12 +31,28 @@ export const InsightsNav = ({ current }) =>
     { href: "/insights/leaderboard", label: "Leaderboard" },
   ]} />`;
 
-/** @param {{current: string}} props */
-export const AccountNav = ({ current }) =>
-  html`<${SubNav} current=${current} items=${[
+/** Whether the signed-in account is the operator: asked once per page load. */
+let operatorAnswer = /** @type {Promise<boolean> | null} */ (null);
+const isOperator = () =>
+  operatorAnswer ??= api.GET("/api/auth/me").then(
+    ({ data }) => data?.operator === true,
+    () => false,
+  );
+
+/** The account section's pages; the status screen for the operator only. @param {{current: string}} props */
+export function AccountNav({ current }) {
+  const [operator, setOperator] = useState(false);
+  useEffect(() => {
+    let live = true;
+    isOperator().then((yes) => live && setOperator(yes));
+    return () => void (live = false);
+  }, []);
+  return html`<${SubNav} current=${current} items=${[
     { href: "/account", label: "Profile and data" },
     { href: "/account/api-keys", label: "API keys" },
+    ...(operator ? [{ href: "/account/status", label: "Service status" }] : []),
   ]} />`;
+}
 
 /** The stored message, fetched with the session (a plain link could not send it). @param {{id: string}} props */
 export function RawMessage({ id }) {
