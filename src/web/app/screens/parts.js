@@ -31,13 +31,16 @@ export const InsightsNav = ({ current }) =>
     { href: "/insights/leaderboard", label: "Leaderboard" },
   ]} />`;
 
-/** Whether the signed-in account is the operator: asked once per page load. */
-let operatorAnswer = /** @type {Promise<boolean> | null} */ (null);
-const isOperator = () =>
-  operatorAnswer ??= api.GET("/api/auth/me").then(
-    ({ data }) => data?.operator === true,
-    () => false,
-  );
+/** Whether the signed-in account is the operator: asked once per session. */
+let operatorAnswer = /** @type {{token: string, yes: Promise<boolean>} | null} */ (null);
+function isOperator() {
+  const token = session()?.token ?? "";
+  if (operatorAnswer?.token !== token) {
+    const yes = api.GET("/api/auth/me").then(({ data }) => data?.operator === true, () => false);
+    operatorAnswer = { token, yes };
+  }
+  return operatorAnswer.yes;
+}
 
 /** The account section's pages; the status screen for the operator only. @param {{current: string}} props */
 export function AccountNav({ current }) {
