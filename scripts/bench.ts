@@ -18,6 +18,8 @@ import { machine } from "./bench/proc.ts";
 import { foundation } from "./bench/scenarios/foundation.ts";
 import { accounts } from "./bench/scenarios/accounts.ts";
 import { orders } from "./bench/scenarios/orders.ts";
+import { search } from "./bench/scenarios/search.ts";
+import { storage } from "./bench/scenarios/storage.ts";
 import { webhooks } from "./bench/scenarios/webhooks.ts";
 import { crash } from "./bench/scenarios/crash.ts";
 import { email } from "./bench/scenarios/email.ts";
@@ -33,6 +35,8 @@ const SCENARIOS: Scenario[] = [
   foundation,
   accounts,
   orders,
+  search,
+  storage,
   webhooks,
   crash,
   email,

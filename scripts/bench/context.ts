@@ -228,13 +228,14 @@ export async function pair(
 export const pct = (n: number) => `${Math.round(n * 100)}%`;
 export const verdict = (ok: boolean) => ok ? "met" : "**not met**";
 
-/** The bench account (`bench@example.com`) with an API key, whose raw key goes to `onKey`. */
+/** A bench account (`bench@example.com` by default) with an API key, whose raw key goes to `onKey`. */
 export async function seedAccount(
   kv: Deno.Kv,
   onKey: (key: string) => void,
   timezone = "UTC",
+  email = "bench@example.com",
 ): Promise<UserRecord> {
-  const user = await createUser(kv, { email: "bench@example.com", timezone });
+  const user = await createUser(kv, { email, timezone });
   if (!user.ok) throw new Error("bench account not created");
   const key = await createApiKey(kv, user.user.id, "bench");
   if (!key.ok) throw new Error("bench API key not created");

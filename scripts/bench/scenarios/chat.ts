@@ -26,7 +26,7 @@ const BOTS = 500;
 const ROUNDS = 2;
 
 /** A checkout post in a common bot layout (about 1.2 KB), order number `n`. */
-function post(n: number): string {
+export function post(n: number): string {
   return JSON.stringify({
     username: "Bench Bot",
     avatar_url: "https://cdn.example/bot.png",
@@ -52,7 +52,7 @@ function post(n: number): string {
 }
 
 /** An address per request (198.18.0.0/15, the benchmarking range). */
-const address = (i: number) => `198.${18 + ((i >> 16) & 1)}.${(i >> 8) & 255}.${i & 255}`;
+export const address = (i: number) => `198.${18 + ((i >> 16) & 1)}.${(i >> 8) & 255}.${i & 255}`;
 
 export const chat: Scenario = {
   name: "chat",

@@ -39,11 +39,11 @@ const STATUS_MIX: OrderStatus[] = [
   "issue",
 ];
 
-/** 100,000 orders over a year (one every 5 minutes from 2025-01-01), through the store. */
-export async function seedOrders(kv: Deno.Kv, userId: string) {
+/** 100,000 orders (or `count`) one every 5 minutes from 2025-01-01, through the store. */
+export async function seedOrders(kv: Deno.Kv, userId: string, count = SEEDED_ORDERS) {
   const start = Date.parse("2025-01-01T00:00:00.000Z");
   const BATCH = 1000;
-  for (let from = 0; from < SEEDED_ORDERS; from += BATCH) {
+  for (let from = 0; from < count; from += BATCH) {
     const batch: Order[] = [];
     for (let i = from; i < from + BATCH; i++) {
       const ms = start + i * 5 * 60_000;
