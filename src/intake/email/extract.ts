@@ -46,7 +46,7 @@ export function acceptOrderNumber(raw: string): string | null {
 
 /** `order #1001`, `Bestellung 1001`, `commande n° FR…`, `(Receipt #…)` inside a sentence or subject. */
 const ORDER_IN_SENTENCE =
-  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling)(?:\s+(?:number|no\.?|nr\.?|n°|nº|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
+  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling)(?:\s+(?:number|numero|nummer|no\.?|nr\.?|n\.|n°|nº|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
 
 export function orderNumberInSentence(text: string): string | null {
   const folded = foldKeepingOffsets(text);

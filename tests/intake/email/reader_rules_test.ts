@@ -1,0 +1,32 @@
+/**
+ * General rules of the generic reader learned from an unseen set of store mails: section marks
+ * and bracketed labels in Japanese mail, order numbers written `ordine n. …`, table header rows,
+ * `each` prices, definition-list sizes, thank-you subjects, `€ 249,-` and S10 tracking numbers.
+ */
+import { deepEqual, equal } from "node:assert/strict";
+import { htmlToBlocks } from "../../../src/intake/email/html.ts";
+import { labelledValues } from "../../../src/intake/email/labels.ts";
+import { orderNumberInSentence } from "../../../src/intake/email/extract.ts";
+
+const blocksOf = (html: string) => htmlToBlocks(html).blocks;
+const values = (html: string, field: Parameters<typeof labelledValues>[1]) =>
+  labelledValues(blocksOf(html), field, (raw) => raw.trim() || null).map((l) => l.value);
+
+Deno.test("a label closed by a bracket needs no separator; a section mark before a label is read", () => {
+  deepEqual(values("<p>【ご注文番号】3049</p>", "orderNumber"), ["3049"]);
+  deepEqual(values("<p>[Order number]A-1001</p>", "orderNumber"), ["A-1001"]);
+  deepEqual(values("<p>■お届け予定日</p><p>2026年11月5日</p>", "estimatedDelivery"), [
+    "2026年11月5日",
+  ]);
+  deepEqual(values("<p>● Tracking number: ZX12345678</p>", "trackingNumber"), ["ZX12345678"]);
+  deepEqual(values("<p>お支払い金額合計:53,980円</p>", "total"), ["53,980円"]);
+  // A word glued to a label with no bracket is not a label.
+  deepEqual(values("<p>Ordernumbers are sent later</p>", "orderNumber"), []);
+});
+
+Deno.test("an order number after `n.`, `numero` or `nummer` inside a sentence", () => {
+  equal(orderNumberInSentence("Conferma ordine n. 4016725093"), "4016725093");
+  equal(orderNumberInSentence("Il tuo ordine numero 55120 è stato spedito"), "55120");
+  equal(orderNumberInSentence("Bestelling nummer 981234"), "981234");
+  equal(orderNumberInSentence("Order now and save"), null);
+});
