@@ -7,6 +7,11 @@ import { deepEqual, equal } from "node:assert/strict";
 import { htmlToBlocks } from "../../../src/intake/email/html.ts";
 import { labelledValues } from "../../../src/intake/email/labels.ts";
 import { orderNumberInSentence } from "../../../src/intake/email/extract.ts";
+import {
+  headerColumns,
+  isHeaderLine,
+  textTableItems,
+} from "../../../src/intake/email/items_text_table.ts";
 
 const blocksOf = (html: string) => htmlToBlocks(html).blocks;
 const values = (html: string, field: Parameters<typeof labelledValues>[1]) =>
@@ -29,4 +34,27 @@ Deno.test("an order number after `n.`, `numero` or `nummer` inside a sentence", 
   equal(orderNumberInSentence("Il tuo ordine numero 55120 è stato spedito"), "55120");
   equal(orderNumberInSentence("Bestelling nummer 981234"), "981234");
   equal(orderNumberInSentence("Order now and save"), null);
+});
+
+Deno.test("a line of column headers is never an item; plain-text rows map to its columns", () => {
+  deepEqual(headerColumns("Product Quantity Price"), ["item", "quantity", "price"]);
+  deepEqual(headerColumns("Artikel Menge Einzelpreis"), ["item", "quantity", "price"]);
+  deepEqual(headerColumns("Product Qty Unit price Total"), ["item", "quantity", "price", "total"]);
+  equal(headerColumns("Smoked Tea 1 $18.50"), null);
+  equal(isHeaderLine("Product Quantity Price"), true);
+  const blocks = blocksOf(
+    "<p>Product Qty Unit price Total</p><p>Oak Tray – Small 2 $12.00 $24.00</p>" +
+      "<p>Linen Cloth 1 18,50 € 18,50 €</p><p>Subtotal: $42.50</p>",
+  );
+  const items = textTableItems(blocks, () => true, (f) => /^subtotal/.test(f));
+  deepEqual(
+    items.map((i) => [i.name, i.quantity, i.price?.display]),
+    [["Oak Tray – Small", 2, "$12.00"], ["Linen Cloth", 1, "18,50 €"]],
+  );
+  // A row whose figures do not fit the columns ends the table.
+  equal(
+    textTableItems(blocksOf("<p>Item Price</p><p>Thanks for shopping</p>"), () => true, () => false)
+      .length,
+    0,
+  );
 });
