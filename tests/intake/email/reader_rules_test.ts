@@ -7,6 +7,7 @@ import { deepEqual, equal } from "node:assert/strict";
 import { htmlToBlocks } from "../../../src/intake/email/html.ts";
 import { labelledValues } from "../../../src/intake/email/labels.ts";
 import { orderNumberInSentence } from "../../../src/intake/email/extract.ts";
+import { perPiecePrice } from "../../../src/intake/email/item_details.ts";
 import {
   headerColumns,
   isHeaderLine,
@@ -57,4 +58,13 @@ Deno.test("a line of column headers is never an item; plain-text rows map to its
       .length,
     0,
   );
+});
+
+Deno.test("a figure said to be each piece's is the unit price", () => {
+  equal(perPiecePrice("$45.00 each")?.display, "$45.00");
+  equal(perPiecePrice("12,00 € pro Stück")?.display, "12,00 €");
+  equal(perPiecePrice("€ 9,95 per stuk")?.display, "€ 9,95");
+  equal(perPiecePrice("$3.00/ea")?.display, "$3.00");
+  equal(perPiecePrice("$45.00"), null);
+  equal(perPiecePrice("each of them"), null);
 });
