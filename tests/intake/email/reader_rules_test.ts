@@ -5,6 +5,10 @@
  */
 import { deepEqual, equal } from "node:assert/strict";
 import { htmlToBlocks } from "../../../src/intake/email/html.ts";
+import { findMoney, moneyValue } from "../../../src/intake/money.ts";
+import { findItems } from "../../../src/intake/email/items.ts";
+import { readEmail } from "../../../src/intake/email/read.ts";
+import { bytes, mail, NOW } from "./mail.ts";
 import { labelledValues } from "../../../src/intake/email/labels.ts";
 import { orderNumberInSentence } from "../../../src/intake/email/extract.ts";
 import { perPiecePrice } from "../../../src/intake/email/item_details.ts";
@@ -67,4 +71,49 @@ Deno.test("a figure said to be each piece's is the unit price", () => {
   equal(perPiecePrice("$3.00/ea")?.display, "$3.00");
   equal(perPiecePrice("$45.00"), null);
   equal(perPiecePrice("each of them"), null);
+});
+
+Deno.test("whole units written with a dash for the cents are read and kept as printed", () => {
+  deepEqual(moneyValue("€ 249,-"), { display: "€ 249,-", cents: 24900, currency: "EUR", index: 0 });
+  equal(moneyValue("1.299,– €")?.cents, 129900);
+  // A range is two figures, not one with a dash.
+  deepEqual(findMoney("$12-$15").map((m) => m.display), ["$12", "$15"]);
+});
+
+Deno.test("a count cell before the name and a price makes an item", () => {
+  const items = findItems(
+    blocksOf("<table><tr><td>2x</td><td>Linnen theedoek set</td><td>€ 19,-</td></tr></table>"),
+    [],
+  );
+  deepEqual(items.map((i) => [i.name, i.quantity, i.price?.display]), [[
+    "Linnen theedoek set",
+    2,
+    "€ 19,-",
+  ]]);
+});
+
+Deno.test("a thank-you subject is not the summary of a mail that names no item", async () => {
+  const read = await readEmail(
+    bytes(mail({
+      from: "Fietsplaats <info@fietsplaats.example>",
+      subject: "Bedankt voor je bestelling (40417755)",
+      text: "Bestelnummer: 40417755\nTotaal: € 64,95",
+    })),
+    { now: NOW },
+  );
+  equal(read.reading.kind === "order" && read.reading.fields.itemSummary, "Order 40417755");
+  // A subject that is not a notice still summarises such a mail.
+  const named = await readEmail(
+    bytes(mail({
+      from: "Fietsplaats <info@fietsplaats.example>",
+      subject: "Je bestelling 40417755",
+      text:
+        "Bedankt voor je bestelling bij ons, we gaan aan de slag.\nBestelnummer: 40417755\nTotaal: € 64,95",
+    })),
+    { now: NOW },
+  );
+  equal(
+    named.reading.kind === "order" && named.reading.fields.itemSummary,
+    "Je bestelling 40417755",
+  );
 });
