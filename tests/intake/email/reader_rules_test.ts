@@ -9,6 +9,8 @@ import { findMoney, moneyValue } from "../../../src/intake/money.ts";
 import { findItems } from "../../../src/intake/email/items.ts";
 import { readEmail } from "../../../src/intake/email/read.ts";
 import { bytes, mail, NOW } from "./mail.ts";
+import { findTracking } from "../../../src/intake/email/tracking.ts";
+import { isS10 } from "../../../src/domain/tracking_number.ts";
 import { labelledValues } from "../../../src/intake/email/labels.ts";
 import { orderNumberInSentence } from "../../../src/intake/email/extract.ts";
 import { perPiecePrice } from "../../../src/intake/email/item_details.ts";
@@ -115,5 +117,20 @@ Deno.test("a thank-you subject is not the summary of a mail that names no item",
   equal(
     named.reading.kind === "order" && named.reading.fields.itemSummary,
     "Je bestelling 40417755",
+  );
+});
+
+Deno.test("a UPU S10 number after a tracking label, in a sentence too, is kept when its check digit is right", () => {
+  const sentence = (n: string) =>
+    findTracking(blocksOf(`<p>Royal Mail Tracked 48 tracking number: ${n}</p>`)).trackingNumber;
+  equal(sentence("RK720493153GB"), "RK720493153GB");
+  equal(sentence("RK720493154GB"), undefined);
+  equal(isS10("TT405172635GB"), true);
+  equal(isS10("TT405172636GB"), false);
+  // Not the order number, even when it is S10-shaped.
+  equal(
+    findTracking(blocksOf("<p>Your tracking number: RK720493153GB</p>"), "RK720493153GB")
+      .trackingNumber,
+    undefined,
   );
 });
