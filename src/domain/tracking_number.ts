@@ -118,6 +118,11 @@ function endsWith(n: string, expected: number): boolean {
 const gs1Valid = (n: string) => endsWith(n, gs1CheckDigit(n.slice(0, -1)));
 
 const S10 = /^[A-Z]{2}[0-9]{9}[A-Z]{2}$/;
+/** Whether `n` is a UPU S10 item number of any post with its check digit right (`TT405172635GB`). */
+export function isS10(n: string): boolean {
+  return S10.test(n) && n.charCodeAt(10) - 48 === s10CheckDigit(n.slice(2, 10));
+}
+
 const UPS_1Z = /^1Z[A-Z0-9]{15}[0-9]$/;
 const UPS_WAYBILL = /^[AHJKTV][0-9]{10}$/;
 const DHL_PIECE_ID = /^J[A-Z]{2,3}[0-9]{9,10}$/;
@@ -127,7 +132,7 @@ const DHL_ECOMMERCE = /^(?:GM|LX|RX|UV|CN|SG|TH|IN|HK|MY)[0-9][0-9A-Z]{9,38}$/;
 function alphanumericForm(n: string): TrackingForm | null {
   if (UPS_1Z.test(n)) return endsWith(n, upsCheckDigit(n.slice(2, 17))) ? "ups-1z" : null;
   if (UPS_WAYBILL.test(n)) return endsWith(n, upsCheckDigit(n.slice(1, 10))) ? "ups-waybill" : null;
-  if (S10.test(n) && n.charCodeAt(10) - 48 === s10CheckDigit(n.slice(2, 10))) {
+  if (isS10(n)) {
     return n.endsWith("US") ? "usps-s10" : null;
   }
   if (DHL_PIECE_ID.test(n)) return "dhl-piece-id";

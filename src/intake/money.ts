@@ -37,13 +37,15 @@ const SYMBOLS: Record<string, string> = {
 const CODES = "USD|EUR|GBP|CHF|CAD|AUD|NZD|JPY|SEK|NOK|DKK|PLN|CZK|HUF|MXN|BRL|HKD|SGD|CNY|INR|ZAR";
 const SYMBOL = String.raw`(?:US ?\$|C\$|CA\$|A\$|AU\$|\$|€|£|¥|￥|₹)`;
 const NUMBER = String.raw`\d{1,3}(?:[.,' \u00A0\u202F]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
+/** Whole units written with a dash for the cents (`€ 249,-`, `1.299,– €`): kept in the display. */
+const WHOLE = String.raw`(?:(?<=\d)[.,][-–—]{1,2}(?![\d-–—]))?`;
 const PREFIX = new RegExp(
   String
-    .raw`(?<![\w$€£])(?:(${SYMBOL})\s?|(${CODES})\s)-?(${NUMBER})(?:\s(${CODES})\b)?(?![\d.,]*\d)`,
+    .raw`(?<![\w$€£])(?:(${SYMBOL})\s?|(${CODES})\s)-?(${NUMBER})${WHOLE}(?:\s(${CODES})\b)?(?![\d.,]*\d)`,
   "g",
 );
 const SUFFIX = new RegExp(
-  String.raw`(?<![\w.,'])(-?)(${NUMBER})\s?(?:(€|£|\$|kr|zł|Fr\.|円)|(${CODES})\b)`,
+  String.raw`(?<![\w.,'])(-?)(${NUMBER})${WHOLE}\s?(?:(€|£|\$|kr|zł|Fr\.|円)|(${CODES})\b)`,
   "g",
 );
 

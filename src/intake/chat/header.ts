@@ -104,6 +104,13 @@ const SUCCESS_LABEL =
 const CHECKED_OUT_OBJECT =
   /^(?:successfully\s+)?(?:checked out|purchased|copped|secured|bought)\s+(?![|•:@~\-–—(\[]|(?:on|at|from|in|for|with|again|twice|now|today|instantly|quickly|fast|the bag)\b)(.+?)(?:\s+(?:on|at|from|@)\s+(.+?))?[\s!.]*$/i;
 
+/**
+ * The same verbs in the passive, the product their subject: `Kith × Columbia Bugaboo Jacket has
+ * been successfully checked out.` A subject that is a pronoun or the cart itself names nothing.
+ */
+const CHECKED_OUT_SUBJECT =
+  /^(?!(?:your|my|the|this|that|it|its|order|item|items|cart|checkout|task|product)\b)(.+?)\s+(?:has been|have been|was|were)\s+(?:successfully\s+)?(?:checked out|purchased|copped|secured|bought)(?:\s+(?:on|at|from|@)\s+(.+?))?[\s!.]*$/i;
+
 export type HeaderVerdict =
   | { kind: "success"; notice: boolean; text: string; rest: string }
   | { kind: "not_checkout"; category: string; word: string }
@@ -121,7 +128,7 @@ export function judgeLine(line: string): HeaderVerdict & { product?: string } {
     const found = pattern.exec(lower);
     if (found) return { kind: "not_checkout", category, word: found[0] };
   }
-  const [, object, store] = CHECKED_OUT_OBJECT.exec(line) ?? [];
+  const [, object, store] = CHECKED_OUT_OBJECT.exec(line) ?? CHECKED_OUT_SUBJECT.exec(line) ?? [];
   const product = object?.trim();
   if (
     product && (product.match(/\p{L}/gu)?.length ?? 0) >= 3 && judgeLine(product).kind === "none"

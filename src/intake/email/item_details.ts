@@ -49,6 +49,17 @@ export const COUNT_LINE =
   /^(?:x\s?(\d{1,3})|(\d{1,3})\s?x|(\d{1,3}) (?:unidad(?:es)?|unit[ée]s?|stuck|pcs|pieces|items?|articles?))$/i;
 const SIZE_ALONE =
   /^(?:(?:US|UK|EU|FR|IT|JP|CM|W|M)\s?(?:M\s?|W\s?)?\d{1,2}(?:[.,]5|\.0)?(?:\s?\/\s?(?:W|M)\s?\d{1,2}(?:[.,]5)?)?|\d{1,2}(?:[.,]5|\.0)?|X{0,3}[SML]|X{1,4}L|\dXL|XXS|OS|O\/S|One Size)$/i;
+/** A figure for one piece: `$45.00 each`, `12,00 € pro Stück`, `€ 9,95 per stuk`, `$3/ea`. */
+const PER_PIECE =
+  /^(.{1,30}?)\s*(?:\/\s*(?:ea|pc|unit|stk|st)\.?|(?:each|ea\.|apiece|per (?:item|unit|piece)|pro stuck|je stuck|l'unite|la piece|cada uno|por unidad|per stuk|per pezzo|cad\.|l'una|cada))$/;
+
+/** The unit price a line states as one piece's (`$45.00 each`), if it does. */
+export function perPiecePrice(text: string): Money | null {
+  if (text.length > 60) return null;
+  const m = PER_PIECE.exec(foldKeepingOffsets(text).trim());
+  return m ? moneyValue(text.trim().slice(0, m[1].length)) : null;
+}
+
 /** The text of the first row's cell in a block's column (the header of a column table). */
 export function columnHeader(blocks: Block[], i: number): string | undefined {
   const cell = blocks[i].cell;
@@ -76,6 +87,7 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
   const leading = /^(\d{1,3})\s?[x×]\s+/i.exec(item.name);
   const given = item.quantity;
   const prices: Money[] = [];
+  let unit: { money: Money; text: string } | undefined;
   for (let i = from; i < to; i++) {
     const text = blocks[i].text;
     const folded = foldKeepingOffsets(text);
@@ -102,6 +114,8 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
     }
     const money = moneyValue(text.replace(/^(?:price|preis|prix|precio|total|summe)\s*:?\s*/i, ""));
     if (money && i !== item.block) prices.push(money);
+    const each = i !== item.block && !unit ? perPiecePrice(text) : null;
+    if (each) unit = { money: each, text };
   }
   if (item.size === undefined) {
     const size = labelledValues(blocks, "size", (raw) => {
@@ -163,13 +177,19 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
     max: 1,
     sentences: false,
   })[0];
-  const price = labelled ? moneyValue(labelled.value) : prices[prices.length - 1];
+  // A figure under a price label is the unit price, then one said to be each piece's, else the
+  // row's last figure.
+  const price = labelled ? moneyValue(labelled.value) : unit?.money ?? prices[prices.length - 1];
   if (price) {
     item.price = price;
     note(
       item,
       "price",
-      labelled ? fromLabel(labelled) : evidence("generic", "last figure of the item"),
+      labelled
+        ? fromLabel(labelled)
+        : unit
+        ? evidence("generic", unit.text)
+        : evidence("generic", "last figure of the item"),
     );
   }
   return item;

@@ -10,6 +10,7 @@ import type { Block, Image } from "./html.ts";
 import { isLabel } from "./labels.ts";
 import { attributeKind, describe, type Item, note, sameRow } from "./item_details.ts";
 import { countedItems, labelledItems } from "./items_anchored.ts";
+import { isHeaderLine, textTableItems } from "./items_text_table.ts";
 import { evidence } from "./evidence.ts";
 import { isBoilerplate } from "./boilerplate.ts";
 
@@ -56,6 +57,8 @@ type NameTest = (block: Block) => boolean;
 function readsAsName(text: string): boolean {
   if (text.length < 2 || text.length > 250) return false;
   if (moneyValue(text) || /^[\d\s.,:/-]+$/.test(text)) return false;
+  // A row of column headers (`Product Quantity Price`) names no product.
+  if (isHeaderLine(text)) return false;
   const key = /^([^:]{1,30}):/.exec(text)?.[1];
   if (key && ATTRIBUTE_KEY.test(foldKeepingOffsets(key).trim())) return false;
   if (/:$/.test(text)) return false;
@@ -303,6 +306,7 @@ export function findItems(all: Block[], storeNames: string[], subject = ""): Ite
   const methods = [
     () => imageItems(blocks, storeNames, isName),
     () => tableItems(blocks, isName),
+    () => textTableItems(blocks, isName, (folded) => TOTAL_ROW.test(folded)),
     () => listItems(blocks, isName),
     () => countedItems(blocks, isName),
     () => labelledItems(blocks, isName),

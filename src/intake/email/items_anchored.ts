@@ -7,7 +7,7 @@
 import { moneyValue } from "../money.ts";
 import { foldKeepingOffsets } from "../text.ts";
 import type { Block } from "./html.ts";
-import { describe, type Item, TIMES_SUFFIX } from "./item_details.ts";
+import { COUNT_LINE, describe, type Item, note, TIMES_SUFFIX } from "./item_details.ts";
 import { labelledValues } from "./labels.ts";
 import { isOtherId } from "./boilerplate.ts";
 import { evidence, fromLabel } from "./evidence.ts";
@@ -19,6 +19,12 @@ const COUNT_FOR_PRICE =
 
 /** Whether a block is a money figure on its own. */
 const isMoney = (b: Block) => !!b.text && moneyValue(b.text) !== null;
+
+/** The first money block among the three after block `i`, or -1. */
+function moneyAfter(blocks: Block[], i: number): number {
+  for (let j = i + 1; j < Math.min(blocks.length, i + 4); j++) if (isMoney(blocks[j])) return j;
+  return -1;
+}
 
 /**
  * Items whose name block carries a count (`× 1`, `1 x`) and is followed by its price within the
@@ -44,16 +50,27 @@ export function countedItems(blocks: Block[], isName: (b: Block) => boolean): It
       });
       continue;
     }
+    // A count alone before the name (`1x` | `Airfryer XL` | `€ 249,-` in three cells).
+    const alone = COUNT_LINE.exec(text);
+    if (alone && i + 1 < blocks.length && isName(blocks[i + 1])) {
+      const priceAt = moneyAfter(blocks, i + 1);
+      if (priceAt >= 0) {
+        const item = {
+          name: blocks[i + 1].text,
+          block: i + 1,
+          quantity: Number(alone[1] ?? alone[2] ?? alone[3]),
+          evidence: evidence("generic", "quantity and price"),
+        };
+        note(item, "quantity", evidence("generic", text));
+        items.push(describe(item, blocks, i + 1, priceAt + 1));
+        i = priceAt;
+        continue;
+      }
+    }
     if (!(TIMES_SUFFIX.test(text) || /^\d{1,3}\s?[x×]\s+\S/.test(text)) || !isName(blocks[i])) {
       continue;
     }
-    let priceAt = -1;
-    for (let j = i + 1; j < Math.min(blocks.length, i + 4); j++) {
-      if (isMoney(blocks[j])) {
-        priceAt = j;
-        break;
-      }
-    }
+    const priceAt = moneyAfter(blocks, i);
     if (priceAt < 0) continue;
     const item = { name: text, block: i, evidence: evidence("generic", "quantity and price") };
     items.push(describe(item, blocks, i, priceAt + 1));

@@ -58,7 +58,7 @@ export const LABELS: Record<LabelField, string> = {
       .raw`|you paid|total paid|amount charged|montant paye|importe pagado|betaald bedrag|importo pagato` +
     String
       .raw`|totaal(?:bedrag)?|te betalen|totale(?: ordine| complessivo| pagato)?|importo totale` +
-    "|ご?請求(?:金)?額|お支払い?(?:金額|合計)|(?:注文)?合計(?:金額)?",
+    "|ご?請求(?:金)?額|お支払い?(?:金額)?(?:合計)?|(?:注文)?合計(?:金額)?",
   subtotal: String
     .raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total|subtotaal|subtotale|小計`,
   quantity: String
@@ -75,7 +75,7 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|your estimated delivery date is|delivery estimate|arriving(?: on| by)?|arrives(?: on| by)?|delivers(?: on| by)?|will arrive(?: on| by)?|delivery date|get it by|delivery by|expected by` +
     String
-      .raw`|verwachte (?:levering|bezorging|bezorgdatum|leverdatum)|bezorgdatum|leverdatum|(?:consegna|arrivo) (?:prevista|previsto|stimata)|data (?:di|prevista di) consegna` +
+      .raw`|verwachte (?:levering|bezorging|bezorgdatum|leverdatum|bezorgdag)|bezorgdatum|bezorgdag|bezorgmoment|leverdatum|(?:vandaag |morgen |overmorgen )?in huis(?: op)?|(?:consegna|arrivo) (?:prevista|previsto|stimata)|data (?:di|prevista di) consegna` +
     "|お届け予定日?|配達予定日?|到着予定日?|お届け日" +
     String
       .raw`|voraussichtliche (?:lieferung|zustellung)|voraussichtlicher liefertermin|lieferdatum|zustellung(?: am)?|lieferung(?: am)?|liefertermin` +
@@ -88,6 +88,12 @@ export const LABELS: Record<LabelField, string> = {
 /** A note in brackets after a label: `Total (IVA incluido)`, `Gesamtsumme (inkl. MwSt.)`. */
 const NOTE = String.raw`(?:\([^)]{0,40}\)\s*)?`;
 
+/**
+ * A heading mark before a label (`■お届け予定日`, `● Total`): plain-text mails mark sections so.
+ * A label closed by a bracket (`【ご注文番号】3049…`) needs no separator after it.
+ */
+const BULLET = String.raw`(?:[■□●○◆◇▶▷・*]\s*)?`;
+
 const compiled = new Map<string, { same: RegExp; alone: RegExp; inside: RegExp }>();
 
 function patterns(field: LabelField) {
@@ -98,10 +104,10 @@ function patterns(field: LabelField) {
       // Label at the start of the block, then a separator and the value.
       // A figure may follow its label with no space (`Total£1,284.00`: two cells run together).
       same: new RegExp(
-        `^[\\[(【]?${label}[\\])】]?\\s*${NOTE}(?:[:#.\\-–]\\s*|\\s|(?=[£$€¥￥]))(.+)$`,
+        `^${BULLET}[\\[(【]?${label}[\\])】]?\\s*${NOTE}(?:[:#.\\-–]\\s*|\\s|(?=[£$€¥￥])|(?<=[\\]】]))(.+)$`,
       ),
       // The block is only the label.
-      alone: new RegExp(`^${label}\\s*${NOTE}[:#.]?\\s*$`),
+      alone: new RegExp(`^${BULLET}[\\[【]?${label}[\\]】]?\\s*${NOTE}[:#.]?\\s*$`),
       // Somewhere inside a sentence, with a colon or an `is` before the value.
       inside: new RegExp(`(?:^|[\\s(,;])${label}\\s*(?:is|ist|est|es|:|#|-)\\s*[:#]?\\s*(.+)$`),
     };

@@ -7,7 +7,7 @@
  */
 import type { MessageFacts, Reading } from "../../domain/intake.ts";
 import type { MessageFields, StatusSignals } from "../../domain/order.ts";
-import { clip, forgetRememberedTexts } from "../text.ts";
+import { clip, foldForMatch, forgetRememberedTexts } from "../text.ts";
 import { type CompiledTemplate } from "./custom.ts";
 import { type Extracted, extractFields } from "./extract.ts";
 import { stripForwardPrefix, unwrapForward } from "./forward.ts";
@@ -221,9 +221,14 @@ function readLetter(
       reading: { kind: "unreadable", why: "no order found in the message" },
     };
   }
-  const itemSummary = fields.itemSummary ?? clip(subject || "Order", 200);
+  // A mail that names no item is summarised by its subject, and says so; a subject that only
+  // says what happened (`Bedankt voor je bestelling (982…)`) names no item: the order number does.
+  const notice = subject && readPhase([foldForMatch(subject)]) !== undefined && fields.orderNumber;
+  const itemSummary = fields.itemSummary ??
+    clip(notice ? `Order ${fields.orderNumber}` : subject || "Order", 200);
   const orderFields: MessageFields & { itemSummary: string } = { ...fields, itemSummary };
-  // A mail that names no item is summarised by its subject, and says so.
-  if (!fields.itemSummary) evidence.itemSummary = { kind: "generic", anchor: "subject" };
+  if (!fields.itemSummary) {
+    evidence.itemSummary = { kind: "generic", anchor: notice ? "order number" : "subject" };
+  }
   return { ...base, evidence, reading: { kind: "order", fields: orderFields, signals } };
 }

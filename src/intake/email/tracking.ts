@@ -7,7 +7,12 @@
  * carrier URL or a carrier name in their block.
  */
 import type { CarrierKey } from "../../domain/carriers.ts";
-import { detectCarrier, TRACKING_FORMS, type TrackingForm } from "../../domain/tracking_number.ts";
+import {
+  detectCarrier,
+  isS10,
+  TRACKING_FORMS,
+  type TrackingForm,
+} from "../../domain/tracking_number.ts";
 import { scanTrackingNumbers } from "../../domain/tracking_scan.ts";
 import { foldKeepingOffsets } from "../text.ts";
 import type { Block } from "./html.ts";
@@ -43,6 +48,8 @@ const MAX_LINKS = 300;
 const PHONE = /(?:^|\D)(?:\+?1[-. ])?\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}(?!\d)/;
 /** A tracking number of any carrier: 8 to 30 letters and digits, groups split by one space or dash. */
 const OTHER_CARRIER_NUMBER = /^[#:\s]*([A-Z0-9]{2,30}(?:[ -][A-Z0-9]{2,30}){0,7})(?:$|[\s,;.)])/i;
+
+const S10_TOKEN = /^[#:\s]*([A-Z]{2}\d{9}[A-Z]{2})(?![A-Z0-9])/i;
 
 function normalisedOrder(orderNumber?: string): string | undefined {
   return orderNumber?.replace(/[\s#-]/g, "").toUpperCase();
@@ -112,6 +119,18 @@ export function findTracking(blocks: Block[], orderNumber?: string): Tracking {
     if (labelled) {
       found = { trackingNumber: labelled.value };
       how = fromLabel(labelled);
+    }
+  }
+  // 3c. A UPU S10 number of any post (`TT405172635GB`) after a tracking label, in a sentence
+  // too (`Royal Mail Tracked 24 tracking number: …`): its check digit vouches for it.
+  if (!found) {
+    const s10 = labelledValues(blocks, "trackingNumber", (raw) => {
+      const token = S10_TOKEN.exec(raw.trim())?.[1]?.toUpperCase();
+      return token && isS10(token) && !isOrder(token) ? token : null;
+    }, { max: 1 })[0];
+    if (s10) {
+      found = { trackingNumber: s10.value };
+      how = fromLabel(s10);
     }
   }
   // 4. A weak-format number in a block that names a carrier.

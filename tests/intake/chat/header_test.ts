@@ -168,6 +168,14 @@ Deno.test("'Checked out <product> on <store>': the verb's object is the product"
   ) {
     equal(judgeLine(line).product, undefined, line);
   }
+  // The passive: the product is the subject; a pronoun or the order itself names nothing.
+  equal(
+    judgeLine("Stüssy × Nike Windrunner Jacket has been successfully checked out.").product,
+    "Stüssy × Nike Windrunner Jacket",
+  );
+  equal(judgeLine("Dunk Low was purchased from Nike US!").product, "Dunk Low");
+  equal(judgeLine("Your order has been successfully checked out.").product, undefined);
+  equal(judgeLine("It was purchased").product, undefined);
   // After `Successful Checkout` a word is the title's, not a product.
   equal(judgeLine("Successful Checkout Notification").product, undefined);
   equal(judgeLine("Purchased failed").kind, "not_checkout");

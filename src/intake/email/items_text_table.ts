@@ -1,0 +1,111 @@
+/**
+ * Items of a plain-text table: a line of column headers (`Product  Quantity  Price`) over rows
+ * whose trailing figures line up under them (`Smoked Tea – 100g tin   1   $18.50`). The header
+ * line is never an item; each row's columns are read from the right by the header's kinds.
+ */
+import { type Money, moneyValue } from "../money.ts";
+import { foldKeepingOffsets } from "../text.ts";
+import type { Block } from "./html.ts";
+import { isLabel, type LabelField } from "./labels.ts";
+import { type Item, note } from "./item_details.ts";
+import { evidence } from "./evidence.ts";
+
+type Column = "item" | "quantity" | "price" | "size" | "total";
+const KINDS: Column[] = ["item", "quantity", "price", "size", "total"];
+const MAX_COLUMNS = 6;
+const MAX_ROWS = 50;
+
+/** The columns of a header line, or null when any word group of it is not a column label. */
+export function headerColumns(text: string): Column[] | null {
+  if (!text || text.length > 120 || text.includes(":")) return null;
+  const words = text.trim().split(/\s+/);
+  const columns: Column[] = [];
+  for (let i = 0; i < words.length;) {
+    if (columns.length >= MAX_COLUMNS) return null;
+    let matched = false;
+    // The longest label first: `Unit Price` is one column, not `Unit` and `Price`.
+    for (let len = Math.min(3, words.length - i); len >= 1 && !matched; len--) {
+      const phrase = words.slice(i, i + len).join(" ");
+      const kind = KINDS.find((k) => isLabel(phrase, k as LabelField));
+      if (kind) {
+        columns.push(kind);
+        i += len;
+        matched = true;
+      }
+    }
+    if (!matched) return null;
+  }
+  return columns.length >= 2 ? columns : null;
+}
+
+/** Whether a block is a header line of column labels (never an item, never a value). */
+export function isHeaderLine(text: string): boolean {
+  const columns = headerColumns(text);
+  return columns !== null && columns[0] === "item" && columns.length > 1;
+}
+
+/** The trailing money figure of a row (one or two words: `$18.50`, `18,50 €`), and the rest. */
+function takeMoney(words: string[]): { money: Money; rest: string[] } | null {
+  for (const n of [1, 2]) {
+    if (words.length <= n) continue;
+    const money = moneyValue(words.slice(-n).join(" "));
+    if (money) return { money, rest: words.slice(0, -n) };
+  }
+  return null;
+}
+
+function readRow(text: string, columns: Column[], header: string): Omit<Item, "block"> | null {
+  let words = text.trim().split(/\s+/);
+  const row: Omit<Item, "block"> = { name: "", how: {}, evidence: evidence("table", header) };
+  const prices: Partial<Record<"price" | "total", Money>> = {};
+  for (const kind of columns.slice(1).reverse()) {
+    if (kind === "price" || kind === "total") {
+      const taken = takeMoney(words);
+      if (!taken) return null;
+      prices[kind] = taken.money;
+      words = taken.rest;
+    } else if (kind === "quantity") {
+      const n = /^[x×]?(\d{1,3})$/i.exec(words.at(-1) ?? "");
+      if (!n || words.length < 2 || Number(n[1]) < 1) return null;
+      row.quantity = Number(n[1]);
+      words = words.slice(0, -1);
+    } else if (kind === "size") {
+      const size = words.at(-1) ?? "";
+      if (words.length < 2 || size.length > 8) return null;
+      row.size = size;
+      words = words.slice(0, -1);
+    } else return null;
+  }
+  row.name = words.join(" ");
+  // A line-total column is the price only when the row is one piece.
+  const price = prices.price ?? ((row.quantity ?? 1) === 1 ? prices.total : undefined);
+  if (price) row.price = price;
+  return row;
+}
+
+/** Items of every plain-text table in the blocks. */
+export function textTableItems(
+  blocks: Block[],
+  isName: (b: Block) => boolean,
+  isTotalRow: (folded: string) => boolean,
+): Item[] {
+  const items: Item[] = [];
+  for (let h = 0; h < blocks.length && items.length < MAX_ROWS; h++) {
+    if (blocks[h].cell) continue;
+    const columns = headerColumns(blocks[h].text);
+    if (!columns || columns[0] !== "item" || columns.length < 2) continue;
+    for (let i = h + 1; i < Math.min(blocks.length, h + 1 + MAX_ROWS); i++) {
+      const text = blocks[i].text;
+      if (!text) continue;
+      if (isTotalRow(foldKeepingOffsets(text))) break;
+      const row = readRow(text, columns, blocks[h].text);
+      if (!row || !isName({ ...blocks[i], text: row.name })) break;
+      const item: Item = { ...row, block: i, how: {} };
+      for (const field of ["quantity", "size", "price"] as const) {
+        if (item[field] !== undefined) note(item, field, evidence("table", blocks[h].text));
+      }
+      items.push(item);
+    }
+  }
+  return items;
+}
