@@ -1,7 +1,8 @@
 import { bodyParser } from "./http/body.ts";
 import { conventions } from "./http/conventions.ts";
 import type { AppDeps } from "./deps.ts";
-import { errorResponse } from "./http/errors.ts";
+import { ApiError, errorResponse } from "./http/errors.ts";
+import { UpstreamError } from "./errors.ts";
 import { registerSecurity } from "./http/openapi.ts";
 import { createRouter } from "./http/router.ts";
 import { mountDocs } from "./routes/docs.ts";
@@ -81,7 +82,15 @@ export function createApp(deps: AppDeps) {
   app.notFound((c) => c.json({ error: "Not found" }, 404));
   app.onError((err, c) => {
     const res = errorResponse(c, err);
-    if (res.status >= 500) {
+    // A deliberate answer (feature off, carrier not configured, upstream refused) is not a
+    // fault of the service: logged at info with its reason.
+    if (res.status >= 500 && (err instanceof ApiError || err instanceof UpstreamError)) {
+      deps.log.info("answered with an error", {
+        requestId: c.var.requestId,
+        status: res.status,
+        reason: err.message,
+      });
+    } else if (res.status >= 500) {
       deps.log.error("unhandled error", {
         requestId: c.var.requestId,
         error: err instanceof Error ? err.message : String(err),

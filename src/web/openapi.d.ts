@@ -2019,6 +2019,15 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        FieldWarnings: {
+            /**
+             * @description Unknown fields of the request that look like a known one; they were ignored. Absent when there is none.
+             * @example [
+             *       "\"cost\" is not a field of this request and was ignored; did you mean \"costCents\"?"
+             *     ]
+             */
+            warnings?: string[];
+        };
         Health: {
             ok: boolean;
             uptimeMs: number;
@@ -3287,7 +3296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Session"];
+                    "application/json": components["schemas"]["Session"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -3357,7 +3366,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Session"];
+                    "application/json": components["schemas"]["Session"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -3427,7 +3436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Ok"];
+                    "application/json": components["schemas"]["Ok"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -3479,7 +3488,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Session"];
+                    "application/json": components["schemas"]["Session"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -3612,7 +3621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Session"];
+                    "application/json": components["schemas"]["Session"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description `missing_token`, or `email_missing` (the identity has no email to open an account with) */
@@ -3700,7 +3709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Session"];
+                    "application/json": components["schemas"]["Session"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description `missing_token`, or `email_missing` (the identity has no email to open an account with) */
@@ -3820,7 +3829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyCreated"];
+                    "application/json": components["schemas"]["ApiKeyCreated"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -3937,7 +3946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserResponse"];
+                    "application/json": components["schemas"]["UserResponse"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4004,7 +4013,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserResponse"];
+                    "application/json": components["schemas"]["UserResponse"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4059,7 +4068,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserResponse"];
+                    "application/json": components["schemas"]["UserResponse"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4114,7 +4123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserResponse"];
+                    "application/json": components["schemas"]["UserResponse"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4172,7 +4181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserResponse"];
+                    "application/json": components["schemas"]["UserResponse"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4325,7 +4334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Ok"];
+                    "application/json": components["schemas"]["Ok"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4467,7 +4476,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookSubscriptionWithSecret"];
+                    "application/json": components["schemas"]["WebhookSubscriptionWithSecret"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4622,7 +4631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookSubscription"];
+                    "application/json": components["schemas"]["WebhookSubscription"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4685,7 +4694,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookTestResult"];
+                    "application/json": components["schemas"]["WebhookTestResult"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4834,7 +4843,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         settings: components["schemas"]["WorkspaceSettings"];
-                    };
+                    } & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4886,7 +4895,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReparseResult"];
+                    "application/json": components["schemas"]["ReparseResult"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -5031,7 +5040,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderResult"];
+                    "application/json": components["schemas"]["OrderResult"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Created */
@@ -5040,7 +5049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderResult"];
+                    "application/json": components["schemas"]["OrderResult"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -5194,7 +5203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderEnvelope"];
+                    "application/json": components["schemas"]["OrderEnvelope"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -5521,7 +5530,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailSourceEnvelope"];
+                    "application/json": components["schemas"]["EmailSourceEnvelope"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -5667,7 +5676,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailSourceEnvelope"];
+                    "application/json": components["schemas"]["EmailSourceEnvelope"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -5780,7 +5789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Ok"];
+                    "application/json": components["schemas"]["Ok"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -5850,7 +5859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailDuplicate"];
+                    "application/json": components["schemas"]["EmailDuplicate"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Accepted: the order was created or merged */
@@ -5859,7 +5868,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailImported"];
+                    "application/json": components["schemas"]["EmailImported"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -5947,7 +5956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailPreviewResult"];
+                    "application/json": components["schemas"]["EmailPreviewResult"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -6149,7 +6158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TemplateEnvelope"];
+                    "application/json": components["schemas"]["TemplateEnvelope"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -6245,7 +6254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TemplateEnvelope"];
+                    "application/json": components["schemas"]["TemplateEnvelope"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -6439,7 +6448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailDuplicate"];
+                    "application/json": components["schemas"]["EmailDuplicate"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Accepted: the order was created or merged */
@@ -6448,7 +6457,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailImported"];
+                    "application/json": components["schemas"]["EmailImported"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -6582,7 +6591,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         bot: components["schemas"]["Bot"];
-                    };
+                    } & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -6723,7 +6732,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         bot: components["schemas"]["Bot"];
-                    };
+                    } & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -6885,7 +6894,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ChatIntakeAnswer"];
+                    "application/json": components["schemas"]["ChatIntakeAnswer"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -6990,7 +6999,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         settings: components["schemas"]["ChatSettings"];
-                    };
+                    } & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -7154,7 +7163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ChatIntakeAnswer"];
+                    "application/json": components["schemas"]["ChatIntakeAnswer"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -7345,7 +7354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RecurringCostEnvelope"];
+                    "application/json": components["schemas"]["RecurringCostEnvelope"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -7491,7 +7500,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RecurringCostEnvelope"];
+                    "application/json": components["schemas"]["RecurringCostEnvelope"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -7710,7 +7719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ShareEnvelope"];
+                    "application/json": components["schemas"]["ShareEnvelope"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -7870,7 +7879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserResponse"];
+                    "application/json": components["schemas"]["UserResponse"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
