@@ -8,6 +8,7 @@ import { scheduleCronJobs } from "./src/jobs/schedule.ts";
 import { smtpReceiverFromConfig } from "./src/intake/smtp.ts";
 import { openFilesLimit } from "./src/lib/limits.ts";
 import { openStore } from "./src/store/kv.ts";
+import { announce, configuredCarrierNames } from "./src/startup.ts";
 import { VERSION } from "./src/version.ts";
 import { dashboardBundle, precompress } from "./src/web/bundle.ts";
 
@@ -61,7 +62,8 @@ const server = listen({
   handler: app.fetch,
   log: deps.log,
   recycleMs: config.listenerRecycleSeconds * 1000,
-  onListen: ({ hostname, port }) =>
+  onListen: ({ hostname, port }) => {
+    announce(config, { hostname, port, carriers: configuredCarrierNames(deps.carriers) });
     deps.log.info("listening", {
       hostname,
       port,
@@ -72,7 +74,8 @@ const server = listen({
       eventsChosenBy: config.eventsTransport ? "EVENTS_TRANSPORT" : "store",
       cronJobs: CRON_JOBS.map((job) => job.name),
       maxOpenFiles: fileLimit ? fileLimit.soft ?? "unlimited" : "unknown",
-    }),
+    });
+  },
 });
 
 let stopping = false;
