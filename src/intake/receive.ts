@@ -19,6 +19,8 @@ import { stageBlob } from "../store/blob.ts";
 import { type Keeping, logAlone, messageInCommit, type Repeat } from "../store/intake_log.ts";
 import { keys } from "../store/keys.ts";
 import { type IngestOptions, ingestOrder } from "../store/orders.ts";
+import { workspaceCurrency } from "../store/settings.ts";
+import { withCostFromTotal } from "./cost.ts";
 
 export interface IncomingMessage {
   userId: string;
@@ -122,7 +124,7 @@ async function storeOrder(
   const result = await ingestOrder(kv, {
     userId: message.userId,
     source: message.channel,
-    fields: reading.fields,
+    fields: withCostFromTotal(reading.fields, await workspaceCurrency(kv, message.userId)),
     signals: reading.signals,
     extension,
   }, options);

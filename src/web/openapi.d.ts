@@ -2367,6 +2367,11 @@ export interface components {
             outputWebhook?: string;
             updatesWebhook?: string;
             forwardOn: boolean;
+            /**
+             * @description The workspace currency: as set, else the default of the account's time zone (USD when the zone names no other). Imported orders whose total is printed in it count that total as their cost.
+             * @enum {string}
+             */
+            currency: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "MXN" | "BRL" | "HKD" | "SGD" | "CNY" | "INR" | "ZAR";
             updatedAt?: string;
         };
         SettingsChange: {
@@ -2376,6 +2381,11 @@ export interface components {
             updatesWebhook?: string | "" | null;
             /** @description Forward orders to `outputWebhook` */
             forwardOn?: boolean;
+            /**
+             * @description The workspace currency (ISO 4217 code)
+             * @enum {string}
+             */
+            currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "MXN" | "BRL" | "HKD" | "SGD" | "CNY" | "INR" | "ZAR";
         };
         ReparseResult: {
             /** @enum {boolean} */

@@ -22,6 +22,8 @@ Deno.test("chat intake: a checkout post becomes an order with the fields the pos
     orderNumber: "C0001",
     store: "Nike US",
     price: "$115.00",
+    // The one item's price, in the workspace currency (USD for a UTC account): its cost.
+    costCents: 11500,
     size: "10",
     imageUrl: "https://images.example.com/dunk-panda.png",
     sourceId: bot.id,

@@ -10,6 +10,7 @@ import type { MessageFields, StatusSignals } from "../../domain/order.ts";
 import { clip, forgetRememberedTexts } from "../text.ts";
 import { type CompiledTemplate } from "./custom.ts";
 import { extractFields } from "./extract.ts";
+import { messageTime } from "./dates.ts";
 import { stripForwardPrefix, unwrapForward } from "./forward.ts";
 import { type Letter, letterOf } from "./letter.ts";
 import { readMarkup } from "./markup.ts";
@@ -193,6 +194,13 @@ function readLetter(
     };
   }
   const itemSummary = fields.itemSummary ?? clip(subject || "Order", 200);
-  const orderFields: MessageFields & { itemSummary: string } = { ...fields, itemSummary };
+  // The order is dated by the message's own date (the forwarded message's for a forward),
+  // not by when it was read: a 30-day backfill puts each order on its own day.
+  const written = messageTime(letter.date, options.now);
+  const orderFields: MessageFields & { itemSummary: string } = {
+    ...fields,
+    itemSummary,
+    ...(written && !fields.receivedAt ? { receivedAt: written } : {}),
+  };
   return { ...base, reading: { kind: "order", fields: orderFields, signals } };
 }
