@@ -14,6 +14,7 @@ import { accountRoutes } from "./routes/account.ts";
 import { profileRoutes } from "./routes/profiles.ts";
 import { landingRoutes } from "./routes/landing.ts";
 import { settingsRoutes } from "./routes/settings.ts";
+import { deploymentRoutes } from "./routes/deployment.ts";
 import { webhookLogRoutes } from "./routes/webhook_logs.ts";
 import { webhookSubscriptionRoutes } from "./routes/webhook_subscriptions.ts";
 import { orderRoutes } from "./routes/orders.ts";
@@ -72,7 +73,8 @@ export function createApp(deps: AppDeps) {
     .route("/", recurringCostRoutes)
     .route("/", insightRoutes)
     .route("/", shareRoutes)
-    .route("/", emailVerificationRoutes);
+    .route("/", emailVerificationRoutes)
+    .route("/", deploymentRoutes);
   app.route("/api", api);
   // Public share pages live outside /api (their links are shared as they are).
   app.route("/", sharePageRoutes);

@@ -1486,6 +1486,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/deployment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What this deployment can do
+         * @description Facts of the operator's configuration a user meets: whether forwarded mail can arrive, whether mail goes out, whether billing is on, what links say. No secret.
+         */
+        get: operations["getDeployment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/s/{slug}": {
         parameters: {
             query?: never;
@@ -3222,6 +3242,36 @@ export interface components {
         VerifyEmailRequest: {
             /** @description The token of the verification link */
             token: string;
+        };
+        Deployment: {
+            /** @description The base URL of links (`BASE_URL`) */
+            baseUrl: string;
+            /** @description The base URL names this machine (`BASE_URL` unset or loopback): links such as bot URLs work only here */
+            baseUrlLocal: boolean;
+            mail: {
+                /** @description Domain of forwarding addresses (`MAIL_DOMAIN`) */
+                domain: string;
+                /** @description Port of the built-in SMTP receiver, when it runs (`SMTP_PORT`) */
+                smtpPort?: number;
+                /** @description An operator mail worker may post mail (`INBOUND_MAIL_KEY` set) */
+                mailWorker: boolean;
+                /** @description Forwarded mail can reach this deployment: a receiver or worker, and a domain other than `inbound.localhost` */
+                canArrive: boolean;
+                /**
+                 * @description What the operator must set so that it can (variable names)
+                 * @example [
+                 *       "SMTP_PORT or INBOUND_MAIL_KEY",
+                 *       "MAIL_DOMAIN"
+                 *     ]
+                 */
+                missing: string[];
+                /** @description How often connected IMAP mailboxes are checked */
+                imapPollMinutes: number;
+            };
+            /** @description Mail goes out (`SMTP_URL`); otherwise messages are written to the server log */
+            outgoingMail: boolean;
+            /** @description Plans and the free-plan cap are on */
+            billing: boolean;
         };
         OpenApiDocument: {
             /** @enum {string} */
@@ -7903,6 +7953,36 @@ export interface operations {
             };
             /** @description Request body over 2 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDeployment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deployment's capabilities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deployment"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,61 @@
+/**
+ * `GET /api/deployment`: what this deployment can do, for the dashboard to say where it
+ * matters (a forwarding address mail cannot reach yet, links that say localhost, a link that
+ * went to the server log). The same reading as the start-up line (src/capabilities.ts); the
+ * carriers with credentials are `GET /api/carriers`.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { capabilities } from "../capabilities.ts";
+import { authed, errors, jsonResponse } from "../http/openapi.ts";
+import { createRouter } from "../http/router.ts";
+
+const DeploymentSchema = z.object({
+  baseUrl: z.string().openapi({ description: "The base URL of links (`BASE_URL`)" }),
+  baseUrlLocal: z.boolean().openapi({
+    description: "The base URL names this machine (`BASE_URL` unset or loopback): links such as " +
+      "bot URLs work only here",
+  }),
+  mail: z.object({
+    domain: z.string().openapi({ description: "Domain of forwarding addresses (`MAIL_DOMAIN`)" }),
+    smtpPort: z.number().int().optional().openapi({
+      description: "Port of the built-in SMTP receiver, when it runs (`SMTP_PORT`)",
+    }),
+    mailWorker: z.boolean().openapi({
+      description: "An operator mail worker may post mail (`INBOUND_MAIL_KEY` set)",
+    }),
+    canArrive: z.boolean().openapi({
+      description: "Forwarded mail can reach this deployment: a receiver or worker, and a " +
+        "domain other than `inbound.localhost`",
+    }),
+    missing: z.array(z.string()).openapi({
+      description: "What the operator must set so that it can (variable names)",
+      example: ["SMTP_PORT or INBOUND_MAIL_KEY", "MAIL_DOMAIN"],
+    }),
+    imapPollMinutes: z.number().int().openapi({
+      description: "How often connected IMAP mailboxes are checked",
+    }),
+  }),
+  outgoingMail: z.boolean().openapi({
+    description: "Mail goes out (`SMTP_URL`); otherwise messages are written to the server log",
+  }),
+  billing: z.boolean().openapi({ description: "Plans and the free-plan cap are on" }),
+}).openapi("Deployment");
+
+const route = createRoute({
+  ...authed,
+  method: "get",
+  path: "/deployment",
+  tags: ["Workspace"],
+  summary: "What this deployment can do",
+  description: "Facts of the operator's configuration a user meets: whether forwarded mail " +
+    "can arrive, whether mail goes out, whether billing is on, what links say. No secret.",
+  responses: {
+    200: jsonResponse(DeploymentSchema, "The deployment's capabilities"),
+    ...errors(401),
+  },
+});
+
+export const deploymentRoutes = createRouter().openapi(
+  route,
+  (c) => c.json(capabilities(c.var.deps.config), 200),
+);

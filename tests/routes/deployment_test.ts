@@ -1,0 +1,51 @@
+import { deepStrictEqual as eq, equal } from "node:assert/strict";
+import { call, signUp, testApp } from "../helpers.ts";
+
+Deno.test("GET /api/deployment: a bare deployment says mail cannot arrive, nothing goes out", async () => {
+  await using ctx = await testApp({ PORT: "8000" });
+  equal((await call(ctx, "GET", "/api/deployment")).status, 401);
+  const { token } = await signUp(ctx);
+  const res = await call(ctx, "GET", "/api/deployment", { token });
+  eq([res.status, res.body], [200, {
+    baseUrl: "http://localhost:8000",
+    baseUrlLocal: true,
+    mail: {
+      domain: "inbound.localhost",
+      mailWorker: false,
+      canArrive: false,
+      missing: ["SMTP_PORT or INBOUND_MAIL_KEY", "MAIL_DOMAIN"],
+      imapPollMinutes: 5,
+    },
+    outgoingMail: false,
+    billing: false,
+  }]);
+});
+
+Deno.test("GET /api/deployment: a configured one can receive and send; no secret is shown", async () => {
+  const key = "worker-key-".repeat(4);
+  await using ctx = await testApp({
+    BASE_URL: "https://orders.example.org",
+    MAIL_DOMAIN: "in.example.org",
+    INBOUND_MAIL_KEY: key,
+    SMTP_URL: "smtp://user:pass@mail.example.org:587",
+    MAIL_FROM: "orders@example.org",
+    BILLING_ENABLED: "true",
+  });
+  const { token } = await signUp(ctx);
+  const res = await call(ctx, "GET", "/api/deployment", { token });
+  eq(res.body, {
+    baseUrl: "https://orders.example.org",
+    baseUrlLocal: false,
+    mail: {
+      domain: "in.example.org",
+      mailWorker: true,
+      canArrive: true,
+      missing: [],
+      imapPollMinutes: 5,
+    },
+    outgoingMail: true,
+    billing: true,
+  });
+  const text = JSON.stringify(res.body);
+  equal(text.includes(key) || text.includes("pass"), false);
+});
