@@ -18,6 +18,7 @@ import {
 } from "../ui.js";
 import { AccountNav } from "./parts.js";
 import { Plan } from "./plan.js";
+import { CurrencySetting } from "./currency.js";
 
 /** @typedef {import("../app.js").ScreenProps} ScreenProps */
 /** @typedef {import("../session.js").User} User */
@@ -31,6 +32,7 @@ export function Account({ path }) {
       <${AccountNav} current=${path} />
       <${Plan} />
       <${Profile} user=${user} />
+      <${CurrencySetting} />
       <${Export} />
       <${DeleteAccount} email=${user.email} />
       <//>

@@ -22,6 +22,7 @@ import {
   useLoad,
 } from "../ui.js";
 import { IntakeNav } from "./parts.js";
+import { MailCannotArrive, useDeployment } from "../deployment.js";
 
 /** @typedef {import("../api.js").Schemas["EmailSource"]} Source */
 /** @typedef {import("../app.js").ScreenProps} ScreenProps */
@@ -63,6 +64,7 @@ export function EmailSources({ path }) {
 /** @param {{source: Source, onChange: (s: Source) => void, onDeleted: () => void}} props */
 function SourceCard({ source, onChange, onDeleted }) {
   const zone = session()?.user.timezone;
+  const deployment = useDeployment();
   const [senders, setSenders] = useState(source.allowedSenders.join("\n"));
   const [saved, setSaved] = useState(false);
   /** @param {import("../api.js").Schemas["PatchEmailSource"]} body */
@@ -87,6 +89,7 @@ function SourceCard({ source, onChange, onDeleted }) {
         <p class="code-row"><span class="sub">Forward to</span>
           <code>${source.forwardingAddress}</code>
           <${CopyButton} text=${source.forwardingAddress} label="Copy address" /></p>
+        <${MailCannotArrive} deployment=${deployment} />
       `}
       ${source.kind === "imap" && html`
         <p class="sub">${source.username} at ${source.host}:${source.port}${source.tls

@@ -6,10 +6,10 @@
 import { html } from "htm/preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, ok } from "../api.js";
-import { centsText, dateTime } from "../format.js";
+import { centsText, dateTime, printedCents } from "../format.js";
 import { navigate } from "../router.js";
 import { session } from "../session.js";
-import { ConfirmButton, ErrorText, Facts, Form, Loading, Page, useLoad } from "../ui.js";
+import { ConfirmButton, ErrorText, Facts, Form, Loading, Page, useAction, useLoad } from "../ui.js";
 import { CarrierEvents } from "./carrier.js";
 import { changes, draftOf, OrderFields, patch } from "./order_fields.js";
 import { RawMessage } from "./parts.js";
@@ -43,6 +43,7 @@ export function OrderPage({ params }) {
         }} />
     `}>
       <${Summary} order=${order} />
+      <${CostNotSet} order=${order} onSaved=${loaded.set} />
       <${EditOrder} order=${order} onSaved=${loaded.set} />
       <${CarrierEvents} trackingNumber=${order.trackingNumber} carrier=${order.carrier}
         onMoved=${loaded.reload} />
@@ -77,6 +78,29 @@ function Summary({ order }) {
         </div>
       `}
     <//>
+  `;
+}
+
+/**
+ * An order with a total but no cost: its total was in another currency than the workspace's
+ * (or it was entered without one). One click uses the total as the cost.
+ * @param {{order: Order, onSaved: (o: Order) => void}} props
+ */
+function CostNotSet({ order, onSaved }) {
+  const cents = printedCents(order.total);
+  const use = useAction(async () => {
+    if (cents !== null) onSaved(await patch(order.id, { costCents: cents }));
+  });
+  if (!order.total || order.costCents !== undefined) return null;
+  return html`
+    <div class="notice actions" role="note">
+      <p>Total ${order.total} as read; cost not set, so profit leaves this order out.</p>
+      ${cents !== null && html`
+        <button type="button" class="secondary small" onClick=${() => use.run()}
+          disabled=${use.busy} aria-busy=${use.busy}>Use ${centsText(cents)} as the cost</button>
+      `}
+      <${ErrorText} error=${use.error} />
+    </div>
   `;
 }
 

@@ -11,6 +11,7 @@ import { count, dateOnly } from "../format.js";
 import { session } from "../session.js";
 import { ErrorText, Loading, Page, useAction, useLoad } from "../ui.js";
 import { AccountNav } from "./parts.js";
+import { useDeployment } from "../deployment.js";
 
 /** @typedef {import("../app.js").ScreenProps} ScreenProps */
 
@@ -101,6 +102,11 @@ const useRedirect = (path) =>
 /** @param {{email: string, billing: boolean}} props */
 function VerifyEmail({ email, billing }) {
   const [sent, setSent] = useState(false);
+  const deployment = useDeployment();
+  // Without outgoing mail the service writes the message to its log: never "Sent to".
+  const sentText = deployment?.outgoingMail === false
+    ? "This server sends no mail: the link went to the server log. Ask its operator for it."
+    : `Sent to ${email}: open the link within 24 hours.`;
   const send = useAction(async () => {
     await ok(api.POST("/api/auth/verify-email/request"));
     setSent(true);
@@ -111,7 +117,7 @@ function VerifyEmail({ email, billing }) {
       <button type="button" class="secondary small" onClick=${() => send.run()}
         disabled=${send.busy} aria-busy=${send.busy}>
         ${send.busy ? "Sending…" : sent ? "Send again" : "Send the link"}</button>
-      <span role="status">${sent ? `Sent to ${email}: open the link within 24 hours.` : ""}</span>
+      <span role="status">${sent ? sentText : ""}</span>
       <${ErrorText} error=${send.error} />
     </div>
   `;
