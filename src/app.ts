@@ -15,6 +15,7 @@ import { profileRoutes } from "./routes/profiles.ts";
 import { landingRoutes } from "./routes/landing.ts";
 import { settingsRoutes } from "./routes/settings.ts";
 import { deploymentRoutes } from "./routes/deployment.ts";
+import { invitationRoutes } from "./routes/invitations.ts";
 import { webhookLogRoutes } from "./routes/webhook_logs.ts";
 import { webhookSubscriptionRoutes } from "./routes/webhook_subscriptions.ts";
 import { orderRoutes } from "./routes/orders.ts";
@@ -74,7 +75,8 @@ export function createApp(deps: AppDeps) {
     .route("/", insightRoutes)
     .route("/", shareRoutes)
     .route("/", emailVerificationRoutes)
-    .route("/", deploymentRoutes);
+    .route("/", deploymentRoutes)
+    .route("/", invitationRoutes);
   app.route("/api", api);
   // Public share pages live outside /api (their links are shared as they are).
   app.route("/", sharePageRoutes);

@@ -31,6 +31,8 @@ export interface Capabilities {
   outgoingMail: boolean;
   /** Plans and the free-plan cap are on. */
   billing: boolean;
+  /** Who may create an account (`REGISTRATION`). */
+  registration: Config["registration"];
 }
 
 const LOOPBACK = /^(localhost|127\.[\d.]+|\[::1\]|0\.0\.0\.0)$/i;
@@ -63,5 +65,6 @@ export function capabilities(config: Config): Capabilities {
     },
     outgoingMail: config.smtp.url !== undefined,
     billing: config.billingEnabled,
+    registration: config.registration,
   };
 }

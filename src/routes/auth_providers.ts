@@ -9,6 +9,8 @@ import { verifyDiscordToken } from "../vendors/discord.ts";
 import { SessionSchema } from "../schemas/account.ts";
 import { signInWithIdentity } from "../store/identities.ts";
 import { sessionFor, sessionIssuing } from "../http/session.ts";
+import { registrationGuard } from "../store/invitations.ts";
+import { REFUSAL_TEXT } from "../domain/registration.ts";
 
 const ProvidersSchema = z.object({
   password: z.boolean().openapi({ description: "Email (or username) and password; always on" }),
@@ -37,7 +39,7 @@ const SignInErrorSchema = z.object({ error: z.string(), code: z.string() }).open
   "SignInError",
   {
     description: "`code`: `missing_token`, `invalid_token`, `expired_token`, `email_missing`, " +
-      "`email_unverified`, `already_linked`, `provider_unreachable`, `provider_error`, " +
+      "`email_unverified`, `already_linked`, `registration_closed`, `provider_unreachable`, `provider_error`, " +
       "`not_configured`",
   },
 );
@@ -53,6 +55,8 @@ const signInErrors = (codes: Record<number, string>) =>
 const PROVIDER_ERRORS = signInErrors({
   400: "`missing_token`, or `email_missing` (the identity has no email to open an account with)",
   401: "`invalid_token` or `expired_token`",
+  403: "`registration_closed`: no account has this identity and new accounts are closed " +
+    "(`REGISTRATION=closed` or `invite`)",
   409: "`email_unverified` (an account has this email but the provider did not verify it) or " +
     "`already_linked` (that account is linked to another identity of the provider)",
   502: "`provider_unreachable` or `provider_error`: the provider could not be asked",
@@ -110,7 +114,7 @@ const discordVerify = createRoute({
 });
 
 /** `{error, code}` failures of the sign-in routes decided here (the providers' own are mapped). */
-const signInFailure = (status: 400 | 409 | 503, error: string, code: string) =>
+const signInFailure = (status: 400 | 403 | 409 | 503, error: string, code: string) =>
   new ApiError(status, error, { code });
 
 const notConfigured = (provider: string) =>
@@ -121,9 +125,12 @@ const missingToken = (field: string) => signInFailure(400, `${field} is required
 /** Finds or creates the identity's account and opens a session for it. */
 async function signIn(c: Context<AppEnv>, identity: VerifiedIdentity) {
   const { kv, now } = c.var.deps;
-  const result = await signInWithIdentity(kv, identity, now());
+  const guard = registrationGuard(kv, c.var.deps.config.registration, undefined, now());
+  const result = await signInWithIdentity(kv, identity, now(), guard);
   if (result.ok) return await sessionFor(c, result.user);
   switch (result.reason) {
+    case "refused":
+      throw signInFailure(403, REFUSAL_TEXT[result.refused], "registration_closed");
     case "email_missing":
       throw signInFailure(400, "The identity has no email address", "email_missing");
     case "email_unverified":

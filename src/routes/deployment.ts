@@ -39,6 +39,10 @@ const DeploymentSchema = z.object({
     description: "Mail goes out (`SMTP_URL`); otherwise messages are written to the server log",
   }),
   billing: z.boolean().openapi({ description: "Plans and the free-plan cap are on" }),
+  registration: z.enum(["open", "closed", "invite"]).openapi({
+    description: "Who may create an account (`REGISTRATION`): anyone, nobody but the first " +
+      "account, or whoever holds an invitation (`POST /api/account/invitations`)",
+  }),
 }).openapi("Deployment");
 
 const route = createRoute({

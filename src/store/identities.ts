@@ -1,5 +1,7 @@
 import type { UserRecord, VerifiedIdentity } from "../domain/user.ts";
 import { ConflictError } from "../errors.ts";
+import type { RegistrationRefusal } from "../domain/registration.ts";
+import type { RegistrationGuard } from "./invitations.ts";
 import {
   createUser,
   findUserIdByEmail,
@@ -10,7 +12,8 @@ import {
 
 export type IdentitySignIn =
   | { ok: true; user: UserRecord; created: boolean }
-  | { ok: false; reason: "email_missing" | "email_unverified" | "already_linked" };
+  | { ok: false; reason: "email_missing" | "email_unverified" | "already_linked" }
+  | { ok: false; reason: "refused"; refused: RegistrationRefusal };
 
 /**
  * Finds or creates the account of a provider identity:
@@ -26,6 +29,8 @@ export async function signInWithIdentity(
   kv: Deno.Kv,
   identity: VerifiedIdentity,
   now = Date.now(),
+  /** The registration rule for a new account (store/invitations.ts). */
+  guard?: RegistrationGuard,
 ): Promise<IdentitySignIn> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const linkedId = await findUserIdByIdentity(kv, identity.provider, identity.subject);
@@ -52,8 +57,9 @@ export async function signInWithIdentity(
       displayName: identity.displayName,
       emailVerified: identity.emailVerified,
       identities: { [identity.provider]: identity.subject },
-    }, now);
+    }, now, guard);
     if (created.ok) return { ok: true, user: created.user, created: true };
+    if (created.refused) return { ok: false, reason: "refused", refused: created.refused };
   }
   throw new ConflictError("Sign-in raced other changes to this account, try again");
 }

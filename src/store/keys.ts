@@ -20,6 +20,8 @@ export const keys = {
     ["user_by_identity", provider, subject] as const,
   /** Password-reset token hash -> {userId, expiresAt}; one-time, 1 hour. */
   passwordReset: (tokenHash: string) => ["password_reset", tokenHash] as const,
+  /** Invitation token hash -> {userId, expiresAt}; single-use, 7 days (REGISTRATION=invite). */
+  invitation: (tokenHash: string) => ["invitation", tokenHash] as const,
 
   // Workspace (everything under one user id)
   workspace: (userId: string) => ["ws", userId] as const,
@@ -33,6 +35,10 @@ export const keys = {
   apiKeyLastUsed: (userId: string, keyId: string) => ["ws", userId, "api_key_used", keyId] as const,
   /** Outstanding password-reset tokens of the account (what a reset or deletion ends). */
   userPasswordResets: (userId: string) => ["ws", userId, "password_reset"] as const,
+  /** The account's outstanding invitations (for deletion). */
+  userInvitations: (userId: string) => ["ws", userId, "invitation"] as const,
+  userInvitation: (userId: string, tokenHash: string) =>
+    ["ws", userId, "invitation", tokenHash] as const,
   userPasswordReset: (userId: string, tokenHash: string) =>
     ["ws", userId, "password_reset", tokenHash] as const,
 

@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account and sign in
-         * @description The email is stored in lower case and must be unique (409), as must the username, ignoring case. Shares the 10-per-minute per-IP limit of the session-issuing endpoints.
+         * @description The email is stored in lower case and must be unique (409), as must the username, ignoring case. Shares the 10-per-minute per-IP limit of the session-issuing endpoints. With `REGISTRATION=closed` only the first account is created (403 `reason: closed` after it); with `REGISTRATION=invite` the first account, then only with an unused `invite` (403 `reason: invitation_needed` or `invitation_invalid`).
          */
         post: operations["register"];
         delete?: never;
@@ -1506,6 +1506,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite someone to register
+         * @description With `REGISTRATION=invite`, a link whose page creates one account (the token is spent by that registration). 409 when this server's registration is `open` (no invitation needed) or `closed`.
+         */
+        post: operations["invitations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/s/{slug}": {
         parameters: {
             query?: never;
@@ -2116,6 +2136,8 @@ export interface components {
             timezone?: string;
             /** @description Bot-check widget token; required when the deployment has the bot-check on (`GET /api/auth/providers` says so) */
             turnstileToken?: string;
+            /** @description The invitation token of an invitation link, with `REGISTRATION=invite` */
+            invite?: string;
         };
         LoginRequest: {
             /**
@@ -2194,7 +2216,7 @@ export interface components {
                 clientId?: string;
             };
         };
-        /** @description `code`: `missing_token`, `invalid_token`, `expired_token`, `email_missing`, `email_unverified`, `already_linked`, `provider_unreachable`, `provider_error`, `not_configured` */
+        /** @description `code`: `missing_token`, `invalid_token`, `expired_token`, `email_missing`, `email_unverified`, `already_linked`, `registration_closed`, `provider_unreachable`, `provider_error`, `not_configured` */
         SignInError: {
             error: string;
             code: string;
@@ -3272,6 +3294,19 @@ export interface components {
             outgoingMail: boolean;
             /** @description Plans and the free-plan cap are on */
             billing: boolean;
+            /**
+             * @description Who may create an account (`REGISTRATION`): anyone, nobody but the first account, or whoever holds an invitation (`POST /api/account/invitations`)
+             * @enum {string}
+             */
+            registration: "open" | "closed" | "invite";
+        };
+        Invitation: {
+            /**
+             * @description The registration page with the invitation: works once, for 7 days
+             * @example https://orders.example.org/register?invite=3q2-…
+             */
+            url: string;
+            expiresAt: string;
         };
         OpenApiDocument: {
             /** @enum {string} */
@@ -3361,6 +3396,15 @@ export interface operations {
             };
             /** @description Missing or invalid input; `error` names the field */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden by a rule of the spec */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3702,6 +3746,15 @@ export interface operations {
                     "application/json": components["schemas"]["SignInError"];
                 };
             };
+            /** @description `registration_closed`: no account has this identity and new accounts are closed (`REGISTRATION=closed` or `invite`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInError"];
+                };
+            };
             /** @description `email_unverified` (an account has this email but the provider did not verify it) or `already_linked` (that account is linked to another identity of the provider) */
             409: {
                 headers: {
@@ -3783,6 +3836,15 @@ export interface operations {
             };
             /** @description `invalid_token` or `expired_token` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInError"];
+                };
+            };
+            /** @description `registration_closed`: no account has this identity and new accounts are closed (`REGISTRATION=closed` or `invite`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7990,6 +8052,46 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    invitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation link */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -18,6 +18,7 @@ Deno.test("GET /api/deployment: a bare deployment says mail cannot arrive, nothi
     },
     outgoingMail: false,
     billing: false,
+    registration: "open",
   }]);
 });
 
@@ -45,6 +46,7 @@ Deno.test("GET /api/deployment: a configured one can receive and send; no secret
     },
     outgoingMail: true,
     billing: true,
+    registration: "open",
   });
   const text = JSON.stringify(res.body);
   equal(text.includes(key) || text.includes("pass"), false);

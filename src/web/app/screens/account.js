@@ -19,6 +19,7 @@ import {
 import { AccountNav } from "./parts.js";
 import { Plan } from "./plan.js";
 import { CurrencySetting } from "./currency.js";
+import { Invite } from "./invite.js";
 
 /** @typedef {import("../app.js").ScreenProps} ScreenProps */
 /** @typedef {import("../session.js").User} User */
@@ -33,6 +34,7 @@ export function Account({ path }) {
       <${Plan} />
       <${Profile} user=${user} />
       <${CurrencySetting} />
+      <${Invite} />
       <${Export} />
       <${DeleteAccount} email=${user.email} />
       <//>

@@ -50,7 +50,10 @@ export function SignIn() {
   `;
 }
 
-export function Register() {
+/** @param {{query: URLSearchParams}} props */
+export function Register({ query }) {
+  // An invitation link (REGISTRATION=invite) carries its token; the registration spends it.
+  const [invite] = useState(() => query.get("invite") ?? "");
   const [form, setForm] = useState({
     email: "",
     password: "",
@@ -69,6 +72,7 @@ export function Register() {
         timezone: form.timezone,
         ...(form.username.trim() && { username: form.username.trim() }),
         ...(form.displayName.trim() && { displayName: form.displayName.trim() }),
+        ...(invite && { invite }),
       },
     }));
     signedIn(data, remember);
