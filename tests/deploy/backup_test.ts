@@ -66,3 +66,47 @@ Deno.test("deno task backup needs only read and write permissions", async () => 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("deno task backup fails in one line naming the path and the reason", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const source = join(dir, "kv.sqlite3");
+    const kv = await Deno.openKv(source);
+    await kv.set(["a"], 1);
+    kv.close();
+    const notKv = join(dir, "notes.txt");
+    await Deno.writeTextFile(notKv, "not a database");
+    const cases: [string[], string][] = [
+      [
+        [join(dir, "missing.sqlite3"), join(dir, "a.sqlite3")],
+        `${join(dir, "missing.sqlite3")}: no such file`,
+      ],
+      [[notKv, join(dir, "b.sqlite3")], `${notKv}: not a Deno KV (SQLite) file`],
+      [[dir, join(dir, "c.sqlite3")], `${dir}: not a file (give the KV file's path)`],
+      [[source, notKv], `${notKv}: exists already; a backup goes to a new file`],
+      [
+        [source, join(dir, "no", "d.sqlite3")],
+        `${
+          join(dir, "no", "d.sqlite3")
+        }: cannot be created (does its folder exist, and may this user write there?)`,
+      ],
+    ];
+    for (const [args, line] of cases) {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--allow-read", "--allow-write", "scripts/backup.ts", ...args],
+        cwd: new URL("../../", import.meta.url),
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(out.code, 1);
+      assert.equal(new TextDecoder().decode(out.stderr), `backup failed: ${line}\n`);
+    }
+    // Nothing half-written is left for a failed copy.
+    assert.deepEqual(
+      [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => /^[a-d]\.sqlite3/.test(n)),
+      [],
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
