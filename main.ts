@@ -8,7 +8,7 @@ import { scheduleCronJobs } from "./src/jobs/schedule.ts";
 import { smtpReceiverFromConfig } from "./src/intake/smtp.ts";
 import { openFilesLimit } from "./src/lib/limits.ts";
 import { openStore } from "./src/store/kv.ts";
-import { announce, configuredCarrierNames } from "./src/startup.ts";
+import { announce, checkSecretsAtStart, configuredCarrierNames } from "./src/startup.ts";
 import { VERSION } from "./src/version.ts";
 import { dashboardBundle, precompress } from "./src/web/bundle.ts";
 
@@ -39,6 +39,7 @@ try {
 const { kv, persistence } = await openStore(config.kvPath);
 const deps = createDeps({ kv, config, persistence });
 const app = createApp(deps);
+const secrets = await checkSecretsAtStart(deps);
 // The dashboard's compressed assets are made once, before the first visitor asks.
 precompress(dashboardBundle());
 // The built-in SMTP receiver, when SMTP_PORT is set.
@@ -63,7 +64,7 @@ const server = listen({
   log: deps.log,
   recycleMs: config.listenerRecycleSeconds * 1000,
   onListen: ({ hostname, port }) => {
-    announce(config, { hostname, port, carriers: configuredCarrierNames(deps.carriers) });
+    announce(config, { hostname, port, carriers: configuredCarrierNames(deps.carriers), secrets });
     deps.log.info("listening", {
       hostname,
       port,

@@ -5,6 +5,12 @@
  */
 import { type Capabilities, capabilities } from "./capabilities.ts";
 import type { Config } from "./config.ts";
+import type { AppDeps } from "./deps.ts";
+import {
+  checkSecretsKey,
+  SECRETS_MISMATCH_TEXT,
+  type SecretsKeyState,
+} from "./store/secrets_check.ts";
 
 export interface StartupFacts {
   /** Where the listener is (`0.0.0.0` and `::` read as localhost). */
@@ -12,6 +18,8 @@ export interface StartupFacts {
   port: number;
   /** Names of the carriers with credentials. */
   carriers: string[];
+  /** Whether the secrets key opens this KV's secrets (checkSecretsAtStart). */
+  secrets?: SecretsKeyState;
 }
 
 function openUrl(hostname: string, port: number): string {
@@ -51,6 +59,9 @@ export function startupLine(config: Config, facts: StartupFacts): string {
       ? `live tracking: ${facts.carriers.join(", ")}`
       : "live tracking: no carrier credentials",
     `data: ${data}`,
+    ...(facts.secrets === "mismatch"
+      ? ["SECRETS KEY DOES NOT MATCH THIS DATA FILE (see the log)"]
+      : []),
   ].join(" · ");
 }
 
@@ -68,4 +79,24 @@ export function configuredCarrierNames(
   carriers: { list(): { name: string; configured: boolean }[] },
 ): string[] {
   return [...new Set(carriers.list().filter((c) => c.configured).map((c) => c.name))];
+}
+
+/**
+ * Checks the secrets key against this KV (writing the check on a first start). A mismatch is
+ * said loudly, to the log and to the person starting the service; the service still starts,
+ * and the dashboard's webhook and mailbox screens say it too.
+ */
+export async function checkSecretsAtStart(deps: AppDeps): Promise<SecretsKeyState> {
+  const state = await checkSecretsKey(deps.kv, deps.secrets, { write: true });
+  if (state === "mismatch") {
+    deps.log.error("secrets key does not open this KV's secrets", {
+      reason: SECRETS_MISMATCH_TEXT,
+    });
+    try {
+      console.error(`\n*** ${SECRETS_MISMATCH_TEXT}\n`);
+    } catch {
+      // Nothing to tell.
+    }
+  }
+  return state;
 }

@@ -8,6 +8,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { capabilities } from "../capabilities.ts";
 import { authed, errors, jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
+import { checkSecretsKey, SECRETS_MISMATCH_TEXT } from "../store/secrets_check.ts";
 
 const DeploymentSchema = z.object({
   baseUrl: z.string().openapi({ description: "The base URL of links (`BASE_URL`)" }),
@@ -39,6 +40,14 @@ const DeploymentSchema = z.object({
     description: "Mail goes out (`SMTP_URL`); otherwise messages are written to the server log",
   }),
   billing: z.boolean().openapi({ description: "Plans and the free-plan cap are on" }),
+  secretsKey: z.enum(["ok", "mismatch", "none"]).openapi({
+    description: "Whether the secrets key opens the secrets stored here: `mismatch` after a " +
+      "restore without its `secrets.key` (webhook secrets and mailbox passwords cannot be " +
+      "read; `secretsProblem` says what to do); `none` when this deployment has no key",
+  }),
+  secretsProblem: z.string().optional().openapi({
+    description: "With `secretsKey: mismatch`, what is wrong and what to do, in words",
+  }),
   registration: z.enum(["open", "closed", "invite"]).openapi({
     description: "Who may create an account (`REGISTRATION`): anyone, nobody but the first " +
       "account, or whoever holds an invitation (`POST /api/account/invitations`)",
@@ -59,7 +68,12 @@ const route = createRoute({
   },
 });
 
-export const deploymentRoutes = createRouter().openapi(
-  route,
-  (c) => c.json(capabilities(c.var.deps.config), 200),
-);
+export const deploymentRoutes = createRouter().openapi(route, async (c) => {
+  const { config, kv, secrets } = c.var.deps;
+  const secretsKey = await checkSecretsKey(kv, secrets);
+  return c.json({
+    ...capabilities(config),
+    secretsKey,
+    ...(secretsKey === "mismatch" ? { secretsProblem: SECRETS_MISMATCH_TEXT } : {}),
+  }, 200);
+});

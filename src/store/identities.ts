@@ -52,12 +52,17 @@ export async function signInWithIdentity(
       continue;
     }
 
-    const created = await createUser(kv, {
-      email: identity.email,
-      displayName: identity.displayName,
-      emailVerified: identity.emailVerified,
-      identities: { [identity.provider]: identity.subject },
-    }, now, guard);
+    const created = await createUser(
+      kv,
+      {
+        email: identity.email,
+        displayName: identity.displayName,
+        emailVerified: identity.emailVerified,
+        identities: { [identity.provider]: identity.subject },
+      },
+      now,
+      guard,
+    );
     if (created.ok) return { ok: true, user: created.user, created: true };
     if (created.refused) return { ok: false, reason: "refused", refused: created.refused };
   }

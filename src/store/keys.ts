@@ -227,4 +227,6 @@ export const keys = {
   // Platform-wide counters (health counts, landing stats)
   stat: (name: "users" | "orders" | "value_cents") => ["stats", name] as const,
   healthProbe: () => ["health", "probe"] as const,
+  /** A known text sealed with the secrets key: does the key this process has open this KV's secrets? */
+  secretsCheck: () => ["secrets", "check"] as const,
 };

@@ -3295,6 +3295,13 @@ export interface components {
             /** @description Plans and the free-plan cap are on */
             billing: boolean;
             /**
+             * @description Whether the secrets key opens the secrets stored here: `mismatch` after a restore without its `secrets.key` (webhook secrets and mailbox passwords cannot be read; `secretsProblem` says what to do); `none` when this deployment has no key
+             * @enum {string}
+             */
+            secretsKey: "ok" | "mismatch" | "none";
+            /** @description With `secretsKey: mismatch`, what is wrong and what to do, in words */
+            secretsProblem?: string;
+            /**
              * @description Who may create an account (`REGISTRATION`): anyone, nobody but the first account, or whoever holds an invitation (`POST /api/account/invitations`)
              * @enum {string}
              */

@@ -5,6 +5,8 @@
 import { equal, match, ok } from "node:assert/strict";
 import { testConfig } from "../../src/config.ts";
 import { configuredCarrierNames, startupLine } from "../../src/startup.ts";
+import { join } from "node:path";
+import { startService } from "../../scripts/service.ts";
 import { testApp } from "../helpers.ts";
 
 Deno.test("start-up line: a bare development start says what is missing", () => {
@@ -83,4 +85,27 @@ Deno.test("deno.json keeps npm packages out of node_modules: a start installs no
   // test-only ones included; "none" reads them from Deno's cache as the graph needs them.
   const config = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
   equal(config.nodeModulesDir, "none");
+});
+
+Deno.test("a start on a KV restored without its secrets.key says so loudly; the line too", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "secrets-restore-" });
+  try {
+    const env = { KV_PATH: join(dir, "kv.sqlite3"), LOG_LEVEL: "info" };
+    const first = await startService({ env });
+    const firstExit = await first.stop("SIGTERM");
+    equal(firstExit.code, 0);
+    const line = firstExit.stderr.find((l) => l.startsWith("Order tracker is up: open http://"));
+    ok(line, firstExit.stderr.join("\n"));
+    ok(!line.includes("SECRETS KEY"), line);
+    // The restore: the data file without the key file beside it.
+    await Deno.remove(join(dir, "secrets.key"));
+    const second = await startService({ env });
+    const report = await second.stop("SIGTERM");
+    const loud = report.stderr.filter((l) => l.startsWith("*** The secrets key does not open"));
+    equal(loud.length, 1, report.stderr.join("\n"));
+    ok(report.stderr.some((l) => l.includes("SECRETS KEY DOES NOT MATCH THIS DATA FILE")));
+    ok(report.stdout.concat(report.stderr).some((l) => l.includes('"secrets key does not open')));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

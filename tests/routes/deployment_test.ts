@@ -1,4 +1,6 @@
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
+import { SecretBox } from "../../src/lib/secret_box.ts";
+import { checkSecretsKey, SECRETS_MISMATCH_TEXT } from "../../src/store/secrets_check.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 
 Deno.test("GET /api/deployment: a bare deployment says mail cannot arrive, nothing goes out", async () => {
@@ -19,6 +21,7 @@ Deno.test("GET /api/deployment: a bare deployment says mail cannot arrive, nothi
     outgoingMail: false,
     billing: false,
     registration: "open",
+    secretsKey: "ok",
   }]);
 });
 
@@ -47,7 +50,20 @@ Deno.test("GET /api/deployment: a configured one can receive and send; no secret
     outgoingMail: true,
     billing: true,
     registration: "open",
+    secretsKey: "ok",
   });
   const text = JSON.stringify(res.body);
   equal(text.includes(key) || text.includes("pass"), false);
+});
+
+Deno.test("a KV whose secrets another key sealed (a restore without secrets.key) says so", async () => {
+  await using ctx = await testApp();
+  const { token } = await signUp(ctx);
+  // The KV as restored: its check was sealed by the original key, which this process lacks.
+  const original = new SecretBox(crypto.getRandomValues(new Uint8Array(32)));
+  equal(await checkSecretsKey(ctx.kv, original, { write: true }), "ok");
+  equal(await checkSecretsKey(ctx.kv, original), "ok", "the original key still opens it");
+  equal(await checkSecretsKey(ctx.kv, ctx.deps.secrets), "mismatch");
+  const res = await call(ctx, "GET", "/api/deployment", { token });
+  eq([res.body.secretsKey, res.body.secretsProblem], ["mismatch", SECRETS_MISMATCH_TEXT]);
 });

@@ -48,3 +48,14 @@ export function LocalLinks({ deployment }) {
     only this machine can open them. The operator sets BASE_URL to the address others reach this
     server at.</p>`;
 }
+
+/**
+ * The secrets key does not open the secrets stored here (a restore without its key file):
+ * webhook signatures and mailbox sign-ins fail until the operator puts the key back.
+ */
+export function SecretsProblem() {
+  const deployment = useDeployment();
+  if (deployment?.secretsKey !== "mismatch") return null;
+  return html`<p class="error" role="alert"><strong>Stored secrets cannot be read.</strong>
+    ${" "}${deployment.secretsProblem}</p>`;
+}

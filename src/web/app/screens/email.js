@@ -22,7 +22,7 @@ import {
   useLoad,
 } from "../ui.js";
 import { IntakeNav } from "./parts.js";
-import { MailCannotArrive, useDeployment } from "../deployment.js";
+import { MailCannotArrive, SecretsProblem, useDeployment } from "../deployment.js";
 
 /** @typedef {import("../api.js").Schemas["EmailSource"]} Source */
 /** @typedef {import("../app.js").ScreenProps} ScreenProps */
@@ -40,6 +40,7 @@ export function EmailSources({ path }) {
   return html`
     <${Page} title="Email intake">
       <${IntakeNav} current=${path} />
+      <${SecretsProblem} />
       <p class="lead">Forward order emails to a source's address, or let the service read a
         mailbox. Each email becomes an order, or adds to the order with the same number.</p>
       <${ErrorText} error=${sources.error} />

@@ -25,6 +25,7 @@ import {
   useLoad,
 } from "../ui.js";
 import { WebhooksNav } from "./parts.js";
+import { SecretsProblem } from "../deployment.js";
 
 /** @typedef {import("../api.js").Schemas["WebhookSubscription"]} Subscription */
 /** @typedef {import("../api.js").Schemas["EventType"]} EventType */
@@ -59,6 +60,7 @@ export function Webhooks({ path }) {
   return html`
     <${Page} title="Webhooks">
       <${WebhooksNav} current=${path} />
+      <${SecretsProblem} />
       <p class="lead">The service POSTs signed events to your HTTPS endpoints. Verify
         the <code>X-Service-Signature</code> header with the subscription's secret.</p>
       ${secret && html`
