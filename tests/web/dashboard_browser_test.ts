@@ -80,7 +80,10 @@ Deno.test({
   async fn() {
     await using receiver = startReceiver({ reply: () => new Response(null, { status: 204 }) });
     await using carriers = startFakes();
-    await using ctx = await webhookApp({ env: carriers.env });
+    // DHL has no credentials here: its orders say live tracking is not set up. No mail
+    // receiver, no outgoing mail and no BASE_URL either: the screens say so where it matters.
+    const { DHL_API_KEY: _dhl, ...carrierEnv } = carriers.env;
+    await using ctx = await webhookApp({ env: carrierEnv });
     await using server = serve(ctx.app);
     await using browser = await launchBrowser();
     const page = await browser.page();
@@ -177,6 +180,12 @@ Deno.test({
     await page.waitForSelector(".messages a::-p-text(Open the order)");
     assert.match(await text(page, ".messages li"), /Kith Nelson Crewneck - Sand/);
     await page.waitForSelector(".stats::-p-text(1 created an order)");
+    // Without billing there is no plan limit to count; the URL says localhost, and why.
+    assert.doesNotMatch(await text(page, ".stats"), /plan limit/);
+    assert.match(
+      await text(page, ".cards .notice"),
+      /^These links say http:\/\/localhost:\d+: only this machine can open them\. .*BASE_URL/,
+    );
     // A private address for updates is refused next to its field; the embed copier's URL.
     await page.type("input[name=updatesWebhook]", "https://10.0.0.1/hook");
     await page.click("button::-p-text(Save settings)");
@@ -197,12 +206,12 @@ Deno.test({
     assert.equal(kith.itemSummary, "Kith Nelson Crewneck - Sand");
     await page.type(price, "180");
     await page.keyboard.press("Enter");
-    // The chat post gave a price as text, no cost: all of the sale counts as profit.
-    assert.equal(kith.costCents, undefined);
-    const kithProfit = 18000;
+    // The chat post's total is in the workspace currency (USD for this account): its cost.
+    assert.deepEqual([kith.total, kith.costCents], ["$157.69 USD", 15769]);
+    const kithProfit = 18000 - 15769;
     await waitFor(async () => {
       const order = (await api(`/api/orders/${kith.id}`)).body.order;
-      return order.salePriceCents === kithProfit || null;
+      return order.salePriceCents === 18000 || null;
     }, "the bot order's sale price");
     await page.click("nav a::-p-text(Insights)");
     await heading(page, "Insights");
@@ -245,6 +254,10 @@ Deno.test({
     await page.click("button::-p-text(Add source)");
     await page.waitForSelector("code::-p-text(@)");
     assert.match(await text(page, ".cards code"), /^[\w-]+@inbound\.localhost$/);
+    assert.match(
+      await text(page, ".cards .notice"),
+      /^Mail cannot reach this address yet: this server has no mail receiver .*SMTP_PORT.*INBOUND_MAIL_KEY.*MAIL_DOMAIN/,
+    );
     // Its mail read again: a rebuild runs in the background and the page follows its progress
     // to the end; 0 days is refused by the field.
     await paste(page, "input[name=sinceDays]", "0");
@@ -252,7 +265,7 @@ Deno.test({
     await page.waitForSelector("input[name=sinceDays][aria-invalid=true]");
     await paste(page, "input[name=sinceDays]", "7");
     await page.click("button::-p-text(Read again)");
-    await page.waitForSelector(".saved::-p-text(Done: 0 messages read, 0 stored)");
+    await page.waitForSelector(".saved::-p-text(Done: 0 messages read, 0 stored, 0 orders read again)");
     await check(browser, page, "email-sources");
     await page.click(".subnav a::-p-text(Inbox)");
     await heading(page, "Inbox");
@@ -263,6 +276,11 @@ Deno.test({
     await check(browser, page, "inbox");
     const orders = (await api("/api/orders")).body;
     assert.equal(orders.total, 3);
+    assert.equal(
+      orders.items.find((o: { store?: string }) => o.store === "Amazon").receivedAt.slice(0, 4),
+      "2026",
+      "dated by the message",
+    );
     const shoe = orders.items.find((o: { store?: string }) => o.store === "Amazon");
     assert.equal(shoe.orderNumber, "113-4820917-5531468");
 
@@ -293,6 +311,40 @@ Deno.test({
       ["Arrived at facility", "Shipping label created"],
     );
     await check(browser, page, "order");
+
+    // An order in another currency than the workspace's has no cost until the person says so;
+    // one on a carrier without credentials says so quietly, with nothing to retry.
+    const euro = await fetch(`${server.url}/api/orders`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await token(page)}` },
+      body: JSON.stringify({
+        itemSummary: "Wool scarf",
+        total: "45,00 €",
+        trackingNumber: "JJD000390007827481153",
+        carrier: "dhl",
+      }),
+    }).then((r) => r.json());
+    await page.goto(`${server.url}/orders/${euro.order.id}`, { waitUntil: "networkidle0" });
+    await heading(page, "Wool scarf");
+    await page.waitForSelector("#carrier-events ~ p.sub");
+    assert.equal(
+      await text(page, "#carrier-events ~ p.sub"),
+      "Live tracking for DHL eCommerce / Paket is not set up on this server.",
+    );
+    const panel = await text(page, "section[aria-labelledby=carrier-events]");
+    assert.doesNotMatch(panel, /Check again/, "nothing to retry");
+    assert.equal(
+      await page.$$eval("section[aria-labelledby=carrier-events] .error", (e) => e.length),
+      0,
+      "not an error",
+    );
+    assert.match(await text(page, ".notice"), /^Total 45,00 € as read; cost not set/);
+    await check(browser, page, "order-cost-not-set");
+    await page.click("button::-p-text(Use 45.00 as the cost)");
+    await waitFor(async () => {
+      const order = (await api(`/api/orders/${euro.order.id}`)).body.order;
+      return order.costCents === 4500 || null;
+    }, "the cost used");
     await page.click("a::-p-text(← Orders)");
     await heading(page, "Orders");
     await check(browser, page, "orders");
@@ -342,6 +394,14 @@ Deno.test({
     // An API key, shown once, works at once.
     await page.click("nav a::-p-text(Account)");
     await heading(page, "Account");
+    // No outgoing mail: the verification link went to the server log, never "Sent to".
+    await page.click("button::-p-text(Send the link)");
+    await page.waitForSelector("[role=status]::-p-text(server log)");
+    assert.equal(
+      await text(page, "[role=status]::-p-text(server log)"),
+      "This server sends no mail: the link went to the server log. Ask its operator for it.",
+    );
+    await page.waitForSelector("select[name=currency]");
     await check(browser, page, "account");
     await page.click(".subnav a::-p-text(API keys)");
     await heading(page, "API keys");
@@ -350,7 +410,7 @@ Deno.test({
     await page.waitForSelector(".once code");
     const key = await text(page, ".once code");
     assert.match(key, /^sk_/);
-    assert.equal((await api("/api/orders", {}, key)).body.total, 3);
+    assert.equal((await api("/api/orders", {}, key)).body.total, 4);
     await check(browser, page, "api-keys");
 
     // The export downloads as a file.
@@ -365,7 +425,7 @@ Deno.test({
     }, "the export file");
     const exported = JSON.parse(await Deno.readTextFile(file));
     assert.equal(exported.account.email, EMAIL);
-    assert.equal(exported.orders.length, 3);
+    assert.equal(exported.orders.length, 4);
 
     // Deletion waits for the typed email, then ends everything.
     const session = await token(page);

@@ -184,9 +184,12 @@ function RebuildStatus({ rebuild }) {
     return html`<span role="status" class="saved">Reading the last ${rebuild.sinceDays} days
       again: ${counts} so far…</span>`;
   }
+  const reparsed = rebuild.reparsed ?? 0;
+  // One string: htm drops the space of a line break between two expressions.
+  const again = `${reparsed} ${reparsed === 1 ? "order" : "orders"} read again`;
   return html`<span role="status" class=${rebuild.error ? "error" : "saved"}>
-    ${rebuild.error ? `Stopped: ${rebuild.error}. ` : "Done: "}${counts}, ${rebuild.reparsed ?? 0}
-    ${rebuild.reparsed === 1 ? "order" : "orders"} read again (${dateTime(rebuild.finishedAt)}).
+    ${rebuild.error ? `Stopped: ${rebuild.error}. ` : "Done: "}${counts}, ${again}
+    (${dateTime(rebuild.finishedAt)}).
   </span>`;
 }
 
