@@ -15,6 +15,7 @@ import { profileRoutes } from "./routes/profiles.ts";
 import { landingRoutes } from "./routes/landing.ts";
 import { settingsRoutes } from "./routes/settings.ts";
 import { deploymentRoutes } from "./routes/deployment.ts";
+import { mailboxTestRoutes } from "./routes/mailbox_test.ts";
 import { invitationRoutes } from "./routes/invitations.ts";
 import { webhookLogRoutes } from "./routes/webhook_logs.ts";
 import { webhookSubscriptionRoutes } from "./routes/webhook_subscriptions.ts";
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps) {
     .route("/", orderIntakeRoutes)
     .route("/", orderRoutes)
     .route("/", billingRoutes)
+    .route("/", mailboxTestRoutes)
     .route("/", emailSourceRoutes)
     .route("/", emailIntakeRoutes)
     .route("/", templateRoutes)

@@ -739,6 +739,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/email-sources/test-connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test an IMAP mailbox's settings
+         * @description Connects to the mailbox under the same host rule as polling (no private address; plain IMAP only for hosts in ALLOWED_PRIVATE_ADDRESSES), signs in and opens the folder read-only, then logs out. Answers within 10 s: 200 `{ok: true, mailbox}` or 200 `{ok: false, error}` (the test ran; the mailbox said no). Nothing is stored.
+         */
+        post: operations["testConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/email-sources": {
         parameters: {
             query?: never;
@@ -2634,6 +2654,37 @@ export interface components {
             received: true;
             /** @enum {string} */
             outcome: "applied" | "duplicate" | "stale" | "unknown_account" | "ignored";
+        };
+        MailboxTestResult: {
+            /** @description Signed in and the folder opened */
+            ok: boolean;
+            /** @description The folder opened, when ok */
+            mailbox?: string;
+            /**
+             * @description The setting at fault, when the host rule refused it
+             * @enum {string}
+             */
+            field?: "host" | "tls";
+            /**
+             * @description What went wrong, in words (sign-in refused, folder not found, no answer in time, certificate not trusted, ...); never the password
+             * @example Sign-in failed: the mailbox refused the username or password
+             */
+            error?: string;
+        };
+        MailboxTest: {
+            /** @example imap.mail.example */
+            host?: string;
+            /** @description Default 993 */
+            port?: number;
+            /** @description Default true; plain IMAP only for hosts in ALLOWED_PRIVATE_ADDRESSES */
+            tls?: boolean;
+            username?: string;
+            /** @description Stored encrypted; never returned or exported */
+            password?: string;
+            /** @description Default INBOX */
+            mailbox?: string;
+            /** @description An imap source of the caller: its stored password is used when no `password` is sent, and its settings fill the fields not sent */
+            sourceId?: string;
         };
         EmailSourcePage: {
             items: components["schemas"]["EmailSource"][];
@@ -5603,6 +5654,68 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    testConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MailboxTest"];
+            };
+        };
+        responses: {
+            /** @description What the mailbox answered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailboxTestResult"] & components["schemas"]["FieldWarnings"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            /** @description Rate limit or resource cap reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
         };
     };
     listEmailSources: {
