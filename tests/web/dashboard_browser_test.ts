@@ -14,6 +14,9 @@ import type { Page } from "../../scripts/puppeteer.d.ts";
 import { axeFindings, browserSkip, launchBrowser, type TestBrowser, waitFor } from "../chromium.ts";
 import { journey, upsAnswer, upsNumber } from "../carriers/answers.ts";
 import { startFakes } from "../carriers/fakes.ts";
+import { startDovecot } from "../../scripts/dovecot.ts";
+import { pollMailbox } from "../../src/intake/imap/poll.ts";
+import { getEmailSource } from "../../src/store/email_sources.ts";
 import { fixture } from "../email/helpers.ts";
 import { startReceiver } from "../net/receiver.ts";
 import { serve } from "../serve.ts";
@@ -80,6 +83,7 @@ Deno.test({
   async fn() {
     await using receiver = startReceiver({ reply: () => new Response(null, { status: 204 }) });
     await using carriers = startFakes();
+    await using dovecot = await startDovecot();
     // DHL has no credentials here: its orders say live tracking is not set up. No mail
     // receiver, no outgoing mail and no BASE_URL either: the screens say so where it matters.
     const { DHL_API_KEY: _dhl, ...carrierEnv } = carriers.env;
@@ -266,6 +270,51 @@ Deno.test({
     await paste(page, "input[name=sinceDays]", "7");
     await page.click("button::-p-text(Read again)");
     await page.waitForSelector(".saved::-p-text(Done: 0 messages read, 0 stored, 0 orders read again)");
+    // A mailbox over IMAP (a real Dovecot): the port follows the TLS box; a wrong password is
+    // said by "Test connection"; saved anyway, its poll fails and the source shows as failing;
+    // the password corrected and tested in the dashboard, the next poll reads it.
+    await page.select("select[name=kind]", "imap");
+    await page.waitForSelector("input[name=host]");
+    const portOf = () =>
+      page.$eval(
+        ".form[aria-label='Add an email source'] input[name=port]",
+        (e) => (e as unknown as { value: string }).value,
+      );
+    assert.equal(await portOf(), "993");
+    await page.click(".form[aria-label='Add an email source'] input[name=tls]");
+    assert.equal(await portOf(), "143", "the port follows the TLS box");
+    const add = ".form[aria-label='Add an email source']";
+    await page.type(`${add} input[name=name]`, "Work mailbox");
+    await page.type(`${add} input[name=host]`, "127.0.0.1");
+    await page.click(`${add} input[name=port]`, { count: 3 });
+    await page.type(`${add} input[name=port]`, String(dovecot.port));
+    await page.type(`${add} input[name=username]`, dovecot.username);
+    await page.type(`${add} input[name=password]`, "not the password");
+    await page.click(`${add} button::-p-text(Test connection)`);
+    await page.waitForSelector(`${add} .error::-p-text(Sign-in failed)`);
+    await page.click(`${add} button::-p-text(Add source)`);
+    await page.waitForSelector("h2::-p-text(Work mailbox)");
+    const mailboxSource = (await api("/api/email-sources")).body.items
+      .find((s: { kind: string }) => s.kind === "imap");
+    const owner = (await api("/api/auth/me")).body.user.id;
+    const poll = async () => {
+      const stored = await getEmailSource(ctx.kv, owner, mailboxSource.id);
+      await pollMailbox(ctx.deps, owner, stored!, new AbortController().signal);
+    };
+    await poll();
+    await page.goto(page.url(), { waitUntil: "networkidle0" });
+    const card = `article[aria-labelledby=src-${mailboxSource.id}]`;
+    await page.waitForSelector(`${card} .tag.off::-p-text(Failing)`);
+    assert.match(await text(page, `${card} p.error`), /^Failing: Sign-in failed/);
+    await check(browser, page, "email-sources-failing");
+    await page.type(`${card} input[name=password]`, dovecot.password);
+    await page.click(`${card} button::-p-text(Test connection)`);
+    await page.waitForSelector(`${card} .okay::-p-text(Signed in; folder INBOX opened.)`);
+    await page.click(`${card} button::-p-text(Save connection)`);
+    await page.waitForSelector(`${card} .saved::-p-text(Saved)`);
+    await poll();
+    await page.goto(page.url(), { waitUntil: "networkidle0" });
+    await page.waitForSelector(`${card} .tag.on::-p-text(Active)`);
     await check(browser, page, "email-sources");
     await page.click(".subnav a::-p-text(Inbox)");
     await heading(page, "Inbox");
@@ -370,6 +419,8 @@ Deno.test({
     await page.waitForSelector(".once code");
     const secret = await text(page, ".once code");
     assert.match(secret, /^whsec_/);
+    // The list is read again after the create: under load it can follow the secret.
+    await page.waitForSelector("button::-p-text(Send test)");
     await page.click("button::-p-text(Send test)");
     await page.waitForSelector(".okay::-p-text(Delivered)");
     const [delivery] = await receiver.waitFor(1);
