@@ -144,7 +144,7 @@ Deno.test("settings: URL errors start with the field name; nothing is written", 
   ];
   for (const [body, error] of cases) {
     const res = await call(ctx, "POST", "/api/settings", { token, body });
-    assert.deepEqual([res.status, res.body], [400, { error }], JSON.stringify(body));
+    assert.deepEqual([res.status, res.body.error], [400, error], JSON.stringify(body));
   }
   for (const body of [{ forwardOn: "yes" }, { outputWebhook: 5 }]) {
     const res = await call(ctx, "POST", "/api/settings", { token, body });

@@ -95,5 +95,13 @@ export function bytes(n) {
 /** @param {number} n */
 export const count = (n) => n.toLocaleString();
 
+/**
+ * A count with its noun, singular for one: `plural(1, "new order")` -> "1 new order".
+ * @param {number} n
+ * @param {string} one
+ * @param {string} [many] default: `one` + "s"
+ */
+export const plural = (n, one, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
+
 /** The browser's own timezone, the default for a new account. */
 export const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";

@@ -27,6 +27,13 @@ const CARRIERS = {
   "dhl-express": "DHL Express",
 };
 
+/**
+ * A carrier as people know it (UPS, FedEx, USPS, DHL), or the value as stored.
+ * @param {string | undefined} carrier
+ */
+export const carrierName = (carrier) =>
+  carrier === undefined ? undefined : isCarrier(carrier) ? CARRIERS[carrier] : carrier;
+
 /** @type {Record<CarrierStatus["status"], string>} */
 const STATUS = {
   pre_transit: "Label created, not scanned yet",

@@ -6,7 +6,7 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { api, ApiError, ok } from "../api.js";
-import { bytes, dateTime } from "../format.js";
+import { bytes, dateTime, plural } from "../format.js";
 import { setQuery } from "../router.js";
 import { session } from "../session.js";
 import {
@@ -91,7 +91,9 @@ function Reparse() {
           ${busy ? "Re-reading…" : "Re-read all orders"}</button>
         ${busy && html`<progress aria-label="Re-reading orders"></progress>`}
         ${result &&
-          html`<span role="status">${result.reparsed.toLocaleString()} orders re-read, ${result.changed.toLocaleString()} changed.</span>`}
+          html`<span role="status">${
+            plural(result.reparsed, "order")
+          } re-read, ${result.changed.toLocaleString()} changed.</span>`}
         <${ErrorText} error=${error} />
       </div>
     </section>

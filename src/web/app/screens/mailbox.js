@@ -7,7 +7,7 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { api, ok } from "../api.js";
-import { Checkbox, ErrorText, Form, TextField, useAction } from "../ui.js";
+import { Checkbox, ErrorText, fieldError, Form, TextField, useAction } from "../ui.js";
 
 /** @typedef {import("../api.js").Schemas["EmailSource"]} Source */
 /** @typedef {import("../api.js").Schemas["MailboxTest"]} MailboxTest */
@@ -103,7 +103,7 @@ export function EditMailbox({ source, onChange }) {
     // requires it then, so a stored password never goes to another server.
     const signIn = ["host", "port", "tls", "username"].some((k) => k in body);
     if (signIn && !fields.password) {
-      throw new Error("password: type the password again to change the server or username");
+      throw fieldError("password", "Type the password again to change the server or username.");
     }
     if (fields.password) body.password = fields.password;
     if (Object.keys(body).length === 0) return setSaved(true);

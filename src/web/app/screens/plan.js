@@ -7,7 +7,7 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { api, ok } from "../api.js";
-import { count, dateOnly } from "../format.js";
+import { count, dateOnly, plural } from "../format.js";
 import { session } from "../session.js";
 import { ErrorText, Loading, Page, useAction, useLoad } from "../ui.js";
 import { AccountNav } from "./parts.js";
@@ -50,7 +50,7 @@ export function Plan() {
         <p><strong class="plan">${u.plan}</strong> plan${u.billingEnabled
           ? ""
           : " (billing is off on this deployment: no limits)"}</p>
-        <p>${count(u.used)} new orders this month${u.cap === null ? "" : ` of ${count(u.cap)}`};
+        <p>${plural(u.used, "new order")} this month${u.cap === null ? "" : ` of ${count(u.cap)}`};
           the count starts again on ${dateOnly(u.resetsAt, user?.timezone)}.</p>
         ${u.cap !== null && html`
           <meter min="0" max=${u.cap} value=${u.used} high=${u.cap * 0.8}

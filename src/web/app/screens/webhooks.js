@@ -6,7 +6,7 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { api, ok } from "../api.js";
-import { dateTime } from "../format.js";
+import { dateTime, plural } from "../format.js";
 import { session } from "../session.js";
 import {
   Checkbox,
@@ -201,7 +201,7 @@ function SubscriptionCard({ sub, onChange, onDeleted, onSecret }) {
       <p class="sub">Secret ${sub.prefix ?? "?"}… · ${sub.lastFiredAt
         ? `last sent ${dateTime(sub.lastFiredAt, zone)}`
         : "never sent"}
-        ${sub.failureCount ? ` · ${sub.failureCount} failures in a row` : ""}</p>
+        ${sub.failureCount ? ` · ${plural(sub.failureCount, "failure")} in a row` : ""}</p>
       ${sub.lastError && html`<p class="error">Last error: ${sub.lastError}</p>`}
       ${sub.needsSecretRotation &&
         html`<p class="error">Events are skipped until the secret is rotated.</p>`}
