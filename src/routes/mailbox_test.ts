@@ -4,18 +4,20 @@
  * password is sent, for a source being edited), within 10 s; the answer says what went wrong.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { IMAP_DEFAULTS } from "../domain/email_source.ts";
-import { badRequest } from "../http/errors.ts";
+import { IMAP_DEFAULTS, publicSource } from "../domain/email_source.ts";
+import { ApiError, badRequest } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { rateLimit } from "../http/rate_limit.ts";
 import { createRouter } from "../http/router.ts";
-import { found } from "../http/scope.ts";
+import { found, resourceParam } from "../http/scope.ts";
+import { checkMailboxNow } from "../intake/imap/poll.ts";
 import { testMailboxConnection } from "../intake/imap/test_connection.ts";
-import { PatchEmailSourceBody } from "../schemas/email.ts";
+import { EmailSourceSchema, PatchEmailSourceBody } from "../schemas/email.ts";
 import { getEmailSource } from "../store/email_sources.ts";
 
 /** The 404 of every email-source route (routes do not import each other). */
 const SOURCE_NOT_FOUND = "Email source not found";
+const IdParam = resourceParam("id", SOURCE_NOT_FOUND, { example: "email_01jq4w5v2x8c9d0e1f" });
 
 const TestBody = PatchEmailSourceBody.pick({
   host: true,
@@ -70,7 +72,57 @@ const route = createRoute({
   },
 });
 
-export const mailboxTestRoutes = createRouter().openapi(route, async (c) => {
+const CheckResultSchema = z.object({
+  source: EmailSourceSchema,
+  read: z.number().int().openapi({ description: "Messages stored by this check" }),
+  more: z.boolean().openapi({ description: "More is waiting; the next poll reads on" }),
+  error: z.string().optional().openapi({
+    description: "Why the check failed, in words (also the source's `lastError`)",
+  }),
+}).openapi("MailboxCheck");
+
+const checkRoute = createRoute({
+  ...authed,
+  middleware: [
+    ...authed.middleware,
+    rateLimit({
+      name: "mailbox-check",
+      limit: 10,
+      key: (c) => c.var.auth.userId,
+      message: "Too many mailbox checks from this account; try again in a minute",
+    }),
+  ],
+  method: "post",
+  path: "/email-sources/{id}/check",
+  tags: ["Email sources"],
+  summary: "Check an IMAP mailbox now",
+  description: "Reads what is new in the mailbox at once, as the poll every " +
+    "`IMAP_POLL_MINUTES` does (at most 200 messages within 30 s; the rest is the next poll's), " +
+    "and answers the source after it (`lastPolledAt`, `lastError`). 409 while another poll of " +
+    "this mailbox runs; 400 for a forwarding source.",
+  request: { params: IdParam },
+  responses: {
+    200: jsonResponse(CheckResultSchema, "The check's outcome and the source after it"),
+    ...errors(400, 401, 404, 409, 429),
+  },
+});
+
+export const mailboxTestRoutes = createRouter().openapi(checkRoute, async (c) => {
+  const deps = c.var.deps;
+  const userId = c.var.auth.userId;
+  const { id } = c.req.valid("param");
+  const source = found(await getEmailSource(deps.kv, userId, id), SOURCE_NOT_FOUND);
+  if (source.kind !== "imap") throw badRequest("Only a mailbox (imap) source can be checked");
+  const result = await checkMailboxNow(deps, userId, source, c.req.raw.signal);
+  if (result === "busy") throw new ApiError(409, "This mailbox is being read right now");
+  const after = found(await getEmailSource(deps.kv, userId, id), SOURCE_NOT_FOUND);
+  return c.json({
+    source: publicSource(after, deps.config.mailDomain),
+    read: result.read,
+    more: result.more,
+    ...(result.error ? { error: result.error } : {}),
+  }, 200);
+}).openapi(route, async (c) => {
   const deps = c.var.deps;
   const body = c.req.valid("json");
   const source = body.sourceId

@@ -739,6 +739,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/email-sources/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an IMAP mailbox now
+         * @description Reads what is new in the mailbox at once, as the poll every `IMAP_POLL_MINUTES` does (at most 200 messages within 30 s; the rest is the next poll's), and answers the source after it (`lastPolledAt`, `lastError`). 409 while another poll of this mailbox runs; 400 for a forwarding source.
+         */
+        post: operations["checkEmailSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/email-sources/test-connection": {
         parameters: {
             query?: never;
@@ -2655,6 +2675,42 @@ export interface components {
             /** @enum {string} */
             outcome: "applied" | "duplicate" | "stale" | "unknown_account" | "ignored";
         };
+        MailboxCheck: {
+            source: components["schemas"]["EmailSource"];
+            /** @description Messages stored by this check */
+            read: number;
+            /** @description More is waiting; the next poll reads on */
+            more: boolean;
+            /** @description Why the check failed, in words (also the source's `lastError`) */
+            error?: string;
+        };
+        EmailSource: {
+            /** @example email_01jq4w5v2x8c9d0e1f2g3h4j5k */
+            id: string;
+            /** @enum {string} */
+            kind: "forwarding" | "imap";
+            name: string;
+            /** @description Addresses or `@domain` entries (the domain and its subdomains); empty: any */
+            allowedSenders: string[];
+            active: boolean;
+            /** @description ISO 8601 UTC, millisecond precision */
+            createdAt: string;
+            /** @description ISO 8601 UTC, millisecond precision */
+            updatedAt?: string;
+            /**
+             * @description forwarding: `<random slug>@<MAIL_DOMAIN>`
+             * @example k3j9x2m4q8w1z7c5@inbound.example.com
+             */
+            forwardingAddress?: string;
+            host?: string;
+            port?: number;
+            tls?: boolean;
+            username?: string;
+            mailbox?: string;
+            /** @description ISO 8601 UTC, millisecond precision */
+            lastPolledAt?: string;
+            lastError?: string;
+        };
         MailboxTestResult: {
             /** @description Signed in and the folder opened */
             ok: boolean;
@@ -2692,33 +2748,6 @@ export interface components {
             limit: number;
             offset: number;
             hasMore: boolean;
-        };
-        EmailSource: {
-            /** @example email_01jq4w5v2x8c9d0e1f2g3h4j5k */
-            id: string;
-            /** @enum {string} */
-            kind: "forwarding" | "imap";
-            name: string;
-            /** @description Addresses or `@domain` entries (the domain and its subdomains); empty: any */
-            allowedSenders: string[];
-            active: boolean;
-            /** @description ISO 8601 UTC, millisecond precision */
-            createdAt: string;
-            /** @description ISO 8601 UTC, millisecond precision */
-            updatedAt?: string;
-            /**
-             * @description forwarding: `<random slug>@<MAIL_DOMAIN>`
-             * @example k3j9x2m4q8w1z7c5@inbound.example.com
-             */
-            forwardingAddress?: string;
-            host?: string;
-            port?: number;
-            tls?: boolean;
-            username?: string;
-            mailbox?: string;
-            /** @description ISO 8601 UTC, millisecond precision */
-            lastPolledAt?: string;
-            lastError?: string;
         };
         EmailSourceEnvelope: {
             source: components["schemas"]["EmailSource"];
@@ -5654,6 +5683,75 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    checkEmailSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check's outcome and the source after it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailboxCheck"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            /** @description Rate limit or resource cap reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
         };
     };
     testConnection: {

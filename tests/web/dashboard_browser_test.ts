@@ -15,8 +15,6 @@ import { axeFindings, browserSkip, launchBrowser, type TestBrowser, waitFor } fr
 import { journey, upsAnswer, upsNumber } from "../carriers/answers.ts";
 import { startFakes } from "../carriers/fakes.ts";
 import { startDovecot } from "../../scripts/dovecot.ts";
-import { pollMailbox } from "../../src/intake/imap/poll.ts";
-import { getEmailSource } from "../../src/store/email_sources.ts";
 import { fixture } from "../email/helpers.ts";
 import { startReceiver } from "../net/receiver.ts";
 import { serve } from "../serve.ts";
@@ -304,14 +302,8 @@ Deno.test({
     await page.waitForSelector("h2::-p-text(Work mailbox)");
     const mailboxSource = (await api("/api/email-sources")).body.items
       .find((s: { kind: string }) => s.kind === "imap");
-    const owner = (await api("/api/auth/me")).body.user.id;
-    const poll = async () => {
-      const stored = await getEmailSource(ctx.kv, owner, mailboxSource.id);
-      await pollMailbox(ctx.deps, owner, stored!, new AbortController().signal);
-    };
-    await poll();
-    await page.goto(page.url(), { waitUntil: "networkidle0" });
     const card = `article[aria-labelledby=src-${mailboxSource.id}]`;
+    await page.click(`${card} button::-p-text(Check now)`);
     await page.waitForSelector(`${card} .tag.off::-p-text(Failing)`);
     assert.match(await text(page, `${card} p.error`), /^Failing: Sign-in failed/);
     await check(browser, page, "email-sources-failing");
@@ -320,8 +312,7 @@ Deno.test({
     await page.waitForSelector(`${card} .okay::-p-text(Signed in; folder INBOX opened.)`);
     await page.click(`${card} button::-p-text(Save connection)`);
     await page.waitForSelector(`${card} .saved::-p-text(Saved)`);
-    await poll();
-    await page.goto(page.url(), { waitUntil: "networkidle0" });
+    await page.click(`${card} button::-p-text(Check now)`);
     await page.waitForSelector(`${card} .tag.on::-p-text(Active)`);
     await check(browser, page, "email-sources");
     await page.click(".subnav a::-p-text(Inbox)");
@@ -463,6 +454,7 @@ Deno.test({
     await page.click("nav a::-p-text(Account)");
     await heading(page, "Account");
     // No outgoing mail: the verification link went to the server log, never "Sent to".
+    await page.waitForSelector("button::-p-text(Send the link)");
     await page.click("button::-p-text(Send the link)");
     await page.waitForSelector("[role=status]::-p-text(server log)");
     assert.equal(

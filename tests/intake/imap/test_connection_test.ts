@@ -5,6 +5,7 @@
  */
 import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
 import { startDovecot } from "../../../scripts/dovecot.ts";
+import { orderMail } from "../../email/helpers.ts";
 import { freePort } from "../../../scripts/service.ts";
 import { testMailboxConnection } from "../../../src/intake/imap/test_connection.ts";
 import { call, signUp, testApp } from "../../helpers.ts";
@@ -90,4 +91,48 @@ Deno.test("test connection: a server that never greets is 'no answer in time'", 
     await accepting.catch(() => {});
     for (const conn of held) conn.close();
   }
+});
+
+Deno.test("check now: a mailbox is read at once; a failure is its lastError; forwarding is 400", async () => {
+  await using dovecot = await startDovecot();
+  await using ctx = await testApp({ ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1" });
+  const { token } = await signUp(ctx);
+  await dovecot.append("INBOX", [{ raw: orderMail(4501) }]);
+  const created = await call<Body>(ctx, "POST", "/api/email-sources", {
+    token,
+    body: { ...dovecot.sourceBody(), password: "wrong" },
+  });
+  const path = `/api/email-sources/${created.body.source.id}/check`;
+  const failed = await call<Body>(ctx, "POST", path, { token });
+  equal(failed.status, 200);
+  eq([failed.body.read, failed.body.error, failed.body.source.lastError], [
+    0,
+    "Sign-in failed: the mailbox refused the username or password",
+    "Sign-in failed: the mailbox refused the username or password",
+  ]);
+  const fixed = await call<Body>(ctx, "PATCH", `/api/email-sources/${created.body.source.id}`, {
+    token,
+    body: { password: dovecot.password },
+  });
+  equal(fixed.status, 200);
+  const checked = await call<Body>(ctx, "POST", path, { token });
+  eq([checked.status, checked.body.error, checked.body.source.lastError], [
+    200,
+    undefined,
+    undefined,
+  ]);
+  ok(checked.body.source.lastPolledAt);
+  const forwarding = await call<Body>(ctx, "POST", "/api/email-sources", {
+    token,
+    body: { kind: "forwarding" },
+  });
+  const refused = await call<Body>(
+    ctx,
+    "POST",
+    `/api/email-sources/${forwarding.body.source.id}/check`,
+    { token },
+  );
+  eq([refused.status, refused.body], [400, {
+    error: "Only a mailbox (imap) source can be checked",
+  }]);
 });

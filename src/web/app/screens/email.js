@@ -22,7 +22,7 @@ import {
   useLoad,
 } from "../ui.js";
 import { IntakeNav } from "./parts.js";
-import { EditMailbox, portFor, TestConnection, useMailboxFields } from "./mailbox.js";
+import { CheckNow, EditMailbox, portFor, TestConnection, useMailboxFields } from "./mailbox.js";
 import { MailCannotArrive, SecretsProblem, useDeployment } from "../deployment.js";
 
 /** @typedef {import("../api.js").Schemas["EmailSource"]} Source */
@@ -112,6 +112,7 @@ function SourceCard({ source, onChange, onDeleted }) {
               : ""}. Correct the connection below, then test it.</p>
         `}
         <div class="actions">
+          <${CheckNow} source=${source} onChange=${onChange} />
           <button type="button" class="secondary small" onClick=${() => setEditing(!editing)}
             aria-expanded=${editing || failing}>${editing || failing
               ? "Connection settings"

@@ -7,6 +7,7 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { api, ok } from "../api.js";
+import { plural } from "../format.js";
 import { Checkbox, ErrorText, fieldError, Form, TextField, useAction } from "../ui.js";
 
 /** @typedef {import("../api.js").Schemas["EmailSource"]} Source */
@@ -134,5 +135,33 @@ export function EditMailbox({ source, onChange }) {
       <${Checkbox} label="Use TLS" name="tls" checked=${fields.tls} onChange=${set("tls")} />
       <${TestConnection} body=${testBody} />
       <//>
+  `;
+}
+
+/**
+ * "Check now": reads the mailbox at once and says what came of it.
+ * @param {{source: Source, onChange: (s: Source) => void}} props
+ */
+export function CheckNow({ source, onChange }) {
+  const [said, setSaid] = useState("");
+  const check = useAction(async () => {
+    setSaid("");
+    const result = await ok(api.POST("/api/email-sources/{id}/check", {
+      params: { path: { id: source.id } },
+    }));
+    onChange(result.source);
+    setSaid(
+      result.error
+        ? ""
+        : `Checked: ${plural(result.read, "message")} read${result.more ? ", more to come" : ""}.`,
+    );
+  });
+  return html`
+    <button type="button" class="secondary small" onClick=${() => check.run()}
+      disabled=${check.busy} aria-busy=${check.busy}>${check.busy
+        ? "Checking…"
+        : "Check now"}</button>
+    <span role="status" class="okay">${said}</span>
+    <${ErrorText} error=${check.error} />
   `;
 }
