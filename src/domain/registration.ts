@@ -21,7 +21,8 @@ export function registrationRefusal(
 /** The refusal in people's words. */
 export const REFUSAL_TEXT: Record<RegistrationRefusal, string> = {
   closed: "New accounts are closed on this server; ask its operator.",
-  invitation_needed: "This server takes new accounts by invitation only: open your invitation link.",
+  invitation_needed:
+    "This server takes new accounts by invitation only: open your invitation link.",
   invitation_invalid: "This invitation link was already used or has expired; ask for a new one.",
 };
 

@@ -193,13 +193,18 @@ export const authRoutes = createRouter()
     const body = c.req.valid("json");
     await requireBotCheck(c, body.turnstileToken);
     const { kv, now } = c.var.deps;
-    const created = await createUser(kv, {
-      email: body.email,
-      passwordHash: await hashPassword(body.password),
-      username: body.username,
-      displayName: body.displayName,
-      timezone: body.timezone,
-    }, now(), registrationGuard(kv, c.var.deps.config.registration, body.invite, now()));
+    const created = await createUser(
+      kv,
+      {
+        email: body.email,
+        passwordHash: await hashPassword(body.password),
+        username: body.username,
+        displayName: body.displayName,
+        timezone: body.timezone,
+      },
+      now(),
+      registrationGuard(kv, c.var.deps.config.registration, body.invite, now()),
+    );
     if (!created.ok && created.refused) {
       throw new ApiError(403, REFUSAL_TEXT[created.refused], { reason: created.refused });
     }

@@ -338,7 +338,10 @@ Deno.test({
     await page.waitForSelector(".history li");
     assert.match(await text(page, ".history li"), /Ordered: "Nike Men's Revolution 7\.\.\."/);
     // What the email set, in people's words, not field names.
-    assert.match(await text(page, ".history li"), /^Cost, .*item, order number, .* and total from this email\.$/m);
+    assert.match(
+      await text(page, ".history li"),
+      /^Cost, .*item, order number, .* and total from this email\.$/m,
+    );
     // A tracking number typed is recognised; saved, the carrier's scans are shown.
     const parcel = upsNumber(7);
     const stages = ["label", "transit"] as const;
