@@ -6,6 +6,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { capabilities } from "../capabilities.ts";
+import { CURRENCIES } from "../domain/currency.ts";
 import { authed, errors, jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { checkSecretsKey, SECRETS_MISMATCH_TEXT } from "../store/secrets_check.ts";
@@ -40,6 +41,10 @@ const DeploymentSchema = z.object({
     description: "Mail goes out (`SMTP_URL`); otherwise messages are written to the server log",
   }),
   billing: z.boolean().openapi({ description: "Plans and the free-plan cap are on" }),
+  currencies: z.array(z.enum(CURRENCIES)).openapi({
+    description: "The workspace currencies this server knows (settings `currency`): those " +
+      "intake recognises in printed totals",
+  }),
   secretsKey: z.enum(["ok", "mismatch", "none"]).openapi({
     description: "Whether the secrets key opens the secrets stored here: `mismatch` after a " +
       "restore without its `secrets.key` (webhook secrets and mailbox passwords cannot be " +
@@ -73,6 +78,7 @@ export const deploymentRoutes = createRouter().openapi(route, async (c) => {
   const secretsKey = await checkSecretsKey(kv, secrets);
   return c.json({
     ...capabilities(config),
+    currencies: [...CURRENCIES],
     secretsKey,
     ...(secretsKey === "mismatch" ? { secretsProblem: SECRETS_MISMATCH_TEXT } : {}),
   }, 200);

@@ -3374,6 +3374,8 @@ export interface components {
             outgoingMail: boolean;
             /** @description Plans and the free-plan cap are on */
             billing: boolean;
+            /** @description The workspace currencies this server knows (settings `currency`): those intake recognises in printed totals */
+            currencies: ("USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "MXN" | "BRL" | "HKD" | "SGD" | "CNY" | "INR" | "ZAR")[];
             /**
              * @description Whether the secrets key opens the secrets stored here: `mismatch` after a restore without its `secrets.key` (webhook secrets and mailbox passwords cannot be read; `secretsProblem` says what to do); `none` when this deployment has no key
              * @enum {string}

@@ -45,13 +45,19 @@ Deno.test("a backup taken under writes is a consistent KV file", async () => {
   }
 });
 
-Deno.test("deno task backup needs only read and write permissions", async () => {
+/** A KV file with one entry in a fresh folder. */
+async function kvFile(): Promise<{ dir: string; source: string }> {
   const dir = await Deno.makeTempDir();
+  const source = join(dir, "kv.sqlite3");
+  const kv = await Deno.openKv(source);
+  await kv.set(["a"], 1);
+  kv.close();
+  return { dir, source };
+}
+
+Deno.test("deno task backup needs only read and write permissions", async () => {
+  const { dir, source } = await kvFile();
   try {
-    const source = join(dir, "kv.sqlite3");
-    const kv = await Deno.openKv(source);
-    await kv.set(["a"], 1);
-    kv.close();
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["task", "backup", source, join(dir, "copy.sqlite3")],
       cwd: new URL("../../", import.meta.url),
@@ -68,12 +74,8 @@ Deno.test("deno task backup needs only read and write permissions", async () => 
 });
 
 Deno.test("deno task backup fails in one line naming the path and the reason", async () => {
-  const dir = await Deno.makeTempDir();
+  const { dir, source } = await kvFile();
   try {
-    const source = join(dir, "kv.sqlite3");
-    const kv = await Deno.openKv(source);
-    await kv.set(["a"], 1);
-    kv.close();
     const notKv = join(dir, "notes.txt");
     await Deno.writeTextFile(notKv, "not a database");
     const cases: [string[], string][] = [

@@ -1,5 +1,6 @@
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
 import { SecretBox } from "../../src/lib/secret_box.ts";
+import { CURRENCIES } from "../../src/domain/currency.ts";
 import { checkSecretsKey, SECRETS_MISMATCH_TEXT } from "../../src/store/secrets_check.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 
@@ -21,6 +22,7 @@ Deno.test("GET /api/deployment: a bare deployment says mail cannot arrive, nothi
     outgoingMail: false,
     billing: false,
     registration: "open",
+    currencies: [...CURRENCIES],
     secretsKey: "ok",
   }]);
 });
@@ -50,6 +52,7 @@ Deno.test("GET /api/deployment: a configured one can receive and send; no secret
     outgoingMail: true,
     billing: true,
     registration: "open",
+    currencies: [...CURRENCIES],
     secretsKey: "ok",
   });
   const text = JSON.stringify(res.body);

@@ -6,34 +6,10 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { api, ok } from "../api.js";
+import { useDeployment } from "../deployment.js";
 import { Form, Loading, SelectField, useLoad } from "../ui.js";
 
 /** @typedef {import("../api.js").Schemas["WorkspaceSettings"]["currency"]} Currency */
-
-/** @type {Currency[]} */
-const CURRENCIES = [
-  "USD",
-  "EUR",
-  "GBP",
-  "CHF",
-  "CAD",
-  "AUD",
-  "NZD",
-  "JPY",
-  "SEK",
-  "NOK",
-  "DKK",
-  "PLN",
-  "CZK",
-  "HUF",
-  "MXN",
-  "BRL",
-  "HKD",
-  "SGD",
-  "CNY",
-  "INR",
-  "ZAR",
-];
 
 export function CurrencySetting() {
   // `POST /api/settings {}` changes nothing and answers the settings (their only read).
@@ -41,6 +17,8 @@ export function CurrencySetting() {
   const [chosen, setChosen] = useState(/** @type {Currency | undefined} */ (undefined));
   const [saved, setSaved] = useState(false);
   const current = chosen ?? settings.data?.settings.currency;
+  // The server's list (GET /api/deployment), so the choices are always ones it accepts.
+  const currencies = useDeployment()?.currencies ?? (current ? [current] : []);
   const submit = async () => {
     setSaved(false);
     if (!current) return;
@@ -55,7 +33,7 @@ export function CurrencySetting() {
         <${Form} onSubmit=${submit} submit="Save currency" busyText="Saving…" label="Currency"
           secondary=${saved && html`<span role="status" class="saved">Saved</span>`}>
           <${SelectField} label="Your currency" name="currency" value=${current}
-            options=${CURRENCIES}
+            options=${currencies}
             onChange=${(/** @type {string} */ v) => setChosen(/** @type {Currency} */ (v))}
             hint="Costs and profit count in it. An imported order whose total is in it gets that total as its cost; a total in another currency is shown as read, with its cost not set." />
           <//>
