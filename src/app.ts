@@ -16,6 +16,7 @@ import { landingRoutes } from "./routes/landing.ts";
 import { settingsRoutes } from "./routes/settings.ts";
 import { deploymentRoutes } from "./routes/deployment.ts";
 import { mailboxTestRoutes } from "./routes/mailbox_test.ts";
+import { inboxOrderRoutes } from "./routes/inbox_order.ts";
 import { invitationRoutes } from "./routes/invitations.ts";
 import { webhookLogRoutes } from "./routes/webhook_logs.ts";
 import { webhookSubscriptionRoutes } from "./routes/webhook_subscriptions.ts";
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps) {
     .route("/", billingRoutes)
     .route("/", mailboxTestRoutes)
     .route("/", emailSourceRoutes)
+    .route("/", inboxOrderRoutes)
     .route("/", emailIntakeRoutes)
     .route("/", templateRoutes)
     .route("/", carrierRoutes)

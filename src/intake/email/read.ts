@@ -25,6 +25,11 @@ export interface ReadOptions {
   now: number;
   /** The user's custom templates, newest first. */
   customTemplates?: CompiledTemplate[];
+  /**
+   * The person asked for an order from this message ("Make an order from this"): what was
+   * read becomes an order even when the message would be ignored or is not sure enough.
+   */
+  asOrder?: boolean;
 }
 
 export interface EmailReading {
@@ -173,7 +178,7 @@ function readLetter(
   const wording = nonOrderWording(scope);
   const moving = phase === "canceled" || phase === "delivered" || phase === "shipped" ||
     phase === "out_for_delivery";
-  if (!custom && !hasMarkup && (never || (wording && !moving))) {
+  if (!options.asOrder && !custom && !hasMarkup && (never || (wording && !moving))) {
     return {
       ...base,
       signals: {},
@@ -186,7 +191,7 @@ function readLetter(
       (phase !== undefined || builtIn !== undefined)) ||
     // A known store's status update ("Delivered", "Canceled") names the order and nothing else.
     (builtIn !== undefined && fields.orderNumber && moving);
-  if (!strong) {
+  if (!strong && !options.asOrder) {
     return {
       ...base,
       signals: {},
