@@ -490,6 +490,21 @@ Deno.test({
     assert.equal(exported.account.email, EMAIL);
     assert.equal(exported.orders.length, 4);
 
+    // An email that made no order becomes one when the person asks, after confirming.
+    await page.goto(`${server.url}/intake/inbox`, { waitUntil: "networkidle0" });
+    await heading(page, "Inbox");
+    await paste(page, "textarea[name=raw]", fixture("concepts/abandoned_cart.eml"));
+    await page.click("button::-p-text(Import)");
+    await page.waitForSelector(".messages li button::-p-text(Make an order from this)");
+    await page.click(".messages li button::-p-text(Make an order from this)");
+    await page.waitForSelector("dialog[open] button[type=submit]");
+    await page.click("dialog[open] button[type=submit]");
+    await page.waitForFunction(`location.pathname.startsWith("/orders/")`, { timeout: 10_000 });
+    await page.waitForSelector(".history li");
+    assert.equal((await api("/api/orders")).body.total, 5);
+    await page.goto(`${server.url}/account`, { waitUntil: "networkidle0" });
+    await heading(page, "Account");
+
     // Deletion waits for the typed email, then ends everything.
     const session = await token(page);
     await page.click("button::-p-text(Delete account…)");
