@@ -15,7 +15,7 @@ import { profileRoutes } from "./routes/profiles.ts";
 import { landingRoutes } from "./routes/landing.ts";
 import { settingsRoutes } from "./routes/settings.ts";
 import { deploymentRoutes } from "./routes/deployment.ts";
-import { mailboxTestRoutes } from "./routes/mailbox_test.ts";
+import { mailboxCheckRoutes } from "./routes/mailbox_checks.ts";
 import { inboxOrderRoutes } from "./routes/inbox_order.ts";
 import { invitationRoutes } from "./routes/invitations.ts";
 import { webhookLogRoutes } from "./routes/webhook_logs.ts";
@@ -64,7 +64,7 @@ export function createApp(deps: AppDeps) {
     .route("/", orderIntakeRoutes)
     .route("/", orderRoutes)
     .route("/", billingRoutes)
-    .route("/", mailboxTestRoutes)
+    .route("/", mailboxCheckRoutes)
     .route("/", emailSourceRoutes)
     .route("/", inboxOrderRoutes)
     .route("/", emailIntakeRoutes)

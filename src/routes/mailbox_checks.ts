@@ -1,7 +1,8 @@
 /**
- * `POST /api/email-sources/test-connection`: "Test connection" of the mailbox form. Signs in
- * and selects the folder with the settings sent (the stored password of `sourceId` when no
- * password is sent, for a source being edited), within 10 s; the answer says what went wrong.
+ * The mailbox checks of the email screen: `POST /api/email-sources/test-connection` ("Test
+ * connection": signs in and selects the folder with the settings sent, the stored password of
+ * `sourceId` when none is sent, within 10 s, the error in words) and
+ * `POST /api/email-sources/{id}/check` ("Check now": one poll at once under the poll's lease).
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { IMAP_DEFAULTS, publicSource } from "../domain/email_source.ts";
@@ -107,7 +108,7 @@ const checkRoute = createRoute({
   },
 });
 
-export const mailboxTestRoutes = createRouter().openapi(checkRoute, async (c) => {
+export const mailboxCheckRoutes = createRouter().openapi(checkRoute, async (c) => {
   const deps = c.var.deps;
   const userId = c.var.auth.userId;
   const { id } = c.req.valid("param");
