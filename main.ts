@@ -9,6 +9,7 @@ import { smtpReceiverFromConfig } from "./src/intake/smtp.ts";
 import { openFilesLimit } from "./src/lib/limits.ts";
 import { openStore } from "./src/store/kv.ts";
 import { upgradeLayout } from "./src/upgrade.ts";
+import { announce, checkSecretsAtStart, configuredCarrierNames } from "./src/startup.ts";
 import { VERSION } from "./src/version.ts";
 import { dashboardBundle, precompress } from "./src/web/bundle.ts";
 
@@ -49,6 +50,7 @@ const deps = createDeps({ kv, config, persistence });
 // Pending data-layout migrations run (one instance at a time) before anything is served.
 await upgradeLayout(deps);
 const app = createApp(deps);
+const secrets = await checkSecretsAtStart(deps);
 // The dashboard's compressed assets are made once, before the first visitor asks.
 precompress(dashboardBundle());
 // The built-in SMTP receiver, when SMTP_PORT is set.
@@ -76,7 +78,8 @@ const server = listen({
   handler: app.fetch,
   log: deps.log,
   recycleMs: config.listenerRecycleSeconds * 1000,
-  onListen: ({ hostname, port }) =>
+  onListen: ({ hostname, port }) => {
+    announce(config, { hostname, port, carriers: configuredCarrierNames(deps.carriers), secrets });
     deps.log.info("listening", {
       hostname,
       port,
@@ -87,7 +90,8 @@ const server = listen({
       eventsChosenBy: config.eventsTransport ? "EVENTS_TRANSPORT" : "store",
       cronJobs: CRON_JOBS.map((job) => job.name),
       maxOpenFiles: fileLimit ? fileLimit.soft ?? "unlimited" : "unknown",
-    }),
+    });
+  },
 });
 
 let stopping = false;

@@ -1,7 +1,8 @@
 import { bodyParser } from "./http/body.ts";
 import { conventions } from "./http/conventions.ts";
 import type { AppDeps } from "./deps.ts";
-import { errorResponse } from "./http/errors.ts";
+import { ApiError, errorResponse } from "./http/errors.ts";
+import { UpstreamError } from "./errors.ts";
 import { registerSecurity } from "./http/openapi.ts";
 import { createRouter } from "./http/router.ts";
 import { mountDocs } from "./routes/docs.ts";
@@ -14,6 +15,10 @@ import { accountRoutes } from "./routes/account.ts";
 import { profileRoutes } from "./routes/profiles.ts";
 import { landingRoutes } from "./routes/landing.ts";
 import { settingsRoutes } from "./routes/settings.ts";
+import { deploymentRoutes } from "./routes/deployment.ts";
+import { mailboxCheckRoutes } from "./routes/mailbox_checks.ts";
+import { inboxOrderRoutes } from "./routes/inbox_order.ts";
+import { invitationRoutes } from "./routes/invitations.ts";
 import { webhookLogRoutes } from "./routes/webhook_logs.ts";
 import { webhookSubscriptionRoutes } from "./routes/webhook_subscriptions.ts";
 import { orderRoutes } from "./routes/orders.ts";
@@ -63,7 +68,9 @@ export function createApp(deps: AppDeps) {
     .route("/", orderIntakeRoutes)
     .route("/", orderRoutes)
     .route("/", billingRoutes)
+    .route("/", mailboxCheckRoutes)
     .route("/", emailSourceRoutes)
+    .route("/", inboxOrderRoutes)
     .route("/", emailIntakeRoutes)
     .route("/", templateRoutes)
     .route("/", carrierRoutes)
@@ -76,7 +83,9 @@ export function createApp(deps: AppDeps) {
     .route("/", insightRoutes)
     .route("/", shareRoutes)
     .route("/", emailVerificationRoutes)
-    .route("/", operatorRoutes);
+    .route("/", operatorRoutes)
+    .route("/", deploymentRoutes)
+    .route("/", invitationRoutes);
   app.route("/api", api);
   // Public share pages live outside /api (their links are shared as they are).
   app.route("/", sharePageRoutes);
@@ -88,7 +97,15 @@ export function createApp(deps: AppDeps) {
   app.notFound((c) => c.json({ error: "Not found" }, 404));
   app.onError((err, c) => {
     const res = errorResponse(c, err);
-    if (res.status >= 500) {
+    // A deliberate answer (feature off, carrier not configured, upstream refused) is not a
+    // fault of the service: logged at info with its reason.
+    if (res.status >= 500 && (err instanceof ApiError || err instanceof UpstreamError)) {
+      deps.log.info("answered with an error", {
+        requestId: c.var.requestId,
+        status: res.status,
+        reason: err.message,
+      });
+    } else if (res.status >= 500) {
       deps.log.error("unhandled error", {
         requestId: c.var.requestId,
         error: err instanceof Error ? err.message : String(err),

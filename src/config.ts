@@ -22,6 +22,7 @@ const EnvSchema = z.object({
     "inbound.localhost",
   ),
   BILLING_ENABLED: bool.default(false),
+  REGISTRATION: z.enum(["open", "closed", "invite"]).default("open"),
   FREE_PLAN_MONTHLY_ORDERS: z.coerce.number().int().min(0).default(100),
   INBOUND_MAIL_KEY: optionalText,
   SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
@@ -108,6 +109,8 @@ export interface Config {
   baseUrl: string;
   mailDomain: string;
   billingEnabled: boolean;
+  /** Who may create an account: anyone, nobody but the first, or whoever holds an invitation. */
+  registration: "open" | "closed" | "invite";
   freePlanMonthlyOrders: number;
   inboundMailKey?: string;
   /** The built-in SMTP receiver: off without a port; STARTTLS with both PEM file paths. */
@@ -227,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     mailDomain: e.MAIL_DOMAIN.toLowerCase(),
     billingEnabled: e.BILLING_ENABLED,
+    registration: e.REGISTRATION,
     freePlanMonthlyOrders: e.FREE_PLAN_MONTHLY_ORDERS,
     inboundMailKey: e.INBOUND_MAIL_KEY,
     smtpReceiver: {

@@ -5,6 +5,7 @@
  */
 import type { EventType } from "./event_types.ts";
 import { isWebUrl } from "./web_url.ts";
+import { detectCarrier } from "./tracking_number.ts";
 
 export const ORDER_STATUSES = ["ordered", "shipped", "delivered", "canceled", "issue"] as const;
 export type OrderStatus = typeof ORDER_STATUSES[number];
@@ -203,6 +204,14 @@ function definedFields(fields: MessageFields): Partial<Order> {
  * A new order from its first message. An explicit `status` is taken as given; otherwise the
  * message's signals move it on from `ordered` (a tracking number means `shipped`).
  */
+/** The carrier given, else the one the tracking number's format names (if any). */
+function carrierOf(fields: OrderFields): { carrier?: string } {
+  if (fields.carrier) return { carrier: fields.carrier };
+  if (!fields.trackingNumber) return {};
+  const detected = detectCarrier(fields.trackingNumber);
+  return detected.valid ? { carrier: detected.carrier } : {};
+}
+
 export function newOrder(
   id: string,
   fields: MessageFields & { itemSummary: string },
@@ -216,6 +225,7 @@ export function newOrder(
     id,
     status: fields.status ?? statusAfterSignals("ordered", signalsOf(fields, signals)),
     ...definedFields(fields),
+    ...carrierOf(fields),
     itemSummary: fields.itemSummary,
     receivedAt: fields.receivedAt ?? at,
     userEdited: [],
@@ -318,6 +328,13 @@ export function applyPatch(
     applied[field] = value;
     if (value === null) delete next[field];
     else next[field] = value;
+  }
+  // A new tracking number brings its detected carrier, unless the user chose one.
+  if (
+    patch.trackingNumber && patch.carrier === undefined && !existing.userEdited.includes("carrier")
+  ) {
+    const detected = carrierOf({ trackingNumber: patch.trackingNumber }).carrier;
+    if (detected) next.carrier = applied.carrier = detected;
   }
   if (patch.trackingNumber && patch.status === undefined && existing.status === "ordered") {
     next.status = applied.status = "shipped";

@@ -32,6 +32,12 @@ function unreadable(): never {
   throw new ApiError(400, "Request body could not be read");
 }
 
+/** `body is not valid JSON (Unexpected token 'i', "itemSummary=x" is not valid JSON)`. */
+function notJson(err: unknown): ApiError {
+  const reason = err instanceof Error ? err.message : String(err);
+  return new ApiError(400, `body is not valid JSON (${reason.slice(0, 200)})`);
+}
+
 function tooLarge(): ApiError {
   return new ApiError(413, TOO_LARGE_MESSAGE);
 }
@@ -73,8 +79,9 @@ async function readLimited(req: Request): Promise<Uint8Array> {
 
 /**
  * The request-body convention of every endpoint: at most 2 MiB; parsed as JSON whatever the
- * Content-Type says; a body that does not parse is kept as text (`rawBody`) and validates as an
- * object with no fields; dangerous keys are dropped. Multipart bodies are left to the route,
+ * Content-Type says; a body that does not parse is 400 `body is not valid JSON (...)`, never
+ * read as an empty object; a JSON value that is not an object is kept as text (`rawBody`) and
+ * validates as an object with no fields; dangerous keys are dropped. Multipart bodies are left to the route,
  * with the bytes cached. Downstream validators then read the parsed value.
  */
 export const bodyParser: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -92,8 +99,8 @@ export const bodyParser: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (text.trim() !== "") {
     try {
       value = parseJsonSafely(text);
-    } catch {
-      c.set("rawBody", text);
+    } catch (err) {
+      throw notJson(err);
     }
   }
   // Bodies are objects: a JSON scalar, null or array reads as an object with no fields.

@@ -24,7 +24,8 @@ let sequence = 0;
  * - where `BASE_URL` is `https:`, `Strict-Transport-Security`, so a browser that has been here
  *   once never again tries plain HTTP, where a network attacker could answer instead;
  * - one structured log line: method, path (never the query, which may hold a key), status,
- *   duration and request id. Bodies and headers are never logged.
+ *   duration and request id (error level for the service's own 5xx, not for a deliberate 503).
+ *   Bodies and headers are never logged.
  */
 export function conventions(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const allowed = deps.config.corsOrigins;
@@ -78,8 +79,11 @@ export function conventions(deps: AppDeps): MiddlewareHandler<AppEnv> {
       status,
       durationMs: Math.round(ms * 100) / 100,
     };
-    if (status >= 500) log.error("request", fields);
-    else log.info("request", fields);
+    // 503 is this deployment's deliberate "not configured here", 502 an upstream's failure;
+    // only other 5xx are the service's own faults.
+    if (status === 503 || status < 500) log.info("request", fields);
+    else if (status === 502) log.warn("request", fields);
+    else log.error("request", fields);
   };
 }
 

@@ -4,7 +4,8 @@ import { ApiError } from "./errors.ts";
 /**
  * Applies the private-address rule to a URL a user gives for the service to call
  * (webhook subscriptions, bot `outputWebhook`, settings fields): 400 `<field>: <why>` when
- * refused, otherwise the URL in its normalised form (what is stored is what was checked).
+ * refused (with `address`, the refused address it resolved to, for the private-address rule),
+ * otherwise the URL in its normalised form (what is stored is what was checked).
  */
 export async function checkedReceiverUrl(
   deps: AppDeps,
@@ -14,5 +15,11 @@ export async function checkedReceiverUrl(
   const checked = await deps.outbound.check(raw);
   if (checked.ok) return checked.url.href;
   if (checked.detail) deps.log.info("receiver URL refused", { field, detail: checked.detail });
-  throw new ApiError(400, `${field}: ${checked.error}`);
+  // The refused address is named (`address`): what a developer would put in
+  // ALLOWED_PRIVATE_ADDRESSES to reach a receiver on their own machine.
+  throw new ApiError(
+    400,
+    `${field}: ${checked.error}`,
+    checked.address ? { address: checked.address } : {},
+  );
 }

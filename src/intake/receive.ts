@@ -21,6 +21,8 @@ import { keys } from "../store/keys.ts";
 import { type IngestOptions, ingestOrder } from "../store/orders.ts";
 import { metrics } from "../lib/metrics.ts";
 import { annotate, withSpan } from "../lib/tracing.ts";
+import { workspaceCurrency } from "../store/settings.ts";
+import { withCostFromTotal } from "./cost.ts";
 
 export interface IncomingMessage {
   userId: string;
@@ -137,7 +139,7 @@ async function storeOrder(
   const result = await ingestOrder(kv, {
     userId: message.userId,
     source: message.channel,
-    fields: reading.fields,
+    fields: withCostFromTotal(reading.fields, await workspaceCurrency(kv, message.userId)),
     signals: reading.signals,
     extension,
   }, options);

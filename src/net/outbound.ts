@@ -10,8 +10,12 @@ export const OUTBOUND_TIMEOUT_MS = 5000;
 
 export type UrlCheck =
   | { ok: true; url: URL; addresses: Ip[] }
-  /** `error` is safe to show the caller; `detail` (which address, which range) is for logs. */
-  | { ok: false; error: string; detail?: string };
+  /**
+   * `error` is safe to show the caller; `detail` (which address, which range) is for logs;
+   * `address` is the refused address the URL resolved to, which the caller is told so a
+   * developer knows what to allow (ALLOWED_PRIVATE_ADDRESSES).
+   */
+  | { ok: false; error: string; detail?: string; address?: string };
 
 export interface OutboundOptions {
   resolver: Resolver;
@@ -78,7 +82,13 @@ export class Outbound {
     for (const ip of addresses) {
       const range = this.#allowed.has(ip) ? null : refusedRange(ip);
       if (range) {
-        return { ok: false, error: PRIVATE_ADDRESS_MESSAGE, detail: `${formatIp(ip)}: ${range}` };
+        const address = formatIp(ip);
+        return {
+          ok: false,
+          error: PRIVATE_ADDRESS_MESSAGE,
+          detail: `${address}: ${range}`,
+          address,
+        };
       }
     }
     if (url.protocol === "http:" && !addresses.every((ip) => this.#allowed.has(ip))) {

@@ -26,6 +26,8 @@ import {
 import { endSession } from "../store/credentials.ts";
 import { requestReset, resetPassword } from "../store/password_resets.ts";
 import { buildSnapshot } from "../store/snapshot.ts";
+import { registrationGuard } from "../store/invitations.ts";
+import { REFUSAL_TEXT } from "../domain/registration.ts";
 import { createUser, findUserByLogin, isOperator } from "../store/users.ts";
 
 /** With `TURNSTILE_SECRET_KEY` set, register and login need a good bot-check token. */
@@ -57,6 +59,9 @@ const RegisterBody = z.object({
   displayName: DisplayNameField.optional(),
   timezone: TimezoneField.optional().openapi({ description: "IANA name; default `UTC`" }),
   turnstileToken: TurnstileField,
+  invite: z.string().max(200).optional().openapi({
+    description: "The invitation token of an invitation link, with `REGISTRATION=invite`",
+  }),
 }).openapi("RegisterRequest");
 
 const register = createRoute({
@@ -66,12 +71,14 @@ const register = createRoute({
   summary: "Create an account and sign in",
   description: "The email is stored in lower case and must be unique (409), as must the " +
     "username, ignoring case. Shares the 10-per-minute per-IP limit of the session-issuing " +
-    "endpoints.",
+    "endpoints. With `REGISTRATION=closed` only the first account is created (403 " +
+    "`reason: closed` after it); with `REGISTRATION=invite` the first account, then only with " +
+    "an unused `invite` (403 `reason: invitation_needed` or `invitation_invalid`).",
   ...sessionIssuing,
   request: { body: jsonBody(RegisterBody) },
   responses: {
     201: jsonResponse(SessionSchema, "Account created; a session token for it"),
-    ...errors(400, 409, 413, 429, 502),
+    ...errors(400, 403, 409, 413, 429, 502),
   },
 });
 
@@ -222,13 +229,21 @@ export const authRoutes = createRouter()
     const body = c.req.valid("json");
     await requireBotCheck(c, body.turnstileToken);
     const { kv, now } = c.var.deps;
-    const created = await createUser(kv, {
-      email: body.email,
-      passwordHash: await hashPassword(body.password),
-      username: body.username,
-      displayName: body.displayName,
-      timezone: body.timezone,
-    }, now());
+    const created = await createUser(
+      kv,
+      {
+        email: body.email,
+        passwordHash: await hashPassword(body.password),
+        username: body.username,
+        displayName: body.displayName,
+        timezone: body.timezone,
+      },
+      now(),
+      registrationGuard(kv, c.var.deps.config.registration, body.invite, now()),
+    );
+    if (!created.ok && created.refused) {
+      throw new ApiError(403, REFUSAL_TEXT[created.refused], { reason: created.refused });
+    }
     if (!created.ok) {
       throw new ApiError(
         409,

@@ -9,6 +9,8 @@ import { verifyDiscordToken } from "../vendors/discord.ts";
 import { SessionSchema } from "../schemas/account.ts";
 import { signInWithIdentity } from "../store/identities.ts";
 import { sessionFor, sessionIssuing } from "../http/session.ts";
+import { registrationGuard } from "../store/invitations.ts";
+import { REFUSAL_TEXT } from "../domain/registration.ts";
 
 const ProvidersSchema = z.object({
   password: z.boolean().openapi({ description: "Email (or username) and password; always on" }),
@@ -37,8 +39,8 @@ const SignInErrorSchema = z.object({ error: z.string(), code: z.string() }).open
   "SignInError",
   {
     description: "`code`: `missing_token`, `invalid_token`, `expired_token`, `email_missing`, " +
-      "`email_unverified`, `account_unverified`, `already_linked`, `provider_unreachable`, " +
-      "`provider_error`, `not_configured`",
+      "`email_unverified`, `account_unverified`, `already_linked`, `registration_closed`, " +
+      "`provider_unreachable`, `provider_error`, `not_configured`",
   },
 );
 
@@ -54,7 +56,9 @@ const PROVIDER_ERRORS = signInErrors({
   400: "`missing_token`, or `email_missing` (the identity has no email to open an account with)",
   401: "`invalid_token` or `expired_token`",
   403: "`email_unverified`: the provider did not verify the identity's email, so no account " +
-    "is opened or linked with it (the same answer whether or not an account has that email)",
+    "is opened or linked with it (the same answer whether or not an account has that email); " +
+    "`registration_closed`: no account has this identity and new accounts are closed " +
+    "(`REGISTRATION=closed` or `invite`)",
   409: "`account_unverified` (the account with this email never verified it: its owner " +
     "verifies it or resets the password first) or `already_linked` (that account is linked " +
     "to another identity of the provider)",
@@ -125,9 +129,12 @@ const missingToken = (field: string) => signInFailure(400, `${field} is required
 /** Finds or creates the identity's account and opens a session for it. */
 async function signIn(c: Context<AppEnv>, identity: VerifiedIdentity) {
   const { kv, now } = c.var.deps;
-  const result = await signInWithIdentity(kv, identity, now());
+  const guard = registrationGuard(kv, c.var.deps.config.registration, undefined, now());
+  const result = await signInWithIdentity(kv, identity, now(), guard);
   if (result.ok) return await sessionFor(c, result.user);
   switch (result.reason) {
+    case "refused":
+      throw signInFailure(403, REFUSAL_TEXT[result.refused], "registration_closed");
     case "email_missing":
       throw signInFailure(400, "The identity has no email address", "email_missing");
     case "email_unverified":

@@ -4,7 +4,9 @@ import { authed, errors, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { checkedReceiverUrl } from "../http/receiver_url.ts";
 import { createRouter } from "../http/router.ts";
 import { ReceiverUrl } from "../schemas/webhooks.ts";
-import { updateSettings } from "../store/settings.ts";
+import { currencyOf, updateSettings } from "../store/settings.ts";
+import { CURRENCIES } from "../domain/currency.ts";
+import { currentUser } from "../http/auth.ts";
 
 const URL_FIELD = "Receiver URL under the private-address rule (`https:`, no private or " +
   "internal address); an empty string or null clears it.";
@@ -13,6 +15,10 @@ const SettingsSchema = z.object({
   outputWebhook: z.string().optional(),
   updatesWebhook: z.string().optional(),
   forwardOn: z.boolean(),
+  currency: z.enum(CURRENCIES).openapi({
+    description:
+      "The workspace currency: as set, else the default of the account's time zone (USD when the zone names no other). Imported orders whose total is printed in it count that total as their cost.",
+  }),
   updatedAt: z.string().optional(),
 }).openapi("WorkspaceSettings");
 
@@ -34,6 +40,9 @@ const route = createRoute({
         updatesWebhook: UrlSetting.openapi({ description: `Where order updates go. ${URL_FIELD}` }),
         forwardOn: z.boolean().optional().openapi({
           description: "Forward orders to `outputWebhook`",
+        }),
+        currency: z.enum(CURRENCIES).optional().openapi({
+          description: "The workspace currency (ISO 4217 code)",
         }),
       }).openapi("SettingsChange"),
     ),
@@ -58,6 +67,8 @@ export const settingsRoutes = createRouter().openapi(route, async (c) => {
     outputWebhook: await urlSetting(deps, "outputWebhook", body.outputWebhook),
     updatesWebhook: await urlSetting(deps, "updatesWebhook", body.updatesWebhook),
     forwardOn: body.forwardOn,
+    currency: body.currency,
   }, deps.now());
-  return c.json({ settings }, 200);
+  const user = await currentUser(c);
+  return c.json({ settings: { ...settings, currency: currencyOf(settings, user) } }, 200);
 });

@@ -8,6 +8,7 @@ import { copierKeysOf } from "./embed_copier.ts";
 import { keys } from "./keys.ts";
 import { addToCounter, commit, counterValue, deleteKeys, deletePrefix, withRetry } from "./kv.ts";
 import { resetKeysOf } from "./password_resets.ts";
+import { invitationKeysOf } from "./invitations.ts";
 import { lookupKeysOf } from "./users.ts";
 import { shareKeysOf } from "./shares.ts";
 import { verificationKeysOf } from "./email_verifications.ts";
@@ -22,6 +23,7 @@ const OWNED_GLOBAL_KEYS: ((kv: Deno.Kv, userId: string) => Promise<Deno.KvKey[]>
   sessionKeysOf,
   apiKeyLookupKeysOf,
   resetKeysOf,
+  invitationKeysOf,
   sourceLookupKeysOf,
   botUrlKeysOf,
   copierKeysOf,

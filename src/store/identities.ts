@@ -7,6 +7,8 @@ import {
   type VerifiedIdentity,
 } from "../domain/user.ts";
 import { ConflictError } from "../errors.ts";
+import type { RegistrationRefusal } from "../domain/registration.ts";
+import type { RegistrationGuard } from "./invitations.ts";
 import {
   createUser,
   findUserIdByEmail,
@@ -20,7 +22,8 @@ export type IdentitySignIn =
   | {
     ok: false;
     reason: "email_missing" | "email_unverified" | "account_unverified" | "already_linked";
-  };
+  }
+  | { ok: false; reason: "refused"; refused: RegistrationRefusal };
 
 /**
  * Finds or creates the account of a provider identity:
@@ -39,6 +42,8 @@ export async function signInWithIdentity(
   kv: Deno.Kv,
   identity: VerifiedIdentity,
   now = Date.now(),
+  /** The registration rule for a new account (store/invitations.ts). */
+  guard?: RegistrationGuard,
 ): Promise<IdentitySignIn> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const linkedId = await findUserIdByIdentity(kv, identity.provider, identity.subject);
@@ -72,13 +77,19 @@ export async function signInWithIdentity(
       continue;
     }
 
-    const created = await createUser(kv, {
-      email: identity.email,
-      displayName: identity.displayName,
-      emailVerified: true,
-      identities: { [identity.provider]: link },
-    }, now);
+    const created = await createUser(
+      kv,
+      {
+        email: identity.email,
+        displayName: identity.displayName,
+        emailVerified: true,
+        identities: { [identity.provider]: link },
+      },
+      now,
+      guard,
+    );
     if (created.ok) return { ok: true, user: created.user, created: true };
+    if (created.refused) return { ok: false, reason: "refused", refused: created.refused };
   }
   throw new ConflictError("Sign-in raced other changes to this account, try again");
 }

@@ -24,6 +24,8 @@ export const keys = {
   resetMailTimes: (emailHash: string) => ["reset_mail_times", emailHash] as const,
   /** Where a reset request without an account writes its token's twin records (overwritten). */
   resetDecoy: (part: "token" | "workspace") => ["reset_decoy", part] as const,
+  /** Invitation token hash -> {userId, expiresAt}; single-use, 7 days (REGISTRATION=invite). */
+  invitation: (tokenHash: string) => ["invitation", tokenHash] as const,
 
   // Workspace (everything under one user id)
   workspace: (userId: string) => ["ws", userId] as const,
@@ -37,6 +39,10 @@ export const keys = {
   apiKeyLastUsed: (userId: string, keyId: string) => ["ws", userId, "api_key_used", keyId] as const,
   /** Outstanding password-reset tokens of the account (what a reset or deletion ends). */
   userPasswordResets: (userId: string) => ["ws", userId, "password_reset"] as const,
+  /** The account's outstanding invitations (for deletion). */
+  userInvitations: (userId: string) => ["ws", userId, "invitation"] as const,
+  userInvitation: (userId: string, tokenHash: string) =>
+    ["ws", userId, "invitation", tokenHash] as const,
   userPasswordReset: (userId: string, tokenHash: string) =>
     ["ws", userId, "password_reset", tokenHash] as const,
 
@@ -239,4 +245,6 @@ export const keys = {
   healthProbe: () => ["health", "probe"] as const,
   /** The landing page's figures as last taken (domain/landing.ts), one per UTC hour. */
   landingSnapshot: () => ["landing", "snapshot"] as const,
+  /** A known text sealed with the secrets key: does the key this process has open this KV's secrets? */
+  secretsCheck: () => ["secrets", "check"] as const,
 };

@@ -1,4 +1,6 @@
 import { hostOf } from "../domain/chat.ts";
+import { type Currency, currencyForTimezone } from "../domain/currency.ts";
+import type { UserRecord } from "../domain/user.ts";
 import { compact } from "../lib/compact.ts";
 import { keys } from "./keys.ts";
 import type { WorkspaceContext } from "./sections.ts";
@@ -11,6 +13,8 @@ export type WorkspaceSettings = {
   /** Where order updates are posted. */
   updatesWebhook?: string;
   forwardOn: boolean;
+  /** The workspace currency; unset: the default of the account's time zone. */
+  currency?: Currency;
   updatedAt?: string;
 };
 
@@ -19,6 +23,7 @@ export interface SettingsChanges {
   outputWebhook?: string | null;
   updatesWebhook?: string | null;
   forwardOn?: boolean;
+  currency?: Currency;
 }
 
 const DEFAULTS: WorkspaceSettings = { forwardOn: false };
@@ -75,4 +80,18 @@ export async function updateSettings(
     const next = compact(merged) as unknown as WorkspaceSettings;
     return { commit: await commit(kv.atomic().check(entry).set(key, next)), value: next };
   });
+}
+
+/** The currency the workspace counts in: its setting, else its account's time zone's. */
+export function currencyOf(settings: WorkspaceSettings, user: Pick<UserRecord, "timezone">) {
+  return settings.currency ?? currencyForTimezone(user.timezone);
+}
+
+/** The workspace currency read for intake (settings and account in one read). */
+export async function workspaceCurrency(kv: Deno.Kv, userId: string): Promise<Currency> {
+  const [settings, user] = await kv.getMany<[WorkspaceSettings, UserRecord]>([
+    keys.settings(userId),
+    keys.user(userId),
+  ]);
+  return currencyOf(settings.value ?? DEFAULTS, { timezone: user.value?.timezone ?? "UTC" });
 }

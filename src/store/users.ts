@@ -1,3 +1,4 @@
+import type { RegistrationRefusal } from "../domain/registration.ts";
 import type { IdentityProvider, UserRecord } from "../domain/user.ts";
 import { EMAIL_MAX, identityLinks, normaliseEmail } from "../domain/user.ts";
 import { USERNAME_MAX, usernameKey } from "../domain/profile.ts";
@@ -22,7 +23,8 @@ export type Taken = "email" | "username" | "identity";
 
 export type CreateUserResult =
   | { ok: true; user: UserRecord }
-  | { ok: false; taken: Taken };
+  | { ok: false; taken: Taken; refused?: undefined }
+  | { ok: false; refused: RegistrationRefusal; taken?: undefined };
 
 /** The lookups of the account's linked identities, (provider, subject) -> user id. */
 export const identityKeys = (user: UserRecord) =>
@@ -47,6 +49,8 @@ export async function createUser(
   kv: Deno.Kv,
   input: NewUser,
   now = Date.now(),
+  /** The registration rule (store/invitations.ts); absent: anyone may register. */
+  guard?: (op: Deno.AtomicOperation) => Promise<RegistrationRefusal | null>,
 ): Promise<CreateUserResult> {
   const email = normaliseEmail(input.email);
   for (;;) {
@@ -68,6 +72,8 @@ export async function createUser(
     });
     const op = kv.atomic().set(keys.user(user.id), user).sum(keys.stat("users"), 1n);
     for (const key of lookupKeysOf(user)) op.check({ key, versionstamp: null }).set(key, user.id);
+    const refused = guard ? await guard(op) : null;
+    if (refused) return { ok: false, refused };
     const res = await commit(op);
     if (res.ok) return { ok: true, user };
     const taken = await whichIsTaken(kv, user);

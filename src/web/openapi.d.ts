@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account and sign in
-         * @description The email is stored in lower case and must be unique (409), as must the username, ignoring case. Shares the 10-per-minute per-IP limit of the session-issuing endpoints.
+         * @description The email is stored in lower case and must be unique (409), as must the username, ignoring case. Shares the 10-per-minute per-IP limit of the session-issuing endpoints. With `REGISTRATION=closed` only the first account is created (403 `reason: closed` after it); with `REGISTRATION=invite` the first account, then only with an unused `invite` (403 `reason: invitation_needed` or `invitation_invalid`).
          */
         post: operations["register"];
         delete?: never;
@@ -799,6 +799,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/email-sources/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an IMAP mailbox now
+         * @description Reads what is new in the mailbox at once, as the poll every `IMAP_POLL_MINUTES` does (at most 200 messages within 30 s; the rest is the next poll's), and answers the source after it (`lastPolledAt`, `lastError`). 409 while another poll of this mailbox runs; 400 for a forwarding source.
+         */
+        post: operations["checkEmailSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email-sources/test-connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test an IMAP mailbox's settings
+         * @description Connects to the mailbox under the same host rule as polling (no private address; plain IMAP only for hosts in ALLOWED_PRIVATE_ADDRESSES), signs in and opens the folder read-only, then logs out. Answers within 10 s: 200 `{ok: true, mailbox}` or 200 `{ok: false, error}` (the test ran; the mailbox said no). Nothing is stored.
+         */
+        post: operations["testConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/email-sources": {
         parameters: {
             query?: never;
@@ -863,6 +903,26 @@ export interface paths {
          * @description Reads the last `sinceDays` days again in the background: an imap source's mailbox (the newest 10,000 messages), a forwarding source's stored messages. Messages not yet stored are stored, a stored message that made no order is stored again when it now reads as one, and the orders of the others are re-read with today's templates (fields the user edited are kept). Never fires events. 409 while a rebuild of the source runs.
          */
         post: operations["rebuildEmailSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inbox/{id}/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an order from a received email that made none
+         * @description For an inbox entry whose outcome is `ignored` or `unreadable` and whose message is stored: reads it again, taking what it reads as an order even where the reader would ignore it, and stores it as a new entry beside the old one (202, as an import). 409 when the entry made an order already or its message is not stored; 422 when nothing in it reads as an order.
+         */
+        post: operations["orderInbox"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1566,6 +1626,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/deployment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What this deployment can do
+         * @description Facts of the operator's configuration a user meets: whether forwarded mail can arrive, whether mail goes out, whether billing is on, what links say. No secret.
+         */
+        get: operations["getDeployment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite someone to register
+         * @description With `REGISTRATION=invite`, a link whose page creates one account (the token is spent by that registration). 409 when this server's registration is `open` (no invitation needed) or `closed`.
+         */
+        post: operations["invitations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/s/{slug}": {
         parameters: {
             query?: never;
@@ -2119,6 +2219,15 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        FieldWarnings: {
+            /**
+             * @description Unknown fields of the request that look like a known one; they were ignored. Absent when there is none.
+             * @example [
+             *       "\"cost\" is not a field of this request and was ignored; did you mean \"costCents\"?"
+             *     ]
+             */
+            warnings?: string[];
+        };
         Health: {
             ok: boolean;
             uptimeMs: number;
@@ -2194,6 +2303,8 @@ export interface components {
             timezone?: string;
             /** @description Bot-check widget token; required when the deployment has the bot-check on (`GET /api/auth/providers` says so) */
             turnstileToken?: string;
+            /** @description The invitation token of an invitation link, with `REGISTRATION=invite` */
+            invite?: string;
         };
         LoginRequest: {
             /**
@@ -2300,7 +2411,7 @@ export interface components {
                 clientId?: string;
             };
         };
-        /** @description `code`: `missing_token`, `invalid_token`, `expired_token`, `email_missing`, `email_unverified`, `account_unverified`, `already_linked`, `provider_unreachable`, `provider_error`, `not_configured` */
+        /** @description `code`: `missing_token`, `invalid_token`, `expired_token`, `email_missing`, `email_unverified`, `account_unverified`, `already_linked`, `registration_closed`, `provider_unreachable`, `provider_error`, `not_configured` */
         SignInError: {
             error: string;
             code: string;
@@ -2506,6 +2617,11 @@ export interface components {
             outputWebhook?: string;
             updatesWebhook?: string;
             forwardOn: boolean;
+            /**
+             * @description The workspace currency: as set, else the default of the account's time zone (USD when the zone names no other). Imported orders whose total is printed in it count that total as their cost.
+             * @enum {string}
+             */
+            currency: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "MXN" | "BRL" | "HKD" | "SGD" | "CNY" | "INR" | "ZAR";
             updatedAt?: string;
         };
         SettingsChange: {
@@ -2515,6 +2631,11 @@ export interface components {
             updatesWebhook?: string | "" | null;
             /** @description Forward orders to `outputWebhook` */
             forwardOn?: boolean;
+            /**
+             * @description The workspace currency (ISO 4217 code)
+             * @enum {string}
+             */
+            currency?: "USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "MXN" | "BRL" | "HKD" | "SGD" | "CNY" | "INR" | "ZAR";
         };
         ReparseResult: {
             /** @enum {boolean} */
@@ -2722,12 +2843,14 @@ export interface components {
             /** @enum {string} */
             outcome: "applied" | "duplicate" | "stale" | "unknown_account" | "ignored";
         };
-        EmailSourcePage: {
-            items: components["schemas"]["EmailSource"][];
-            total: number;
-            limit: number;
-            offset: number;
-            hasMore: boolean;
+        MailboxCheck: {
+            source: components["schemas"]["EmailSource"];
+            /** @description Messages stored by this check */
+            read: number;
+            /** @description More is waiting; the next poll reads on */
+            more: boolean;
+            /** @description Why the check failed, in words (also the source's `lastError`) */
+            error?: string;
         };
         EmailSource: {
             /** @example email_01jq4w5v2x8c9d0e1f2g3h4j5k */
@@ -2755,6 +2878,44 @@ export interface components {
             /** @description ISO 8601 UTC, millisecond precision */
             lastPolledAt?: string;
             lastError?: string;
+        };
+        MailboxTestResult: {
+            /** @description Signed in and the folder opened */
+            ok: boolean;
+            /** @description The folder opened, when ok */
+            mailbox?: string;
+            /**
+             * @description The setting at fault, when the host rule refused it
+             * @enum {string}
+             */
+            field?: "host" | "tls";
+            /**
+             * @description What went wrong, in words (sign-in refused, folder not found, no answer in time, certificate not trusted, ...); never the password
+             * @example Sign-in failed: the mailbox refused the username or password
+             */
+            error?: string;
+        };
+        MailboxTest: {
+            /** @example imap.mail.example */
+            host?: string;
+            /** @description Default 993 */
+            port?: number;
+            /** @description Default true; plain IMAP only for hosts in ALLOWED_PRIVATE_ADDRESSES */
+            tls?: boolean;
+            username?: string;
+            /** @description Stored encrypted; never returned or exported */
+            password?: string;
+            /** @description Default INBOX */
+            mailbox?: string;
+            /** @description An imap source of the caller: its stored password is used when no `password` is sent, and its settings fill the fields not sent */
+            sourceId?: string;
+        };
+        EmailSourcePage: {
+            items: components["schemas"]["EmailSource"][];
+            total: number;
+            limit: number;
+            offset: number;
+            hasMore: boolean;
         };
         EmailSourceEnvelope: {
             source: components["schemas"]["EmailSource"];
@@ -3450,6 +3611,58 @@ export interface components {
                 lastAt: string;
             }[];
         };
+        Deployment: {
+            /** @description The base URL of links (`BASE_URL`) */
+            baseUrl: string;
+            /** @description The base URL names this machine (`BASE_URL` unset or loopback): links such as bot URLs work only here */
+            baseUrlLocal: boolean;
+            mail: {
+                /** @description Domain of forwarding addresses (`MAIL_DOMAIN`) */
+                domain: string;
+                /** @description Port of the built-in SMTP receiver, when it runs (`SMTP_PORT`) */
+                smtpPort?: number;
+                /** @description An operator mail worker may post mail (`INBOUND_MAIL_KEY` set) */
+                mailWorker: boolean;
+                /** @description Forwarded mail can reach this deployment: a receiver or worker, and a domain other than `inbound.localhost` */
+                canArrive: boolean;
+                /**
+                 * @description What the operator must set so that it can (variable names)
+                 * @example [
+                 *       "SMTP_PORT or INBOUND_MAIL_KEY",
+                 *       "MAIL_DOMAIN"
+                 *     ]
+                 */
+                missing: string[];
+                /** @description How often connected IMAP mailboxes are checked */
+                imapPollMinutes: number;
+            };
+            /** @description Mail goes out (`SMTP_URL`); otherwise messages are written to the server log */
+            outgoingMail: boolean;
+            /** @description Plans and the free-plan cap are on */
+            billing: boolean;
+            /** @description The workspace currencies this server knows (settings `currency`): those intake recognises in printed totals */
+            currencies: ("USD" | "EUR" | "GBP" | "CHF" | "CAD" | "AUD" | "NZD" | "JPY" | "SEK" | "NOK" | "DKK" | "PLN" | "CZK" | "HUF" | "MXN" | "BRL" | "HKD" | "SGD" | "CNY" | "INR" | "ZAR")[];
+            /**
+             * @description Whether the secrets key opens the secrets stored here: `mismatch` after a restore without its `secrets.key` (webhook secrets and mailbox passwords cannot be read; `secretsProblem` says what to do); `none` when this deployment has no key
+             * @enum {string}
+             */
+            secretsKey: "ok" | "mismatch" | "none";
+            /** @description With `secretsKey: mismatch`, what is wrong and what to do, in words */
+            secretsProblem?: string;
+            /**
+             * @description Who may create an account (`REGISTRATION`): anyone, nobody but the first account, or whoever holds an invitation (`POST /api/account/invitations`)
+             * @enum {string}
+             */
+            registration: "open" | "closed" | "invite";
+        };
+        Invitation: {
+            /**
+             * @description The registration page with the invitation: works once, for 7 days
+             * @example https://orders.example.org/register?invite=3q2-…
+             */
+            url: string;
+            expiresAt: string;
+        };
         OpenApiDocument: {
             /** @enum {string} */
             openapi: "3.1.0";
@@ -3533,11 +3746,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Session"];
+                    "application/json": components["schemas"]["Session"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden by a rule of the spec */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3603,7 +3825,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Session"];
+                    "application/json": components["schemas"]["Session"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -3673,7 +3895,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Ok"];
+                    "application/json": components["schemas"]["Ok"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -3725,7 +3947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PasswordReset"];
+                    "application/json": components["schemas"]["PasswordReset"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -3858,7 +4080,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Session"];
+                    "application/json": components["schemas"]["Session"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description `missing_token`, or `email_missing` (the identity has no email to open an account with) */
@@ -3879,7 +4101,7 @@ export interface operations {
                     "application/json": components["schemas"]["SignInError"];
                 };
             };
-            /** @description `email_unverified`: the provider did not verify the identity's email, so no account is opened or linked with it (the same answer whether or not an account has that email) */
+            /** @description `email_unverified`: the provider did not verify the identity's email, so no account is opened or linked with it (the same answer whether or not an account has that email); `registration_closed`: no account has this identity and new accounts are closed (`REGISTRATION=closed` or `invite`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3955,7 +4177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Session"];
+                    "application/json": components["schemas"]["Session"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description `missing_token`, or `email_missing` (the identity has no email to open an account with) */
@@ -3976,7 +4198,7 @@ export interface operations {
                     "application/json": components["schemas"]["SignInError"];
                 };
             };
-            /** @description `email_unverified`: the provider did not verify the identity's email, so no account is opened or linked with it (the same answer whether or not an account has that email) */
+            /** @description `email_unverified`: the provider did not verify the identity's email, so no account is opened or linked with it (the same answer whether or not an account has that email); `registration_closed`: no account has this identity and new accounts are closed (`REGISTRATION=closed` or `invite`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4052,7 +4274,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Session"];
+                    "application/json": components["schemas"]["Session"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4243,7 +4465,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyCreated"];
+                    "application/json": components["schemas"]["ApiKeyCreated"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4360,7 +4582,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserResponse"];
+                    "application/json": components["schemas"]["UserResponse"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4427,7 +4649,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserResponse"];
+                    "application/json": components["schemas"]["UserResponse"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4482,7 +4704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserResponse"];
+                    "application/json": components["schemas"]["UserResponse"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4537,7 +4759,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserResponse"];
+                    "application/json": components["schemas"]["UserResponse"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4595,7 +4817,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserResponse"];
+                    "application/json": components["schemas"]["UserResponse"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4748,7 +4970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Ok"];
+                    "application/json": components["schemas"]["Ok"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -4890,7 +5112,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookSubscriptionWithSecret"];
+                    "application/json": components["schemas"]["WebhookSubscriptionWithSecret"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -5045,7 +5267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookSubscription"];
+                    "application/json": components["schemas"]["WebhookSubscription"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -5108,7 +5330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookTestResult"];
+                    "application/json": components["schemas"]["WebhookTestResult"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -5257,7 +5479,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         settings: components["schemas"]["WorkspaceSettings"];
-                    };
+                    } & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -5309,7 +5531,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReparseResult"];
+                    "application/json": components["schemas"]["ReparseResult"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -5454,7 +5676,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderResult"];
+                    "application/json": components["schemas"]["OrderResult"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Created */
@@ -5463,7 +5685,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderResult"];
+                    "application/json": components["schemas"]["OrderResult"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -5617,7 +5839,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderEnvelope"];
+                    "application/json": components["schemas"]["OrderEnvelope"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -5890,6 +6112,137 @@ export interface operations {
             };
         };
     };
+    checkEmailSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check's outcome and the source after it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailboxCheck"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            /** @description Rate limit or resource cap reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MailboxTest"];
+            };
+        };
+        responses: {
+            /** @description What the mailbox answered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailboxTestResult"] & components["schemas"]["FieldWarnings"];
+                };
+            };
+            /** @description Missing or invalid input; `error` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            /** @description Rate limit or resource cap reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     listEmailSources: {
         parameters: {
             query?: {
@@ -5944,7 +6297,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailSourceEnvelope"];
+                    "application/json": components["schemas"]["EmailSourceEnvelope"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -6090,7 +6443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailSourceEnvelope"];
+                    "application/json": components["schemas"]["EmailSourceEnvelope"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -6203,7 +6556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Ok"];
+                    "application/json": components["schemas"]["Ok"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -6254,6 +6607,84 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    orderInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stored meanwhile by another request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailDuplicate"];
+                };
+            };
+            /** @description The order made or added to */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailImported"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            /** @description Not readable as an order */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit or resource cap reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     import: {
         parameters: {
             query?: never;
@@ -6273,7 +6704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailDuplicate"];
+                    "application/json": components["schemas"]["EmailDuplicate"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Accepted: the order was created or merged */
@@ -6282,7 +6713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailImported"];
+                    "application/json": components["schemas"]["EmailImported"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -6370,7 +6801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailPreviewResult"];
+                    "application/json": components["schemas"]["EmailPreviewResult"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -6572,7 +7003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TemplateEnvelope"];
+                    "application/json": components["schemas"]["TemplateEnvelope"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -6668,7 +7099,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TemplateEnvelope"];
+                    "application/json": components["schemas"]["TemplateEnvelope"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -6871,7 +7302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailDuplicate"];
+                    "application/json": components["schemas"]["EmailDuplicate"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Accepted: the order was created or merged */
@@ -6880,7 +7311,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailImported"];
+                    "application/json": components["schemas"]["EmailImported"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -7014,7 +7445,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         bot: components["schemas"]["Bot"];
-                    };
+                    } & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -7155,7 +7586,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         bot: components["schemas"]["Bot"];
-                    };
+                    } & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -7317,7 +7748,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ChatIntakeAnswer"];
+                    "application/json": components["schemas"]["ChatIntakeAnswer"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -7422,7 +7853,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         settings: components["schemas"]["ChatSettings"];
-                    };
+                    } & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -7586,7 +8017,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ChatIntakeAnswer"];
+                    "application/json": components["schemas"]["ChatIntakeAnswer"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -7777,7 +8208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RecurringCostEnvelope"];
+                    "application/json": components["schemas"]["RecurringCostEnvelope"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -7923,7 +8354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RecurringCostEnvelope"];
+                    "application/json": components["schemas"]["RecurringCostEnvelope"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -8142,7 +8573,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ShareEnvelope"];
+                    "application/json": components["schemas"]["ShareEnvelope"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -8302,7 +8733,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserResponse"];
+                    "application/json": components["schemas"]["UserResponse"] & components["schemas"]["FieldWarnings"];
                 };
             };
             /** @description Missing or invalid input; `error` names the field */
@@ -8362,6 +8793,76 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDeployment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deployment's capabilities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deployment"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    invitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation link */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with existing data */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
             500: components["responses"]["InternalError"];
         };
     };

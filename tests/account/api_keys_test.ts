@@ -65,7 +65,9 @@ Deno.test("api keys: names are trimmed, cut to 80, and default to Untitled key",
   assert.equal(bad.status, 400);
   assert.match(bad.body.error as string, /^name: /);
   const raw = await call(ctx, "POST", "/api/account/api-keys", { token, rawBody: "not json" });
-  assert.equal(raw.status, 201, "an unreadable body has no name: Untitled key");
+  assert.equal(raw.status, 400, "an unreadable body is refused, never read as no name");
+  const empty = await call(ctx, "POST", "/api/account/api-keys", { token, rawBody: "" });
+  assert.equal(empty.status, 201, "no body has no name: Untitled key");
 });
 
 Deno.test("api keys: 25 per account, the 26th is 429, even when created at once", async () => {

@@ -3,7 +3,7 @@ import { call, testApp } from "../helpers.ts";
 
 /** Every accounts endpoint with the statuses it documents. */
 const DOCUMENTED: [string, string, string[]][] = [
-  ["post", "/api/auth/register", ["201", "400", "409", "413", "429", "500", "502"]],
+  ["post", "/api/auth/register", ["201", "400", "403", "409", "413", "429", "500", "502"]],
   ["post", "/api/auth/login", ["200", "400", "401", "413", "429", "500", "502"]],
   ["post", "/api/auth/forgot-password", ["200", "400", "413", "429", "500"]],
   ["post", "/api/auth/reset-password", ["200", "400", "413", "429", "500"]],

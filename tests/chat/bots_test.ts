@@ -84,7 +84,7 @@ Deno.test("bots: bad input is a 400 naming the field; outputWebhook follows the 
   ];
   for (const [body, error] of cases) {
     const res = await call(ctx, "POST", "/api/bots", { token, body });
-    eq([res.status, res.body], [400, { error }], JSON.stringify(body));
+    eq([res.status, res.body.error], [400, error], JSON.stringify(body));
   }
   const bot = await makeBot(ctx, token);
   const res = await call(ctx, "PATCH", `/api/bots/${bot.id}`, {
@@ -93,6 +93,7 @@ Deno.test("bots: bad input is a 400 naming the field; outputWebhook follows the 
   });
   eq([res.status, res.body], [400, {
     error: "outputWebhook: URL cannot point at private or loopback addresses",
+    address: "127.0.0.1",
   }]);
   eq((await call(ctx, "GET", "/api/bots", { token })).body.total, 1);
 });

@@ -1,4 +1,4 @@
-import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
+import { deepStrictEqual as eq, equal, match, ok } from "node:assert/strict";
 import { call, signUp, testApp } from "../helpers.ts";
 import { checkout, decline, makeBot, pathOf, postTo } from "./helpers.ts";
 
@@ -22,6 +22,8 @@ Deno.test("chat intake: a checkout post becomes an order with the fields the pos
     orderNumber: "C0001",
     store: "Nike US",
     price: "$115.00",
+    // The one item's price, in the workspace currency (USD for a UTC account): its cost.
+    costCents: 11500,
     size: "10",
     imageUrl: "https://images.example.com/dunk-panda.png",
     sourceId: bot.id,
@@ -109,7 +111,10 @@ Deno.test("chat intake: a body that is not a JSON object is a 400; an empty one 
   await using ctx = await testApp();
   const { token } = await signUp(ctx);
   const bot = await makeBot(ctx, token);
-  for (const raw of ["{nope", "[1,2,3]", '"text"', "42"]) {
+  const broken = await call(ctx, "POST", pathOf(bot), { rawBody: "{nope" });
+  eq(broken.status, 400);
+  match(String(broken.body.error), /^body is not valid JSON \(/);
+  for (const raw of ["[1,2,3]", '"text"', "42"]) {
     const res = await call(ctx, "POST", pathOf(bot), {
       rawBody: raw,
       headers: { "content-type": "application/json" },

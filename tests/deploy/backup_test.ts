@@ -45,13 +45,19 @@ Deno.test("a backup taken under writes is a consistent KV file", async () => {
   }
 });
 
-Deno.test("deno task backup needs only read and write permissions", async () => {
+/** A KV file with one entry in a fresh folder. */
+async function kvFile(): Promise<{ dir: string; source: string }> {
   const dir = await Deno.makeTempDir();
+  const source = join(dir, "kv.sqlite3");
+  const kv = await Deno.openKv(source);
+  await kv.set(["a"], 1);
+  kv.close();
+  return { dir, source };
+}
+
+Deno.test("deno task backup needs only read and write permissions", async () => {
+  const { dir, source } = await kvFile();
   try {
-    const source = join(dir, "kv.sqlite3");
-    const kv = await Deno.openKv(source);
-    await kv.set(["a"], 1);
-    kv.close();
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["task", "backup", source, join(dir, "copy.sqlite3")],
       cwd: new URL("../../", import.meta.url),
@@ -62,6 +68,46 @@ Deno.test("deno task backup needs only read and write permissions", async () => 
     const copy = await Deno.openKv(join(dir, "copy.sqlite3"));
     assert.equal((await copy.get(["a"])).value, 1);
     copy.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno task backup fails in one line naming the path and the reason", async () => {
+  const { dir, source } = await kvFile();
+  try {
+    const notKv = join(dir, "notes.txt");
+    await Deno.writeTextFile(notKv, "not a database");
+    const cases: [string[], string][] = [
+      [
+        [join(dir, "missing.sqlite3"), join(dir, "a.sqlite3")],
+        `${join(dir, "missing.sqlite3")}: no such file`,
+      ],
+      [[notKv, join(dir, "b.sqlite3")], `${notKv}: not a Deno KV (SQLite) file`],
+      [[dir, join(dir, "c.sqlite3")], `${dir}: not a file (give the KV file's path)`],
+      [[source, notKv], `${notKv}: exists already; a backup goes to a new file`],
+      [
+        [source, join(dir, "no", "d.sqlite3")],
+        `${
+          join(dir, "no", "d.sqlite3")
+        }: cannot be created (does its folder exist, and may this user write there?)`,
+      ],
+    ];
+    for (const [args, line] of cases) {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--allow-read", "--allow-write", "scripts/backup.ts", ...args],
+        cwd: new URL("../../", import.meta.url),
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(out.code, 1);
+      assert.equal(new TextDecoder().decode(out.stderr), `backup failed: ${line}\n`);
+    }
+    // Nothing half-written is left for a failed copy.
+    assert.deepEqual(
+      [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => /^[a-d]\.sqlite3/.test(n)),
+      [],
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -4,7 +4,7 @@ import { jsonBody } from "../../src/http/openapi.ts";
 import { found } from "../../src/http/scope.ts";
 import { clientIp } from "../../src/http/client_ip.ts";
 import { ApiError } from "../../src/http/errors.ts";
-import { call, testApp, type TestContext } from "../helpers.ts";
+import { call, signUp, testApp, type TestContext } from "../helpers.ts";
 import { LAYOUT_VERSION } from "../../src/store/migrations/index.ts";
 
 const TOO_LARGE = { error: "Request body too large (limit 2 MiB)." };
@@ -61,12 +61,28 @@ Deno.test("a JSON body is parsed whatever the Content-Type says", async () => {
   }
 });
 
-Deno.test("an unparseable body reads as missing fields: 400 naming the field", async () => {
+Deno.test("a body that is not JSON is 400 saying so, on every endpoint", async () => {
+  await using ctx = await appWithProbes();
+  const { token } = await signUp(ctx);
+  for (const rawBody of ["{not json", "itemSummary=Shoes", '{"forwardOn":true,}']) {
+    for (const path of ["/api/test/validate", "/api/settings", "/api/auth/login"]) {
+      const res = await call(ctx, "POST", path, { rawBody, token });
+      assert.equal(res.status, 400, `${path} ${rawBody}`);
+      assert.match(String(res.body.error), /^body is not valid JSON \(.+\)$/, rawBody);
+      assertJsonType(res.headers);
+    }
+  }
+  const settings = await call<{ settings: { forwardOn: boolean } }>(ctx, "POST", "/api/settings", {
+    token,
+    body: {},
+  });
+  assert.equal(settings.body.settings.forwardOn, false, "nothing was written");
+});
+
+Deno.test("a JSON body that is not an object reads as missing fields: 400 naming the field", async () => {
   await using ctx = await appWithProbes();
   for (
     const rawBody of [
-      "{not json",
-      "itemSummary=Shoes",
       "42",
       '"text"',
       "null",

@@ -76,7 +76,8 @@ Deno.test("a message that reads as an order is logged with the order, its raw co
       receivedAt: "2025-05-01T09:00:00.000Z",
       outcome: "created",
       orderId: first.orderId,
-      setFields: ["itemSummary", "orderNumber", "receivedAt", "status", "total"],
+      // The total is in the workspace currency (USD for a UTC account): it is the cost too.
+      setFields: ["costCents", "itemSummary", "orderNumber", "receivedAt", "status", "total"],
       itemSummary: "Trail shoes",
       rawSize: RAW.length,
     },
@@ -96,7 +97,7 @@ Deno.test("a message that reads as an order is logged with the order, its raw co
   eq(history.items.map((e) => [e.outcome, e.setFields]), [
     // The merge moved the order to shipped: its shippedAt comes from this message too.
     ["merged", ["shippedAt", "status", "trackingNumber"]],
-    ["created", ["itemSummary", "orderNumber", "receivedAt", "status", "total"]],
+    ["created", ["costCents", "itemSummary", "orderNumber", "receivedAt", "status", "total"]],
   ]);
   equal((await getOrder(ws.kv, ws.userId, first.orderId))?.status, "shipped");
 });

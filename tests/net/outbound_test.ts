@@ -127,13 +127,14 @@ Deno.test("ALLOWED_PRIVATE_ADDRESSES exempts listed addresses; http only when al
   }
 });
 
-Deno.test("a refusal names the address and range for the logs", async () => {
+Deno.test("a refusal names the address (and its range, for the logs)", async () => {
   const { resolver } = fakeResolver(NAMES);
   const checked = await new Outbound({ resolver, allowed: [] }).check("https://nat64.test/");
   assert.deepEqual(checked, {
     ok: false,
     error: PRIVATE,
     detail: "64:ff9b::a9fe:a9fe: link-local (NAT64 169.254.169.254)",
+    address: "64:ff9b::a9fe:a9fe",
   });
 });
 

@@ -111,9 +111,17 @@ Deno.test("POST /api/orders validates every field: 400 naming it, nothing stored
     equal(res.status, 400, JSON.stringify(body));
     eq(res.body, { error });
   }
-  // A body that is not JSON reads as one with no fields.
+  // A body that is not JSON is said to be so, never read as one with no fields.
   const raw = await call(ctx, "POST", "/api/orders", { token, rawBody: "itemSummary=x" });
-  eq([raw.status, raw.body], [400, { error: "itemSummary is required" }]);
+  eq([raw.status, raw.body], [400, {
+    error: `body is not valid JSON (Unexpected token 'i', "itemSummary=x" is not valid JSON)`,
+  }]);
+  const comma = await call(ctx, "POST", "/api/orders", {
+    token,
+    rawBody: '{"itemSummary":"Desk lamp",}',
+  });
+  eq(comma.status, 400);
+  match(String(comma.body.error), /^body is not valid JSON \(/);
   equal(await readCounter(ctx.kv, keys.orderCount(user.id)), 0);
   eq(await listEvents(ctx.kv, user.id), []);
 });

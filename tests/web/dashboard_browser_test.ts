@@ -15,6 +15,7 @@ import type { Page } from "../../scripts/puppeteer.d.ts";
 import { axeFindings, browserSkip, launchBrowser, type TestBrowser, waitFor } from "../chromium.ts";
 import { journey, upsAnswer, upsNumber } from "../carriers/answers.ts";
 import { startFakes } from "../carriers/fakes.ts";
+import { startDovecot } from "../../scripts/dovecot.ts";
 import { fixture } from "../email/helpers.ts";
 import { startReceiver } from "../net/receiver.ts";
 import { serve } from "../serve.ts";
@@ -81,7 +82,11 @@ Deno.test({
   async fn() {
     await using receiver = startReceiver({ reply: () => new Response(null, { status: 204 }) });
     await using carriers = startFakes();
-    await using ctx = await webhookApp({ env: carriers.env });
+    await using dovecot = await startDovecot();
+    // DHL has no credentials here: its orders say live tracking is not set up. No mail
+    // receiver, no outgoing mail and no BASE_URL either: the screens say so where it matters.
+    const { DHL_API_KEY: _dhl, ...carrierEnv } = carriers.env;
+    await using ctx = await webhookApp({ env: carrierEnv });
     await using server = serve(ctx.app);
     await using browser = await launchBrowser();
     const page = await browser.page();
@@ -178,11 +183,23 @@ Deno.test({
     await page.waitForSelector(".messages a::-p-text(Open the order)");
     assert.match(await text(page, ".messages li"), /Kith Nelson Crewneck - Sand/);
     await page.waitForSelector(".stats::-p-text(1 created an order)");
+    // Without billing there is no plan limit to count; the URL says localhost, and why.
+    assert.doesNotMatch(await text(page, ".stats"), /plan limit/);
+    assert.match(
+      await text(page, ".cards .notice"),
+      /^These links say http:\/\/localhost:\d+: only this machine can open them\. .*BASE_URL/,
+    );
     // A private address for updates is refused next to its field; the embed copier's URL.
     await page.type("input[name=updatesWebhook]", "https://10.0.0.1/hook");
     await page.click("button::-p-text(Save settings)");
     await page.waitForSelector("input[name=updatesWebhook][aria-invalid=true]");
-    assert.match(await text(page, "input[name=updatesWebhook] ~ .error"), /^updatesWebhook: /);
+    // In people's words: no field-name prefix; the address it leads to and the setting named.
+    assert.equal(
+      await text(page, "input[name=updatesWebhook] ~ .error"),
+      "URL cannot point at private or loopback addresses (it leads to 10.0.0.1). On a " +
+        "development machine, the server's operator can allow that address with " +
+        "ALLOWED_PRIVATE_ADDRESSES.",
+    );
     await page.click("button::-p-text(Get a submission URL)");
     await page.waitForSelector("#embed-copier ~ .code-row code.url");
     assert.match(
@@ -198,12 +215,12 @@ Deno.test({
     assert.equal(kith.itemSummary, "Kith Nelson Crewneck - Sand");
     await page.type(price, "180");
     await page.keyboard.press("Enter");
-    // The chat post gave a price as text, no cost: all of the sale counts as profit.
-    assert.equal(kith.costCents, undefined);
-    const kithProfit = 18000;
+    // The chat post's total is in the workspace currency (USD for this account): its cost.
+    assert.deepEqual([kith.total, kith.costCents], ["$157.69 USD", 15769]);
+    const kithProfit = 18000 - 15769;
     await waitFor(async () => {
       const order = (await api(`/api/orders/${kith.id}`)).body.order;
-      return order.salePriceCents === kithProfit || null;
+      return order.salePriceCents === 18000 || null;
     }, "the bot order's sale price");
     await page.click("nav a::-p-text(Insights)");
     await heading(page, "Insights");
@@ -246,6 +263,10 @@ Deno.test({
     await page.click("button::-p-text(Add source)");
     await page.waitForSelector("code::-p-text(@)");
     assert.match(await text(page, ".cards code"), /^[\w-]+@inbound\.localhost$/);
+    assert.match(
+      await text(page, ".cards .notice"),
+      /^Mail cannot reach this address yet: this server has no mail receiver .*SMTP_PORT.*INBOUND_MAIL_KEY.*MAIL_DOMAIN/,
+    );
     // Its mail read again: a rebuild runs in the background and the page follows its progress
     // to the end; 0 days is refused by the field.
     await paste(page, "input[name=sinceDays]", "0");
@@ -253,7 +274,47 @@ Deno.test({
     await page.waitForSelector("input[name=sinceDays][aria-invalid=true]");
     await paste(page, "input[name=sinceDays]", "7");
     await page.click("button::-p-text(Read again)");
-    await page.waitForSelector(".saved::-p-text(Done: 0 messages read, 0 stored)");
+    await page.waitForSelector(
+      ".saved::-p-text(Done: 0 messages read, 0 stored, 0 orders read again)",
+    );
+    // A mailbox over IMAP (a real Dovecot): the port follows the TLS box; a wrong password is
+    // said by "Test connection"; saved anyway, its poll fails and the source shows as failing;
+    // the password corrected and tested in the dashboard, the next poll reads it.
+    await page.select("select[name=kind]", "imap");
+    await page.waitForSelector("input[name=host]");
+    const portOf = () =>
+      page.$eval(
+        ".form[aria-label='Add an email source'] input[name=port]",
+        (e) => (e as unknown as { value: string }).value,
+      );
+    assert.equal(await portOf(), "993");
+    await page.click(".form[aria-label='Add an email source'] input[name=tls]");
+    assert.equal(await portOf(), "143", "the port follows the TLS box");
+    const add = ".form[aria-label='Add an email source']";
+    await page.type(`${add} input[name=name]`, "Work mailbox");
+    await page.type(`${add} input[name=host]`, "127.0.0.1");
+    await page.click(`${add} input[name=port]`, { count: 3 });
+    await page.type(`${add} input[name=port]`, String(dovecot.port));
+    await page.type(`${add} input[name=username]`, dovecot.username);
+    await page.type(`${add} input[name=password]`, "not the password");
+    await page.click(`${add} button::-p-text(Test connection)`);
+    await page.waitForSelector(`${add} .error::-p-text(Sign-in failed)`);
+    await page.click(`${add} button::-p-text(Add source)`);
+    await page.waitForSelector("h2::-p-text(Work mailbox)");
+    const mailboxSource = (await api("/api/email-sources")).body.items
+      .find((s: { kind: string }) => s.kind === "imap");
+    const card = `article[aria-labelledby=src-${mailboxSource.id}]`;
+    await page.click(`${card} button::-p-text(Check now)`);
+    await page.waitForSelector(`${card} .tag.off::-p-text(Failing)`);
+    assert.match(await text(page, `${card} p.error`), /^Failing: Sign-in failed/);
+    await check(browser, page, "email-sources-failing");
+    await page.type(`${card} input[name=password]`, dovecot.password);
+    await page.click(`${card} button::-p-text(Test connection)`);
+    await page.waitForSelector(`${card} .okay::-p-text(Signed in; folder INBOX opened.)`);
+    await page.click(`${card} button::-p-text(Save connection)`);
+    await page.waitForSelector(`${card} .saved::-p-text(Saved)`);
+    await page.click(`${card} button::-p-text(Check now)`);
+    await page.waitForSelector(`${card} .tag.on::-p-text(Active)`);
     await check(browser, page, "email-sources");
     await page.click(".subnav a::-p-text(Inbox)");
     await heading(page, "Inbox");
@@ -264,6 +325,11 @@ Deno.test({
     await check(browser, page, "inbox");
     const orders = (await api("/api/orders")).body;
     assert.equal(orders.total, 3);
+    assert.equal(
+      orders.items.find((o: { store?: string }) => o.store === "Amazon").receivedAt.slice(0, 4),
+      "2026",
+      "dated by the message",
+    );
     const shoe = orders.items.find((o: { store?: string }) => o.store === "Amazon");
     assert.equal(shoe.orderNumber, "113-4820917-5531468");
 
@@ -272,6 +338,11 @@ Deno.test({
     await heading(page, shoe.itemSummary);
     await page.waitForSelector(".history li");
     assert.match(await text(page, ".history li"), /Ordered: "Nike Men's Revolution 7\.\.\."/);
+    // What the email set, in people's words, not field names.
+    assert.match(
+      await text(page, ".history li"),
+      /^Cost, .*item, order number, .* and total from this email\.$/m,
+    );
     // A tracking number typed is recognised; saved, the carrier's scans are shown.
     const parcel = upsNumber(7);
     const stages = ["label", "transit"] as const;
@@ -294,8 +365,46 @@ Deno.test({
       ["Arrived at facility", "Shipping label created"],
     );
     await check(browser, page, "order");
+
+    // An order in another currency than the workspace's has no cost until the person says so;
+    // one on a carrier without credentials says so quietly, with nothing to retry.
+    const euro = await fetch(`${server.url}/api/orders`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await token(page)}` },
+      body: JSON.stringify({
+        itemSummary: "Wool scarf",
+        total: "45,00 €",
+        trackingNumber: "JJD000390007827481153",
+        carrier: "dhl",
+      }),
+    }).then((r) => r.json());
+    await page.goto(`${server.url}/orders/${euro.order.id}`, { waitUntil: "networkidle0" });
+    await heading(page, "Wool scarf");
+    await page.waitForSelector("#carrier-events ~ p.sub");
+    assert.equal(
+      await text(page, "#carrier-events ~ p.sub"),
+      "Live tracking for DHL eCommerce / Paket is not set up on this server.",
+    );
+    const panel = await text(page, "section[aria-labelledby=carrier-events]");
+    assert.doesNotMatch(panel, /Check again/, "nothing to retry");
+    assert.equal(
+      await page.$$eval("section[aria-labelledby=carrier-events] .error", (e) => e.length),
+      0,
+      "not an error",
+    );
+    assert.match(await text(page, ".notice"), /^Total 45,00 € as read; cost not set/);
+    await check(browser, page, "order-cost-not-set");
+    await page.click("button::-p-text(Use 45.00 as the cost)");
+    await waitFor(async () => {
+      const order = (await api(`/api/orders/${euro.order.id}`)).body.order;
+      return order.costCents === 4500 || null;
+    }, "the cost used");
     await page.click("a::-p-text(← Orders)");
     await heading(page, "Orders");
+    // The list shows the carrier by its brand and where the order came from.
+    await page.waitForSelector("td[data-label=Shipping]::-p-text(UPS)");
+    await page.waitForSelector("td[data-label=Shipping]::-p-text(DHL eCommerce / Paket)");
+    await page.waitForSelector("th .sub::-p-text(from email)");
     await check(browser, page, "orders");
 
     // A template's live preview reads a pasted email.
@@ -312,13 +421,18 @@ Deno.test({
     await page.type("input[name=url]", "https://10.0.0.1/hook");
     await page.click("button::-p-text(Add subscription)");
     await page.waitForSelector("input[name=url][aria-invalid=true]");
-    assert.match(await text(page, "input[name=url] ~ .error"), /^url: /);
+    assert.match(
+      await text(page, "input[name=url] ~ .error"),
+      /^URL cannot point at private .*10\.0\.0\.1.*ALLOWED_PRIVATE_ADDRESSES\.$/,
+    );
     await page.click("input[name=url]", { count: 3 });
     await page.type("input[name=url]", receiver.url("/hook"));
     await page.click("button::-p-text(Add subscription)");
     await page.waitForSelector(".once code");
     const secret = await text(page, ".once code");
     assert.match(secret, /^whsec_/);
+    // The list is read again after the create: under load it can follow the secret.
+    await page.waitForSelector("button::-p-text(Send test)");
     await page.click("button::-p-text(Send test)");
     await page.waitForSelector(".okay::-p-text(Delivered)");
     const [delivery] = await receiver.waitFor(1);
@@ -343,6 +457,15 @@ Deno.test({
     // An API key, shown once, works at once.
     await page.click("nav a::-p-text(Account)");
     await heading(page, "Account");
+    // No outgoing mail: the verification link went to the server log, never "Sent to".
+    await page.waitForSelector("button::-p-text(Send the link)");
+    await page.click("button::-p-text(Send the link)");
+    await page.waitForSelector("[role=status]::-p-text(server log)");
+    assert.equal(
+      await text(page, "[role=status]::-p-text(server log)"),
+      "This server sends no mail: the link went to the server log. Ask its operator for it.",
+    );
+    await page.waitForSelector("select[name=currency]");
     await check(browser, page, "account");
     await page.click(".subnav a::-p-text(API keys)");
     await heading(page, "API keys");
@@ -351,7 +474,7 @@ Deno.test({
     await page.waitForSelector(".once code");
     const key = await text(page, ".once code");
     assert.match(key, /^sk_/);
-    assert.equal((await api("/api/orders", {}, key)).body.total, 3);
+    assert.equal((await api("/api/orders", {}, key)).body.total, 4);
     await check(browser, page, "api-keys");
 
     // Sign-in and security: no linked sign-in; the other sessions end; the password changes.
@@ -421,7 +544,22 @@ Deno.test({
     }, "the export file");
     const exported = JSON.parse(await Deno.readTextFile(file));
     assert.equal(exported.account.email, EMAIL);
-    assert.equal(exported.orders.length, 3);
+    assert.equal(exported.orders.length, 4);
+
+    // An email that made no order becomes one when the person asks, after confirming.
+    await page.goto(`${server.url}/intake/inbox`, { waitUntil: "networkidle0" });
+    await heading(page, "Inbox");
+    await paste(page, "textarea[name=raw]", fixture("concepts/abandoned_cart.eml"));
+    await page.click("button::-p-text(Import)");
+    await page.waitForSelector(".messages li button::-p-text(Make an order from this)");
+    await page.click(".messages li button::-p-text(Make an order from this)");
+    await page.waitForSelector("dialog[open] button[type=submit]");
+    await page.click("dialog[open] button[type=submit]");
+    await page.waitForFunction(`location.pathname.startsWith("/orders/")`, { timeout: 10_000 });
+    await page.waitForSelector(".history li");
+    assert.equal((await api("/api/orders")).body.total, 5);
+    await page.goto(`${server.url}/account`, { waitUntil: "networkidle0" });
+    await heading(page, "Account");
 
     // Deletion waits for the typed email, then ends everything.
     const session = await token(page);

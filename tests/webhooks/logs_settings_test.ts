@@ -86,7 +86,11 @@ Deno.test("settings: URLs and forwardOn are stored, changed field by field, and 
   assert.equal(first.status, 200);
   const { updatedAt, ...settings } = first.body.settings as Record<string, unknown>;
   assert.ok(typeof updatedAt === "string");
-  assert.deepEqual(settings, { outputWebhook: "https://hooks.example.com/out", forwardOn: true });
+  assert.deepEqual(settings, {
+    outputWebhook: "https://hooks.example.com/out",
+    forwardOn: true,
+    currency: "USD",
+  });
 
   const second = await call(ctx, "POST", "/api/settings", {
     token,
@@ -98,6 +102,7 @@ Deno.test("settings: URLs and forwardOn are stored, changed field by field, and 
       outputWebhook: "https://hooks.example.com/out",
       updatesWebhook: "https://hooks.example.com/updates",
       forwardOn: true,
+      currency: "USD",
       updatedAt: undefined,
     },
   );
@@ -106,7 +111,7 @@ Deno.test("settings: URLs and forwardOn are stored, changed field by field, and 
     body: { outputWebhook: null, updatesWebhook: "", forwardOn: false },
   });
   const { updatedAt: _, ...rest } = cleared.body.settings as Record<string, unknown>;
-  assert.deepEqual(rest, { forwardOn: false });
+  assert.deepEqual(rest, { forwardOn: false, currency: "USD" });
   const saved = await getSettings(ctx.kv, user.id);
   assert.deepEqual({ ...saved, updatedAt: undefined }, { forwardOn: false, updatedAt: undefined });
   const stored = await ctx.kv.get(keys.settings(user.id));
@@ -139,7 +144,7 @@ Deno.test("settings: URL errors start with the field name; nothing is written", 
   ];
   for (const [body, error] of cases) {
     const res = await call(ctx, "POST", "/api/settings", { token, body });
-    assert.deepEqual([res.status, res.body], [400, { error }], JSON.stringify(body));
+    assert.deepEqual([res.status, res.body.error], [400, error], JSON.stringify(body));
   }
   for (const body of [{ forwardOn: "yes" }, { outputWebhook: 5 }]) {
     const res = await call(ctx, "POST", "/api/settings", { token, body });

@@ -123,7 +123,8 @@ Deno.test("create: every invalid input is a 400 naming the field, and nothing is
     assert.ok(error.endsWith(": ") ? message.startsWith(error) : message === error, message);
   }
   const raw = await call(ctx, "POST", BASE, { token, rawBody: "url=https://x" });
-  assert.deepEqual([raw.status, raw.body], [400, { error: "url is required" }]);
+  assert.equal(raw.status, 400);
+  assert.match(String(raw.body.error), /^body is not valid JSON \(/);
   const list = await call(ctx, "GET", BASE, { token });
   assert.equal(list.body.total, 0);
 });
@@ -137,7 +138,7 @@ Deno.test("http: receivers are accepted for addresses in ALLOWED_PRIVATE_ADDRESS
     token,
     body: { url: "http://127.0.0.2:9/hook", eventTypes: ["order.created"] },
   });
-  assert.deepEqual(other.body, { error: `url: ${PRIVATE}` });
+  assert.deepEqual(other.body, { error: `url: ${PRIVATE}`, address: "127.0.0.2" });
 });
 
 Deno.test("every endpoint needs a token", async () => {
@@ -235,7 +236,7 @@ Deno.test("PATCH changes only the fields sent, validated as on create", async ()
     ] as const
   ) {
     const res = await call(ctx, "PATCH", path, { token, body });
-    assert.deepEqual([res.status, res.body], [400, { error }]);
+    assert.deepEqual([res.status, res.body.error], [400, error]);
   }
   const bad = await call(ctx, "PATCH", path, { token, body: { eventTypes: ["nope"] } });
   assert.equal(bad.status, 400);

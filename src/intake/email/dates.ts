@@ -276,3 +276,20 @@ export function headerDay(value: string | undefined): Day | null {
   const d = new Date(t);
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }
+
+/** Earliest message date believed: older dates are a writer's wrong clock. */
+const EARLIEST_MESSAGE_MS = Date.UTC(2000, 0, 1);
+/** A date this far past the reading's clock is a wrong clock too. */
+const FUTURE_SLACK_MS = 24 * 3600_000;
+
+/**
+ * The instant a message was written, from its `Date` header or a forward block's date line
+ * ("Mon, Nov 24, 2026 at 10:00 AM"), as ISO; null when absent, unreadable or implausible.
+ */
+export function messageTime(value: string | undefined, now: number): string | null {
+  if (!value) return null;
+  const text = value.slice(0, 200).replace(/\s+at\s+/i, " ").replace(/\s*\([^)]*\)\s*$/, "");
+  const t = Date.parse(text);
+  if (Number.isNaN(t) || t < EARLIEST_MESSAGE_MS || t > now + FUTURE_SLACK_MS) return null;
+  return new Date(t).toISOString();
+}

@@ -10,6 +10,7 @@ import type { MessageFields, StatusSignals } from "../../domain/order.ts";
 import { clip, foldForMatch, forgetRememberedTexts } from "../text.ts";
 import { type CompiledTemplate } from "./custom.ts";
 import { type Extracted, extractFields } from "./extract.ts";
+import { messageTime } from "./dates.ts";
 import { stripForwardPrefix, unwrapForward } from "./forward.ts";
 import { type Letter, letterOf } from "./letter.ts";
 import { readMarkup } from "./markup.ts";
@@ -24,6 +25,11 @@ export interface ReadOptions {
   now: number;
   /** The user's custom templates, newest first. */
   customTemplates?: CompiledTemplate[];
+  /**
+   * The person asked for an order from this message ("Make an order from this"): what was
+   * read becomes an order even when the message would be ignored or is not sure enough.
+   */
+  asOrder?: boolean;
 }
 
 export interface EmailReading {
@@ -199,7 +205,7 @@ function readLetter(
   const wording = nonOrderWording(scope);
   const moving = phase === "canceled" || phase === "delivered" || phase === "shipped" ||
     phase === "out_for_delivery";
-  if (!hand && !hasMarkup && (never || (wording && !moving))) {
+  if (!options.asOrder && !hand && !hasMarkup && (never || (wording && !moving))) {
     return {
       ...base,
       signals: {},
@@ -214,7 +220,7 @@ function readLetter(
     (builtIn !== undefined && fields.orderNumber && moving) ||
     // So does any store's, when the order number stands under its label or in the subject.
     (moving && (generic.orderNumberFrom === "label" || generic.orderNumberFrom === "subject"));
-  if (!strong) {
+  if (!strong && !options.asOrder) {
     return {
       ...base,
       signals: {},
@@ -226,7 +232,14 @@ function readLetter(
   const notice = subject && readPhase([foldForMatch(subject)]) !== undefined && fields.orderNumber;
   const itemSummary = fields.itemSummary ??
     clip(notice ? `Order ${fields.orderNumber}` : subject || "Order", 200);
-  const orderFields: MessageFields & { itemSummary: string } = { ...fields, itemSummary };
+  // The order is dated by the message's own date (the forwarded message's for a forward),
+  // not by when it was read: a 30-day backfill puts each order on its own day.
+  const written = messageTime(letter.date, options.now);
+  const orderFields: MessageFields & { itemSummary: string } = {
+    ...fields,
+    itemSummary,
+    ...(written && !fields.receivedAt ? { receivedAt: written } : {}),
+  };
   if (!fields.itemSummary) {
     evidence.itemSummary = { kind: "generic", anchor: notice ? "order number" : "subject" };
   }

@@ -50,6 +50,35 @@ export interface PollResult {
   error?: string;
 }
 
+/** "Check now" reads less and waits less than a tick: the person is waiting for the answer. */
+export const CHECK_NOW_LIMITS: PollLimits = { maxMessages: 200, sessionMs: 30_000, concurrency: 1 };
+
+/** The lease a poll of one source holds, whoever runs it (the job or "Check now"). */
+const pollLease = (sourceId: string) => `imap-poll:${sourceId}`;
+
+/**
+ * "Check now": one poll of a mailbox at once, under the same lease as the job's (so never two
+ * sessions on one mailbox); "busy" while another poll of it runs.
+ */
+export async function checkMailboxNow(
+  deps: AppDeps,
+  userId: string,
+  source: StoredEmailSource,
+  signal: AbortSignal,
+): Promise<PollResult | "busy"> {
+  let result: PollResult | undefined;
+  const ran = await withLease(
+    deps.kv,
+    pollLease(source.id),
+    CHECK_NOW_LIMITS.sessionMs + 60_000,
+    deps.now,
+    async () => {
+      result = await pollMailbox(deps, userId, source, signal, CHECK_NOW_LIMITS);
+    },
+  );
+  return ran && result ? result : "busy";
+}
+
 /** The job's one run: every due source, a few at a time, each under its own lease. */
 export async function pollMailboxes(
   deps: AppDeps,
@@ -74,7 +103,7 @@ export async function pollMailboxes(
       try {
         await withLease(
           deps.kv,
-          `imap-poll:${next.source.id}`,
+          pollLease(next.source.id),
           limits.sessionMs + 60_000,
           deps.now,
           async () => {

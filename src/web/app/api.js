@@ -52,6 +52,26 @@ export function fieldOf(message) {
 }
 
 /**
+ * An error as a person reads it next to the field it names: without the `<field>: ` prefix
+ * (the label says which field), and for a refused private address, which address it was and
+ * the setting a developer uses to allow it.
+ * @param {Error} error
+ */
+export function fieldMessage(error) {
+  const field = /** @type {{field?: string}} */ (error).field;
+  let text = field && error.message.startsWith(`${field}: `)
+    ? error.message.slice(field.length + 2)
+    : error.message;
+  text = text.charAt(0).toUpperCase() + text.slice(1);
+  const address = error instanceof ApiError ? error.body.address : undefined;
+  if (typeof address === "string") {
+    text += ` (it leads to ${address}). On a development machine, the server's operator can ` +
+      "allow that address with ALLOWED_PRIVATE_ADDRESSES.";
+  }
+  return text;
+}
+
+/**
  * The data of a 2xx answer, else an ApiError with the API's own message.
  * @template T
  * @param {Promise<{data?: T, error?: unknown, response: Response}>} call

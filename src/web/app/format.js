@@ -26,6 +26,25 @@ export function parseCents(text) {
   return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
 }
 
+/**
+ * The cents of money as a store printed it ("$125.21", "1.234,56 €", "CHF 1'234.56"), or null:
+ * the decimal separator is the last `.` or `,` followed by one or two digits at the end; other
+ * separators group thousands (the rule of src/intake/money.ts, for the browser).
+ * @param {string | undefined} printed
+ * @returns {number | null}
+ */
+export function printedCents(printed) {
+  const number = /\d[\d.,' \u00A0\u202F]*/.exec(printed ?? "")?.[0].trim();
+  if (!number) return null;
+  const decimal = /[.,](\d{1,2})$/.exec(number);
+  const whole = (decimal ? number.slice(0, decimal.index) : number).replace(
+    /[.,' \u00A0\u202F]/g,
+    "",
+  );
+  if (!/^\d{1,12}$/.test(whole)) return null;
+  return Number(whole) * 100 + Number((decimal?.[1] ?? "").padEnd(2, "0"));
+}
+
 /** Formatters by style and zone: making one costs far more than using it (a table of 200 rows). */
 const formatters = new Map();
 
@@ -75,6 +94,14 @@ export function bytes(n) {
 
 /** @param {number} n */
 export const count = (n) => n.toLocaleString();
+
+/**
+ * A count with its noun, singular for one: `plural(1, "new order")` -> "1 new order".
+ * @param {number} n
+ * @param {string} one
+ * @param {string} [many] default: `one` + "s"
+ */
+export const plural = (n, one, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
 
 /** The browser's own timezone, the default for a new account. */
 export const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";

@@ -5,6 +5,7 @@
  * in a modal dialog, paging.
  */
 import { html } from "htm/preact";
+import { fieldMessage } from "./api.js";
 import { createContext } from "preact";
 import {
   useCallback,
@@ -135,7 +136,7 @@ export function useFieldError(name) {
   const form = useContext(FormContext);
   form?.names.add(name);
   const error = form?.error;
-  return error && fieldOf(error) === name ? error.message : undefined;
+  return error && fieldOf(error) === name ? fieldMessage(error) : undefined;
 }
 
 /**

@@ -19,6 +19,8 @@ import {
 import { AccountNav } from "./parts.js";
 import { Plan } from "./plan.js";
 import { Security } from "./security.js";
+import { CurrencySetting } from "./currency.js";
+import { Invite } from "./invite.js";
 
 /** @typedef {import("../app.js").ScreenProps} ScreenProps */
 /** @typedef {import("../session.js").User} User */
@@ -33,6 +35,8 @@ export function Account({ path }) {
       <${Plan} />
       <${Profile} user=${user} />
       <${Security} />
+      <${CurrencySetting} />
+      <${Invite} />
       <${Export} />
       <${DeleteAccount} email=${user.email} />
       <//>

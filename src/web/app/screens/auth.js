@@ -51,7 +51,10 @@ export function SignIn() {
   `;
 }
 
-export function Register() {
+/** @param {{query: URLSearchParams}} props */
+export function Register({ query }) {
+  // An invitation link (REGISTRATION=invite) carries its token; the registration spends it.
+  const [invite] = useState(() => query.get("invite") ?? "");
   const [form, setForm] = useState({
     email: "",
     password: "",
@@ -70,6 +73,7 @@ export function Register() {
         timezone: form.timezone,
         ...(form.username.trim() && { username: form.username.trim() }),
         ...(form.displayName.trim() && { displayName: form.displayName.trim() }),
+        ...(invite && { invite }),
       },
     }));
     signedIn(data, remember);

@@ -23,6 +23,7 @@ import {
 } from "../ui.js";
 import { ChatSettings, EmbedCopier } from "./chat_settings.js";
 import { IntakeNav } from "./parts.js";
+import { LocalLinks, useDeployment } from "../deployment.js";
 
 /** @typedef {import("../api.js").Schemas} Schemas */
 /** @typedef {Schemas["Bot"]} Bot */
@@ -102,6 +103,7 @@ function BotCard({ bot, onChange, onDeleted }) {
   );
   const [editing, setEditing] = useState(false);
   const titleId = `bot-${bot.id}`;
+  const deployment = useDeployment();
   return html`
     <article class="panel" aria-labelledby=${titleId}>
       <div class="card-head">
@@ -111,8 +113,10 @@ function BotCard({ bot, onChange, onDeleted }) {
       <p class="code-row"><span class="sub">Webhook URL</span>
         <code class="url">${bot.url}</code>
         <${CopyButton} text=${bot.url} label="Copy URL" /></p>
+      <${LocalLinks} deployment=${deployment} />
       ${bot.outputWebhook && html`<p class="sub">Forwards its posts to ${bot.outputWebhook}</p>`}
-      ${stats.data && html`<p class="sub stats">${statsText(stats.data, zone)}</p>`}
+      ${stats.data &&
+        html`<p class="sub stats">${statsText(stats.data, zone, deployment?.billing)}</p>`}
       <div class="actions">
         <button type="button" class="secondary small" onClick=${() => setShowLog(!showLog)}
           aria-expanded=${showLog}>${showLog ? "Hide posts" : "Recent posts"}</button>
@@ -151,10 +155,11 @@ function BotCard({ bot, onChange, onDeleted }) {
 /**
  * @param {Schemas["BotStats"]} s
  * @param {string | undefined} zone
+ * @param {boolean | undefined} billing without billing there is no plan limit to be over
  */
-const statsText = (s, zone) =>
-  `Posts: ${s.orders.toLocaleString()} created an order, ${s.merged.toLocaleString()} merged, ` +
-  `${s.rejected.toLocaleString()} over the plan limit` +
+const statsText = (s, zone, billing) =>
+  `Posts: ${s.orders.toLocaleString()} created an order, ${s.merged.toLocaleString()} merged` +
+  (billing ? `, ${s.rejected.toLocaleString()} over the plan limit` : "") +
   (s.lastPostAt ? `; last post ${dateTime(s.lastPostAt, zone)}.` : ".");
 
 /** @param {{bot: Bot, onSaved: (b: Bot) => void}} props */

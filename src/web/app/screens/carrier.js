@@ -6,7 +6,7 @@
  */
 import { html } from "htm/preact";
 import { useEffect, useState } from "preact/hooks";
-import { api, ok } from "../api.js";
+import { api, ApiError, ok } from "../api.js";
 import { dateTime } from "../format.js";
 import { session } from "../session.js";
 import { ErrorText, Loading, useAction } from "../ui.js";
@@ -26,6 +26,13 @@ const CARRIERS = {
   dhl: "DHL eCommerce / Paket",
   "dhl-express": "DHL Express",
 };
+
+/**
+ * A carrier as people know it (UPS, FedEx, USPS, DHL), or the value as stored.
+ * @param {string | undefined} carrier
+ */
+export const carrierName = (carrier) =>
+  carrier === undefined ? undefined : isCarrier(carrier) ? CARRIERS[carrier] : carrier;
 
 /** @type {Record<CarrierStatus["status"], string>} */
 const STATUS = {
@@ -72,13 +79,19 @@ export function CarrierEvents({ trackingNumber, carrier, onMoved }) {
     setAnswer(null);
     if (trackingNumber) check.run();
   }, [trackingNumber, carrier]);
+  // 503: this server has no credentials for the carrier. Not an error of the order, and asking
+  // again changes nothing: one quiet line, no button.
+  const notSetUp = check.error instanceof ApiError && check.error.status === 503;
+  const named = isCarrier(carrier) ? CARRIERS[carrier] : "this carrier";
   return html`
     <section class="panel" aria-labelledby="carrier-events" aria-busy=${check.busy}>
       <h2 id="carrier-events">Carrier events</h2>
       ${!trackingNumber &&
         html`<p class="sub">No tracking number: add one in the details to follow the parcel.</p>`}
       ${check.busy && !answer && html`<${Loading} label="Asking the carrier…" />`}
-      <${ErrorText} error=${check.error} />
+      ${notSetUp
+        ? html`<p class="sub">Live tracking for ${named} is not set up on this server.</p>`
+        : html`<${ErrorText} error=${check.error} />`}
       ${answer && html`
         <p><strong>${CARRIERS[answer.carrier]}: ${STATUS[answer.status]}</strong>
           <span class="sub"> · ${answer.eventCount} ${answer.eventCount === 1
@@ -99,7 +112,7 @@ export function CarrierEvents({ trackingNumber, carrier, onMoved }) {
           )}
         </ol>
       `}
-      ${trackingNumber && html`
+      ${trackingNumber && !notSetUp && html`
         <div class="actions">
           <button type="button" class="secondary small" onClick=${() => check.run()}
             disabled=${check.busy} aria-busy=${check.busy}>

@@ -22,6 +22,8 @@ import {
   useLoad,
 } from "../ui.js";
 import { IntakeNav } from "./parts.js";
+import { CheckNow, EditMailbox, portFor, TestConnection, useMailboxFields } from "./mailbox.js";
+import { MailCannotArrive, SecretsProblem, useDeployment } from "../deployment.js";
 
 /** @typedef {import("../api.js").Schemas["EmailSource"]} Source */
 /** @typedef {import("../app.js").ScreenProps} ScreenProps */
@@ -39,6 +41,7 @@ export function EmailSources({ path }) {
   return html`
     <${Page} title="Email intake">
       <${IntakeNav} current=${path} />
+      <${SecretsProblem} />
       <p class="lead">Forward order emails to a source's address, or let the service read a
         mailbox. Each email becomes an order, or adds to the order with the same number.</p>
       <${ErrorText} error=${sources.error} />
@@ -63,6 +66,10 @@ export function EmailSources({ path }) {
 /** @param {{source: Source, onChange: (s: Source) => void, onDeleted: () => void}} props */
 function SourceCard({ source, onChange, onDeleted }) {
   const zone = session()?.user.timezone;
+  const deployment = useDeployment();
+  // A mailbox whose last read failed is failing, not active, until a read succeeds.
+  const failing = source.kind === "imap" && Boolean(source.lastError);
+  const [editing, setEditing] = useState(false);
   const [senders, setSenders] = useState(source.allowedSenders.join("\n"));
   const [saved, setSaved] = useState(false);
   /** @param {import("../api.js").Schemas["PatchEmailSource"]} body */
@@ -79,14 +86,17 @@ function SourceCard({ source, onChange, onDeleted }) {
       <div class="card-head">
         <h2 id=${`src-${source.id}`}>${source.name}</h2>
         <span class="tag">${source.kind === "imap" ? "Mailbox (IMAP)" : "Forwarding"}</span>
-        <span class=${source.active ? "tag on" : "tag off"}>${source.active
-          ? "Active"
-          : "Paused"}</span>
+        <span class=${source.active && !failing ? "tag on" : "tag off"}>${!source.active
+          ? "Paused"
+          : failing
+          ? "Failing"
+          : "Active"}</span>
       </div>
       ${source.forwardingAddress && html`
         <p class="code-row"><span class="sub">Forward to</span>
           <code>${source.forwardingAddress}</code>
           <${CopyButton} text=${source.forwardingAddress} label="Copy address" /></p>
+        <${MailCannotArrive} deployment=${deployment} />
       `}
       ${source.kind === "imap" && html`
         <p class="sub">${source.username} at ${source.host}:${source.port}${source.tls
@@ -95,7 +105,20 @@ function SourceCard({ source, onChange, onDeleted }) {
           folder ${source.mailbox}. ${source.lastPolledAt
             ? `Last read ${dateTime(source.lastPolledAt, zone)}.`
             : "Not read yet."}</p>
-        ${source.lastError && html`<p class="error">Last error: ${source.lastError}</p>`}
+        ${source.lastError && html`
+          <p class="error"
+            role="status">Failing: ${source.lastError}${source.lastPolledAt
+              ? ` (last tried ${dateTime(source.lastPolledAt, zone)})`
+              : ""}. Correct the connection below, then test it.</p>
+        `}
+        <div class="actions">
+          <${CheckNow} source=${source} onChange=${onChange} />
+          <button type="button" class="secondary small" onClick=${() => setEditing(!editing)}
+            aria-expanded=${editing || failing}>${editing || failing
+              ? "Connection settings"
+              : "Edit connection"}</button>
+        </div>
+        ${(editing || failing) && html`<${EditMailbox} source=${source} onChange=${onChange} />`}
       `}
       <${Form} label=${`Allowed senders of ${source.name}`} submit="Save senders" busyText="Saving…"
         onSubmit=${async () => {
@@ -180,29 +203,41 @@ function RebuildStatus({ rebuild }) {
     return html`<span role="status" class="saved">Reading the last ${rebuild.sinceDays} days
       again: ${counts} so far…</span>`;
   }
+  const reparsed = rebuild.reparsed ?? 0;
+  // One string: htm drops the space of a line break between two expressions.
+  const again = `${reparsed} ${reparsed === 1 ? "order" : "orders"} read again (${
+    dateTime(rebuild.finishedAt)
+  }).`;
   return html`<span role="status" class=${rebuild.error ? "error" : "saved"}>
-    ${rebuild.error ? `Stopped: ${rebuild.error}. ` : "Done: "}${counts}, ${rebuild.reparsed ?? 0}
-    ${rebuild.reparsed === 1 ? "order" : "orders"} read again (${dateTime(rebuild.finishedAt)}).
+    ${rebuild.error ? `Stopped: ${rebuild.error}. ` : "Done: "}${counts}, ${again}
   </span>`;
 }
 
 /** @param {{onCreated: () => void}} props */
 function NewSource({ onCreated }) {
-  const blank = {
-    kind: "forwarding",
-    name: "",
-    allowedSenders: "",
+  const blank = { kind: "forwarding", name: "", allowedSenders: "" };
+  const [form, setForm] = useState(blank);
+  /** @param {keyof typeof blank} key */
+  const set = (key) => (/** @type {string | boolean} */ v) => setForm({ ...form, [key]: v });
+  const mailbox = useMailboxFields({
     host: "",
-    port: "993",
+    port: portFor(true),
     tls: true,
     username: "",
     password: "",
     mailbox: "INBOX",
-  };
-  const [form, setForm] = useState(blank);
-  /** @param {keyof typeof blank} key */
-  const set = (key) => (/** @type {string | boolean} */ v) => setForm({ ...form, [key]: v });
+  });
+  const box = mailbox.fields;
+  const setBox = mailbox.set;
   const imap = form.kind === "imap";
+  const imapBody = () => ({
+    host: box.host.trim(),
+    port: Number(box.port) || Number(portFor(box.tls)),
+    tls: box.tls,
+    username: box.username,
+    password: box.password,
+    mailbox: box.mailbox.trim() || "INBOX",
+  });
   const submit = async () => {
     /** @type {import("../api.js").Schemas["CreateEmailSource"]} */
     const body = {
@@ -210,18 +245,10 @@ function NewSource({ onCreated }) {
       allowedSenders: senderList(form.allowedSenders),
       ...(form.name.trim() && { name: form.name.trim() }),
     };
-    if (imap) {
-      Object.assign(body, {
-        host: form.host.trim(),
-        port: Number(form.port) || 993,
-        tls: form.tls,
-        username: form.username,
-        password: form.password,
-        mailbox: form.mailbox.trim() || "INBOX",
-      });
-    }
+    if (imap) Object.assign(body, imapBody());
     await ok(api.POST("/api/email-sources", { body }));
     setForm(blank);
+    mailbox.reset();
     onCreated();
   };
   return html`
@@ -237,23 +264,20 @@ function NewSource({ onCreated }) {
         placeholder=${imap ? "Work mailbox" : "Forwarded orders"} />
       ${imap && html`
         <div class="grid">
-          <${TextField} label="IMAP server" name="host" value=${form.host} onInput=${set("host")}
+          <${TextField} label="IMAP server" name="host" value=${box.host} onInput=${setBox("host")}
             placeholder="imap.example.com" required autocomplete="off" />
-          <${TextField} label="Port" name="port" value=${form.port} onInput=${set(
-            "port",
-          )} inputMode="numeric" />
-          <${TextField} label="Username" name="username" value=${form.username} onInput=${set(
-            "username",
-          )}
-            required autocomplete="off" />
-          <${TextField} label="Password" name="password" type="password" value=${form.password}
-            onInput=${set("password")} required autocomplete="new-password"
+          <${TextField} label="Port" name="port" value=${box.port} onInput=${setBox("port")}
+            inputMode="numeric" hint="993 with TLS, 143 without, unless you type another." />
+          <${TextField} label="Username" name="username" value=${box.username}
+            onInput=${setBox("username")} required autocomplete="off" />
+          <${TextField} label="Password" name="password" type="password" value=${box.password}
+            onInput=${setBox("password")} required autocomplete="new-password"
             hint="An app password where the provider offers one. Stored encrypted, never shown again." />
-          <${TextField} label="Folder" name="mailbox" value=${form.mailbox} onInput=${set(
-            "mailbox",
-          )} />
+          <${TextField} label="Folder" name="mailbox" value=${box.mailbox}
+            onInput=${setBox("mailbox")} />
         </div>
-        <${Checkbox} label="Use TLS" name="tls" checked=${form.tls} onChange=${set("tls")} />
+        <${Checkbox} label="Use TLS" name="tls" checked=${box.tls} onChange=${setBox("tls")} />
+        <${TestConnection} body=${imapBody} />
       `}
       <${TextField} label="Allowed senders" name="allowedSenders" value=${form.allowedSenders}
         onInput=${set("allowedSenders")} multiline rows=${3} spellcheck=${false}

@@ -6,10 +6,11 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { api, ApiError, ok } from "../api.js";
-import { bytes, dateTime } from "../format.js";
-import { setQuery } from "../router.js";
+import { bytes, dateTime, plural } from "../format.js";
+import { navigate, setQuery } from "../router.js";
 import { session } from "../session.js";
 import {
+  ConfirmButton,
   ErrorText,
   Form,
   Loading,
@@ -46,9 +47,15 @@ function ImportEmail({ sources, onDone }) {
       );
       return;
     }
-    const body = /** @type {{error?: string, blockedSender?: string}} */ (error ?? {});
+    const body = /** @type {{error?: string, blockedSender?: string, logId?: string}} */ (
+      error ?? {}
+    );
+    // Logged all the same: the list shows it (with "Make an order from this" when it made none).
+    if (body.logId) onDone();
     const message = body.blockedSender
       ? `${body.error} (${body.blockedSender}). Add the sender to the source's allowed senders.`
+      : response.status === 422
+      ? `${body.error}. It is in the list below: "Make an order from this" reads it as one anyway.`
       : body.error ?? `The service answered ${response.status}`;
     throw Object.assign(new ApiError(response.status, message, body), { field: "raw" });
   };
@@ -91,10 +98,31 @@ function Reparse() {
           ${busy ? "Re-reading…" : "Re-read all orders"}</button>
         ${busy && html`<progress aria-label="Re-reading orders"></progress>`}
         ${result &&
-          html`<span role="status">${result.reparsed.toLocaleString()} orders re-read, ${result.changed.toLocaleString()} changed.</span>`}
+          html`<span role="status">${
+            plural(result.reparsed, "order")
+          } re-read, ${result.changed.toLocaleString()} changed.</span>`}
         <${ErrorText} error=${error} />
       </div>
     </section>
+  `;
+}
+
+/**
+ * "Make an order from this" for an email that made none: the person confirms, the message is
+ * read again as an order, and its page opens to check and correct what was read.
+ * @param {{id: string}} props
+ */
+function MakeOrder({ id }) {
+  return html`
+    <${ConfirmButton} label="Make an order from this" title="Make an order from this email?"
+      class="secondary small"
+      confirm="Make the order"
+      question=${html`<p>What the reader finds in it (item, order number, store, total, ...)
+        becomes an order; you can correct it on the order's page.</p>`}
+      onConfirm=${async () => {
+        const made = await ok(api.POST("/api/inbox/{id}/order", { params: { path: { id } } }));
+        if ("orderId" in made) navigate(`/orders/${made.orderId}`);
+      }} />
   `;
 }
 
@@ -158,6 +186,9 @@ export function Inbox({ query, path }) {
                       ${m.why && html`
                         <span class="sub">${m.why}</span>
                       `}</p>
+                    ${m.rawSize && (m.outcome === "ignored" || m.outcome === "unreadable")
+                      ? html`<${MakeOrder} id=${m.id} />`
+                      : null}
                     ${m.rawSize ? html`<${RawMessage} id=${m.id} />` : null}
                   </li>
                 `

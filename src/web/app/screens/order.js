@@ -6,11 +6,11 @@
 import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ok } from "../api.js";
-import { centsText, dateTime } from "../format.js";
+import { centsText, dateTime, printedCents } from "../format.js";
 import { navigate } from "../router.js";
 import { session } from "../session.js";
-import { ConfirmButton, ErrorText, Facts, Form, Loading, Page, useLoad } from "../ui.js";
-import { CarrierEvents } from "./carrier.js";
+import { ConfirmButton, ErrorText, Facts, Form, Loading, Page, useAction, useLoad } from "../ui.js";
+import { CarrierEvents, carrierName } from "./carrier.js";
 import { learnedFrom, LearnedNote } from "./learned.js";
 import { changes, draftOf, OrderFields, patch } from "./order_fields.js";
 import { RawMessage } from "./parts.js";
@@ -44,6 +44,7 @@ export function OrderPage({ params }) {
         }} />
     `}>
       <${Summary} order=${order} />
+      <${CostNotSet} order=${order} onSaved=${loaded.set} />
       <${EditOrder} order=${order} onSaved=${loaded.set} />
       <${CarrierEvents} trackingNumber=${order.trackingNumber} carrier=${order.carrier}
         onMoved=${loaded.reload} />
@@ -52,6 +53,44 @@ export function OrderPage({ params }) {
       <//>
   `;
 }
+
+/** Order fields as people call them, for provenance ("Item, order number and total from ..."). */
+const FIELD_WORDS = /** @type {Record<string, string>} */ ({
+  itemSummary: "item",
+  orderNumber: "order number",
+  store: "store",
+  trackingNumber: "tracking number",
+  carrier: "carrier",
+  total: "total",
+  price: "price",
+  costCents: "cost",
+  salePriceCents: "sale price",
+  receivedAt: "date",
+  estimatedDelivery: "expected delivery",
+  actualDelivery: "delivery date",
+  status: "status",
+  imageUrl: "image",
+  size: "size",
+  quantity: "quantity",
+  trackingUrl: "tracking page",
+  sourceId: "source",
+  shippedAt: "shipping date",
+});
+
+/**
+ * "Item, order number and total": field names as a sentence.
+ * @param {string[]} fields
+ */
+export function fieldWords(fields) {
+  const words = fields.map((f) => FIELD_WORDS[f] ?? f);
+  const text = words.length > 1
+    ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`
+    : words.join("");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Where an order came from, in words. */
+const SOURCE_WORDS = { manual: "Entered by hand", email: "An email", chat: "A chat post" };
 
 /** @param {{order: Order}} props */
 function Summary({ order }) {
@@ -63,13 +102,24 @@ function Summary({ order }) {
   const facts = [
     ["Status", order.status],
     ["Received", dateTime(order.receivedAt, zone)],
-    ["Source", order.source],
+    ["Came from", SOURCE_WORDS[order.source]],
+    ["Carrier", carrierName(order.carrier)],
+    ["Size", order.size],
+    ["Quantity", order.quantity],
+    ["Price (as read)", order.price],
     ["Profit", centsText(profit)],
     ["Delivered", order.actualDelivery],
-    ["Edited by you", order.userEdited.join(", ")],
+    ["Edited by you", order.userEdited.length ? fieldWords(order.userEdited) : ""],
   ];
   return html`
     <${Facts} facts=${facts}>
+      ${order.imageUrl && html`
+        <div>
+          <dt>Image</dt>
+          <dd><a href=${order.imageUrl} target="_blank" rel="noopener noreferrer">Product
+            image</a></dd>
+        </div>
+      `}
       ${order.trackingUrl && html`
         <div>
           <dt>Tracking</dt>
@@ -78,6 +128,29 @@ function Summary({ order }) {
         </div>
       `}
     <//>
+  `;
+}
+
+/**
+ * An order with a total but no cost: its total was in another currency than the workspace's
+ * (or it was entered without one). One click uses the total as the cost.
+ * @param {{order: Order, onSaved: (o: Order) => void}} props
+ */
+function CostNotSet({ order, onSaved }) {
+  const cents = printedCents(order.total);
+  const use = useAction(async () => {
+    if (cents !== null) onSaved(await patch(order.id, { costCents: cents }));
+  });
+  if (!order.total || order.costCents !== undefined) return null;
+  return html`
+    <div class="notice actions" role="note">
+      <p>Total ${order.total} as read; cost not set, so profit leaves this order out.</p>
+      ${cents !== null && html`
+        <button type="button" class="secondary small" onClick=${() => use.run()}
+          disabled=${use.busy} aria-busy=${use.busy}>Use ${centsText(cents)} as the cost</button>
+      `}
+      <${ErrorText} error=${use.error} />
+    </div>
   `;
 }
 
@@ -138,7 +211,11 @@ function History({ id }) {
                   m.receivedAt,
                   zone,
                 )} · ${m.outcome}</span></p>
-              ${m.setFields?.length ? html`<p class="sub">Set ${m.setFields.join(", ")}</p>` : null}
+              ${m.setFields?.length
+                ? html`<p class="sub">${fieldWords(m.setFields)} from this ${
+                  m.channel === "email" ? "email" : "post"
+                }.</p>`
+                : null}
               ${m.channel === "email" && m.rawSize
                 ? html`
                   <${RawMessage} id=${m.id} />

@@ -21,6 +21,7 @@ import {
   useLoad,
 } from "../ui.js";
 import { NewOrder, PriceInput, STATUSES, StatusSelect } from "./order_fields.js";
+import { carrierName } from "./carrier.js";
 
 /** @typedef {import("../api.js").Schemas["Order"]} Order */
 /** @typedef {import("../app.js").ScreenProps} ScreenProps */
@@ -129,6 +130,7 @@ function Table({ orders, onChange, onDeleted }) {
           <th scope="col">Item</th>
           <th scope="col">Received</th>
           <th scope="col">Status</th>
+          <th scope="col">Shipping</th>
           <th scope="col" class="num">Cost</th>
           <th scope="col" class="num">Sale price</th>
           <th scope="col" class="num">Profit</th>
@@ -147,6 +149,25 @@ function Table({ orders, onChange, onDeleted }) {
   `;
 }
 
+/** Where an order came from, in words. @type {Record<Order["source"], string>} */
+const SOURCES = { manual: "entered by hand", email: "from email", chat: "from chat" };
+
+/**
+ * The carrier and where the parcel is: "UPS · delivered Nov 24", "FedEx · expected 2026-11-28".
+ * @param {Order} order
+ */
+function shipping(order) {
+  const carrier = carrierName(order.carrier);
+  const when = order.actualDelivery
+    ? `delivered ${order.actualDelivery}`
+    : order.estimatedDelivery
+    ? `expected ${order.estimatedDelivery}`
+    : order.trackingNumber
+    ? "tracking"
+    : "";
+  return [carrier, when].filter(Boolean).join(" · ");
+}
+
 /** @param {{order: Order, zone?: string, onChange: (o: Order) => void, onDeleted: () => void}} props */
 function Row({ order, zone, onChange, onDeleted }) {
   const profit = order.salePriceCents !== undefined && order.costCents !== undefined
@@ -160,13 +181,19 @@ function Row({ order, zone, onChange, onDeleted }) {
         <span class="sub">${[
           order.store,
           order.orderNumber && `#${order.orderNumber.replace(/^#/, "")}`,
+          order.size && `size ${order.size}`,
+          order.quantity && order.quantity > 1 && `× ${order.quantity}`,
+          SOURCES[order.source],
         ].filter(Boolean).join(" · ")}</span>
       </th>
       <td data-label="Received">${dateTime(order.receivedAt, zone)}</td>
       <td data-label="Status">
         <${StatusSelect} order=${order} onChange=${onChange} />
       </td>
-      <td data-label="Cost" class="num">${centsText(order.costCents)}</td>
+      <td data-label="Shipping">${shipping(order)}</td>
+      <td data-label="Cost" class="num">${order.costCents === undefined && order.total
+        ? html`<span class="sub">${order.total} as read, cost not set</span>`
+        : centsText(order.costCents)}</td>
       <td data-label="Sale price" class="num">
         <${PriceInput} order=${order} onChange=${onChange} />
       </td>

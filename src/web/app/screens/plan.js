@@ -7,10 +7,11 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { api, ok } from "../api.js";
-import { count, dateOnly } from "../format.js";
+import { count, dateOnly, plural } from "../format.js";
 import { session } from "../session.js";
 import { ErrorText, Loading, Page, useAction, useLoad } from "../ui.js";
 import { AccountNav } from "./parts.js";
+import { useDeployment } from "../deployment.js";
 
 /** @typedef {import("../app.js").ScreenProps} ScreenProps */
 
@@ -49,7 +50,7 @@ export function Plan() {
         <p><strong class="plan">${u.plan}</strong> plan${u.billingEnabled
           ? ""
           : " (billing is off on this deployment: no limits)"}</p>
-        <p>${count(u.used)} new orders this month${u.cap === null ? "" : ` of ${count(u.cap)}`};
+        <p>${plural(u.used, "new order")} this month${u.cap === null ? "" : ` of ${count(u.cap)}`};
           the count starts again on ${dateOnly(u.resetsAt, user?.timezone)}.</p>
         ${u.cap !== null && html`
           <meter min="0" max=${u.cap} value=${u.used} high=${u.cap * 0.8}
@@ -101,6 +102,11 @@ const useRedirect = (path) =>
 /** @param {{email: string, billing: boolean}} props */
 function VerifyEmail({ email, billing }) {
   const [sent, setSent] = useState(false);
+  const deployment = useDeployment();
+  // Without outgoing mail the service writes the message to its log: never "Sent to".
+  const sentText = deployment?.outgoingMail === false
+    ? "This server sends no mail: the link went to the server log. Ask its operator for it."
+    : `Sent to ${email}: open the link within 24 hours.`;
   const send = useAction(async () => {
     await ok(api.POST("/api/auth/verify-email/request"));
     setSent(true);
@@ -111,7 +117,7 @@ function VerifyEmail({ email, billing }) {
       <button type="button" class="secondary small" onClick=${() => send.run()}
         disabled=${send.busy} aria-busy=${send.busy}>
         ${send.busy ? "Sending…" : sent ? "Send again" : "Send the link"}</button>
-      <span role="status">${sent ? `Sent to ${email}: open the link within 24 hours.` : ""}</span>
+      <span role="status">${sent ? sentText : ""}</span>
       <${ErrorText} error=${send.error} />
     </div>
   `;

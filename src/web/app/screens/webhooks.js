@@ -6,7 +6,7 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { api, ok } from "../api.js";
-import { dateTime } from "../format.js";
+import { dateTime, plural } from "../format.js";
 import { session } from "../session.js";
 import {
   Checkbox,
@@ -25,6 +25,7 @@ import {
   useLoad,
 } from "../ui.js";
 import { WebhooksNav } from "./parts.js";
+import { SecretsProblem } from "../deployment.js";
 
 /** @typedef {import("../api.js").Schemas["WebhookSubscription"]} Subscription */
 /** @typedef {import("../api.js").Schemas["EventType"]} EventType */
@@ -59,6 +60,7 @@ export function Webhooks({ path }) {
   return html`
     <${Page} title="Webhooks">
       <${WebhooksNav} current=${path} />
+      <${SecretsProblem} />
       <p class="lead">The service POSTs signed events to your HTTPS endpoints. Verify
         the <code>X-Service-Signature</code> header with the subscription's secret.</p>
       ${secret && html`
@@ -199,7 +201,7 @@ function SubscriptionCard({ sub, onChange, onDeleted, onSecret }) {
       <p class="sub">Secret ${sub.prefix ?? "?"}… · ${sub.lastFiredAt
         ? `last sent ${dateTime(sub.lastFiredAt, zone)}`
         : "never sent"}
-        ${sub.failureCount ? ` · ${sub.failureCount} failures in a row` : ""}</p>
+        ${sub.failureCount ? ` · ${plural(sub.failureCount, "failure")} in a row` : ""}</p>
       ${sub.lastError && html`<p class="error">Last error: ${sub.lastError}</p>`}
       ${sub.needsSecretRotation &&
         html`<p class="error">Events are skipped until the secret is rotated.</p>`}
