@@ -12,7 +12,14 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "../../scripts/puppeteer.d.ts";
-import { axeFindings, browserSkip, launchBrowser, type TestBrowser, waitFor } from "../chromium.ts";
+import {
+  axeFindings,
+  browserSkip,
+  launchBrowser,
+  type TestBrowser,
+  waitFor,
+  waitForText,
+} from "../chromium.ts";
 import { journey, upsAnswer, upsNumber } from "../carriers/answers.ts";
 import { startFakes } from "../carriers/fakes.ts";
 import { fixture } from "../email/helpers.ts";
@@ -106,7 +113,7 @@ Deno.test({
     await heading(page, "Forgot password");
     await check(browser, page, "forgot-password");
     await page.goto(`${server.url}/reset-password`, { waitUntil: "networkidle0" });
-    await page.waitForSelector("[role=alert]::-p-text(needs the link)");
+    await waitForText(page, "[role=alert]", "needs the link");
     await check(browser, page, "reset-password");
 
     // Register.
@@ -126,7 +133,7 @@ Deno.test({
     await page.type("input[name=orderNumber]", "A-100");
     await page.type("input[name=costCents]", "10.00");
     await page.click("button::-p-text(Create order)");
-    await page.waitForSelector("tbody a::-p-text(Desk lamp)");
+    await waitForText(page, "tbody a", "Desk lamp");
     const price = "input.price";
     await page.click(price);
     await page.type(price, "25");
@@ -175,9 +182,9 @@ Deno.test({
     assert.equal(posted.status, 202);
     assert.equal((await posted.json()).merged, false);
     await page.click("button::-p-text(Recent posts)");
-    await page.waitForSelector(".messages a::-p-text(Open the order)");
+    await waitForText(page, ".messages a", "Open the order");
     assert.match(await text(page, ".messages li"), /Kith Nelson Crewneck - Sand/);
-    await page.waitForSelector(".stats::-p-text(1 created an order)");
+    await waitForText(page, ".stats", "1 created an order");
     // A private address for updates is refused next to its field; the embed copier's URL.
     await page.type("input[name=updatesWebhook]", "https://10.0.0.1/hook");
     await page.click("button::-p-text(Save settings)");
@@ -193,7 +200,7 @@ Deno.test({
 
     // The bot's order appears in the table; its sale price set there changes the profit.
     await page.click("nav a::-p-text(Orders)");
-    await page.waitForSelector("tbody a::-p-text(Kith Nelson Crewneck - Sand)");
+    await waitForText(page, "tbody a", "Kith Nelson Crewneck - Sand");
     const kith = (await api("/api/orders")).body.items[0];
     assert.equal(kith.itemSummary, "Kith Nelson Crewneck - Sand");
     await page.type(price, "180");
@@ -214,7 +221,7 @@ Deno.test({
     await page.type("input[name=name]", "Proxy plan");
     await page.type("input[name=costCents]", "5");
     await page.click("button::-p-text(Add cost)");
-    await page.waitForSelector("tbody th::-p-text(Proxy plan)");
+    await waitForText(page, "tbody th", "Proxy plan");
     await check(browser, page, "costs");
     await page.click(".subnav a::-p-text(Profit and calendar)");
     await heading(page, "Insights");
@@ -244,7 +251,7 @@ Deno.test({
     await heading(page, "Email intake");
     await page.type("input[name=name]", "Forwarded orders");
     await page.click("button::-p-text(Add source)");
-    await page.waitForSelector("code::-p-text(@)");
+    await waitForText(page, "code", "@");
     assert.match(await text(page, ".cards code"), /^[\w-]+@inbound\.localhost$/);
     // Its mail read again: a rebuild runs in the background and the page follows its progress
     // to the end; 0 days is refused by the field.
@@ -253,7 +260,7 @@ Deno.test({
     await page.waitForSelector("input[name=sinceDays][aria-invalid=true]");
     await paste(page, "input[name=sinceDays]", "7");
     await page.click("button::-p-text(Read again)");
-    await page.waitForSelector(".saved::-p-text(Done: 0 messages read, 0 stored)");
+    await waitForText(page, ".saved", "Done: 0 messages read, 0 stored");
     await check(browser, page, "email-sources");
     await page.click(".subnav a::-p-text(Inbox)");
     await heading(page, "Inbox");
@@ -280,7 +287,7 @@ Deno.test({
       upsAnswer(parcel, journey("2026-01-05T14:00:00Z", [...stages])),
     );
     await page.type("input[name=trackingNumber]", parcel);
-    await page.waitForSelector("button::-p-text(Use UPS)");
+    await waitForText(page, "button", "Use UPS");
     await page.click("button::-p-text(Use UPS)");
     assert.equal(
       await page.$eval("input[name=carrier]", (e) => (e as unknown as { value: string }).value),
@@ -320,7 +327,7 @@ Deno.test({
     const secret = await text(page, ".once code");
     assert.match(secret, /^whsec_/);
     await page.click("button::-p-text(Send test)");
-    await page.waitForSelector(".okay::-p-text(Delivered)");
+    await waitForText(page, ".okay", "Delivered");
     const [delivery] = await receiver.waitFor(1);
     assert.equal(delivery.headers.get("x-service-test"), "true");
     assert.equal(
@@ -331,7 +338,7 @@ Deno.test({
     await page.click("button::-p-text(Edit events)");
     await page.click("input[name='type-order.delivered']");
     await page.click("button::-p-text(Save events)");
-    await page.waitForSelector("button::-p-text(Edit events)");
+    await waitForText(page, "button", "Edit events");
     const [sub] = (await api("/api/webhook-subscriptions")).body.items;
     assert.deepEqual(sub.eventTypes, ["order.created", "order.shipped"]);
     await check(browser, page, "webhooks");
@@ -364,16 +371,16 @@ Deno.test({
     const elsewhere = (await signIn("correct horse battery")).token as string;
     await page.click(".subnav a::-p-text(Profile and data)");
     await heading(page, "Account");
-    await page.waitForSelector(".empty::-p-text(No sign-in service is linked)");
+    await waitForText(page, ".empty", "No sign-in service is linked");
     await page.click("button::-p-text(Sign out everywhere else)");
-    await page.waitForSelector("[role=status]::-p-text(1 other session ended)");
+    await waitForText(page, "[role=status]", "1 other session ended");
     assert.equal((await api("/api/auth/me", {}, elsewhere)).status, 401);
     const before = await token(page);
     await page.type("input[name=currentPassword]", "correct horse battery");
     await page.type("form[aria-label='Change password'] input[name=password]", "a new password 2");
     await page.type("form[aria-label='Change password'] input[name=again]", "a new password 2");
     await page.click("button::-p-text(Change password)");
-    await page.waitForSelector(".saved::-p-text(other devices are signed out)");
+    await waitForText(page, ".saved", "other devices are signed out");
     assert.equal((await api("/api/auth/me", {}, before)).status, 401);
     assert.equal((await api("/api/auth/me")).status, 200, "the page holds the new session");
     await check(browser, page, "account-security");
@@ -401,8 +408,8 @@ Deno.test({
     await page.type("input[name=again]", "the reset password");
     await page.click("button::-p-text(Set password)");
     await heading(page, "Review your account");
-    await page.waitForSelector("[role=status]::-p-text(1 session, 1 API key, 0 linked sign-ins)");
-    await page.waitForSelector(`.review code::-p-text(${receiver.url("/hook")})`);
+    await waitForText(page, "[role=status]", "1 session, 1 API key, 0 linked sign-ins");
+    await waitForText(page, ".review code", receiver.url("/hook"));
     await page.waitForSelector(".review strong");
     await check(browser, page, "reset-review");
     assert.equal((await api("/api/orders", {}, key)).status, 401, "the key was revoked");
