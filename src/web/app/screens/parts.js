@@ -3,7 +3,6 @@
 import { html } from "htm/preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError } from "../api.js";
-import { session } from "../session.js";
 import { ErrorText, SubNav, useAction } from "../ui.js";
 
 /** The intake section's pages. @param {{current: string}} props */
