@@ -37,3 +37,18 @@ export async function axeFindings(page: Page): Promise<string[]> {
       `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`
     );
 }
+
+/**
+ * Waits until an element matching `selector` has `text` in its text (whitespace runs read as one
+ * space). Not `waitForSelector("…::-p-text(…)")`: puppeteer re-checks that only on child-list and
+ * attribute mutations, so a text the page rewrites in place (a count or a progress line that
+ * Preact updates in its text node) is missed when it changes after the first check, and the wait
+ * runs out though the page shows the text. This polls instead.
+ */
+export async function waitForText(page: Page, selector: string, text: string): Promise<void> {
+  await page.waitForFunction(
+    `[...document.querySelectorAll(${JSON.stringify(selector)})]
+      .some((e) => e.textContent.replace(/\\s+/g, " ").includes(${JSON.stringify(text)}))`,
+    { polling: 100 },
+  );
+}

@@ -12,7 +12,14 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "../../scripts/puppeteer.d.ts";
-import { axeFindings, browserSkip, launchBrowser, type TestBrowser, waitFor } from "../chromium.ts";
+import {
+  axeFindings,
+  browserSkip,
+  launchBrowser,
+  type TestBrowser,
+  waitFor,
+  waitForText,
+} from "../chromium.ts";
 import { journey, upsAnswer, upsNumber } from "../carriers/answers.ts";
 import { startFakes } from "../carriers/fakes.ts";
 import { startDovecot } from "../../scripts/dovecot.ts";
@@ -111,7 +118,7 @@ Deno.test({
     await heading(page, "Forgot password");
     await check(browser, page, "forgot-password");
     await page.goto(`${server.url}/reset-password`, { waitUntil: "networkidle0" });
-    await page.waitForSelector("[role=alert]::-p-text(needs the link)");
+    await waitForText(page, "[role=alert]", "needs the link");
     await check(browser, page, "reset-password");
 
     // Register.
@@ -131,7 +138,7 @@ Deno.test({
     await page.type("input[name=orderNumber]", "A-100");
     await page.type("input[name=costCents]", "10.00");
     await page.click("button::-p-text(Create order)");
-    await page.waitForSelector("tbody a::-p-text(Desk lamp)");
+    await waitForText(page, "tbody a", "Desk lamp");
     const price = "input.price";
     await page.click(price);
     await page.type(price, "25");
@@ -180,9 +187,9 @@ Deno.test({
     assert.equal(posted.status, 202);
     assert.equal((await posted.json()).merged, false);
     await page.click("button::-p-text(Recent posts)");
-    await page.waitForSelector(".messages a::-p-text(Open the order)");
+    await waitForText(page, ".messages a", "Open the order");
     assert.match(await text(page, ".messages li"), /Kith Nelson Crewneck - Sand/);
-    await page.waitForSelector(".stats::-p-text(1 created an order)");
+    await waitForText(page, ".stats", "1 created an order");
     // Without billing there is no plan limit to count; the URL says localhost, and why.
     assert.doesNotMatch(await text(page, ".stats"), /plan limit/);
     assert.match(
@@ -210,7 +217,7 @@ Deno.test({
 
     // The bot's order appears in the table; its sale price set there changes the profit.
     await page.click("nav a::-p-text(Orders)");
-    await page.waitForSelector("tbody a::-p-text(Kith Nelson Crewneck - Sand)");
+    await waitForText(page, "tbody a", "Kith Nelson Crewneck - Sand");
     const kith = (await api("/api/orders")).body.items[0];
     assert.equal(kith.itemSummary, "Kith Nelson Crewneck - Sand");
     await page.type(price, "180");
@@ -231,7 +238,7 @@ Deno.test({
     await page.type("input[name=name]", "Proxy plan");
     await page.type("input[name=costCents]", "5");
     await page.click("button::-p-text(Add cost)");
-    await page.waitForSelector("tbody th::-p-text(Proxy plan)");
+    await waitForText(page, "tbody th", "Proxy plan");
     await check(browser, page, "costs");
     await page.click(".subnav a::-p-text(Profit and calendar)");
     await heading(page, "Insights");
@@ -261,7 +268,7 @@ Deno.test({
     await heading(page, "Email intake");
     await page.type("input[name=name]", "Forwarded orders");
     await page.click("button::-p-text(Add source)");
-    await page.waitForSelector("code::-p-text(@)");
+    await waitForText(page, "code", "@");
     assert.match(await text(page, ".cards code"), /^[\w-]+@inbound\.localhost$/);
     assert.match(
       await text(page, ".cards .notice"),
@@ -274,9 +281,7 @@ Deno.test({
     await page.waitForSelector("input[name=sinceDays][aria-invalid=true]");
     await paste(page, "input[name=sinceDays]", "7");
     await page.click("button::-p-text(Read again)");
-    await page.waitForSelector(
-      ".saved::-p-text(Done: 0 messages read, 0 stored, 0 orders read again)",
-    );
+    await waitForText(page, ".saved", "Done: 0 messages read, 0 stored, 0 orders read again");
     // A mailbox over IMAP (a real Dovecot): the port follows the TLS box; a wrong password is
     // said by "Test connection"; saved anyway, its poll fails and the source shows as failing;
     // the password corrected and tested in the dashboard, the next poll reads it.
@@ -298,23 +303,23 @@ Deno.test({
     await page.type(`${add} input[name=username]`, dovecot.username);
     await page.type(`${add} input[name=password]`, "not the password");
     await page.click(`${add} button::-p-text(Test connection)`);
-    await page.waitForSelector(`${add} .error::-p-text(Sign-in failed)`);
+    await waitForText(page, `${add} .error`, "Sign-in failed");
     await page.click(`${add} button::-p-text(Add source)`);
     await page.waitForSelector("h2::-p-text(Work mailbox)");
     const mailboxSource = (await api("/api/email-sources")).body.items
       .find((s: { kind: string }) => s.kind === "imap");
     const card = `article[aria-labelledby=src-${mailboxSource.id}]`;
     await page.click(`${card} button::-p-text(Check now)`);
-    await page.waitForSelector(`${card} .tag.off::-p-text(Failing)`);
+    await waitForText(page, `${card} .tag.off`, "Failing");
     assert.match(await text(page, `${card} p.error`), /^Failing: Sign-in failed/);
     await check(browser, page, "email-sources-failing");
     await page.type(`${card} input[name=password]`, dovecot.password);
     await page.click(`${card} button::-p-text(Test connection)`);
-    await page.waitForSelector(`${card} .okay::-p-text(Signed in; folder INBOX opened.)`);
+    await waitForText(page, `${card} .okay`, "Signed in; folder INBOX opened.");
     await page.click(`${card} button::-p-text(Save connection)`);
-    await page.waitForSelector(`${card} .saved::-p-text(Saved)`);
+    await waitForText(page, `${card} .saved`, "Saved");
     await page.click(`${card} button::-p-text(Check now)`);
-    await page.waitForSelector(`${card} .tag.on::-p-text(Active)`);
+    await waitForText(page, `${card} .tag.on`, "Active");
     await check(browser, page, "email-sources");
     await page.click(".subnav a::-p-text(Inbox)");
     await heading(page, "Inbox");
@@ -351,7 +356,7 @@ Deno.test({
       upsAnswer(parcel, journey("2026-01-05T14:00:00Z", [...stages])),
     );
     await page.type("input[name=trackingNumber]", parcel);
-    await page.waitForSelector("button::-p-text(Use UPS)");
+    await waitForText(page, "button", "Use UPS");
     await page.click("button::-p-text(Use UPS)");
     assert.equal(
       await page.$eval("input[name=carrier]", (e) => (e as unknown as { value: string }).value),
@@ -402,9 +407,9 @@ Deno.test({
     await page.click("a::-p-text(← Orders)");
     await heading(page, "Orders");
     // The list shows the carrier by its brand and where the order came from.
-    await page.waitForSelector("td[data-label=Shipping]::-p-text(UPS)");
-    await page.waitForSelector("td[data-label=Shipping]::-p-text(DHL eCommerce / Paket)");
-    await page.waitForSelector("th .sub::-p-text(from email)");
+    await waitForText(page, "td[data-label=Shipping]", "UPS");
+    await waitForText(page, "td[data-label=Shipping]", "DHL eCommerce / Paket");
+    await waitForText(page, "th .sub", "from email");
     await check(browser, page, "orders");
 
     // A template's live preview reads a pasted email.
@@ -434,7 +439,7 @@ Deno.test({
     // The list is read again after the create: under load it can follow the secret.
     await page.waitForSelector("button::-p-text(Send test)");
     await page.click("button::-p-text(Send test)");
-    await page.waitForSelector(".okay::-p-text(Delivered)");
+    await waitForText(page, ".okay", "Delivered");
     const [delivery] = await receiver.waitFor(1);
     assert.equal(delivery.headers.get("x-service-test"), "true");
     assert.equal(
@@ -445,7 +450,7 @@ Deno.test({
     await page.click("button::-p-text(Edit events)");
     await page.click("input[name='type-order.delivered']");
     await page.click("button::-p-text(Save events)");
-    await page.waitForSelector("button::-p-text(Edit events)");
+    await waitForText(page, "button", "Edit events");
     const [sub] = (await api("/api/webhook-subscriptions")).body.items;
     assert.deepEqual(sub.eventTypes, ["order.created", "order.shipped"]);
     await check(browser, page, "webhooks");
@@ -460,7 +465,7 @@ Deno.test({
     // No outgoing mail: the verification link went to the server log, never "Sent to".
     await page.waitForSelector("button::-p-text(Send the link)");
     await page.click("button::-p-text(Send the link)");
-    await page.waitForSelector("[role=status]::-p-text(server log)");
+    await waitForText(page, "[role=status]", "server log");
     assert.equal(
       await text(page, "[role=status]::-p-text(server log)"),
       "This server sends no mail: the link went to the server log. Ask its operator for it.",
@@ -487,16 +492,16 @@ Deno.test({
     const elsewhere = (await signIn("correct horse battery")).token as string;
     await page.click(".subnav a::-p-text(Profile and data)");
     await heading(page, "Account");
-    await page.waitForSelector(".empty::-p-text(No sign-in service is linked)");
+    await waitForText(page, ".empty", "No sign-in service is linked");
     await page.click("button::-p-text(Sign out everywhere else)");
-    await page.waitForSelector("[role=status]::-p-text(1 other session ended)");
+    await waitForText(page, "[role=status]", "1 other session ended");
     assert.equal((await api("/api/auth/me", {}, elsewhere)).status, 401);
     const before = await token(page);
     await page.type("input[name=currentPassword]", "correct horse battery");
     await page.type("form[aria-label='Change password'] input[name=password]", "a new password 2");
     await page.type("form[aria-label='Change password'] input[name=again]", "a new password 2");
     await page.click("button::-p-text(Change password)");
-    await page.waitForSelector(".saved::-p-text(other devices are signed out)");
+    await waitForText(page, ".saved", "other devices are signed out");
     assert.equal((await api("/api/auth/me", {}, before)).status, 401);
     assert.equal((await api("/api/auth/me")).status, 200, "the page holds the new session");
     await check(browser, page, "account-security");
@@ -524,8 +529,8 @@ Deno.test({
     await page.type("input[name=again]", "the reset password");
     await page.click("button::-p-text(Set password)");
     await heading(page, "Review your account");
-    await page.waitForSelector("[role=status]::-p-text(1 session, 1 API key, 0 linked sign-ins)");
-    await page.waitForSelector(`.review code::-p-text(${receiver.url("/hook")})`);
+    await waitForText(page, "[role=status]", "1 session, 1 API key, 0 linked sign-ins");
+    await waitForText(page, ".review code", receiver.url("/hook"));
     await page.waitForSelector(".review strong");
     await check(browser, page, "reset-review");
     assert.equal((await api("/api/orders", {}, key)).status, 401, "the key was revoked");

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "../../scripts/puppeteer.d.ts";
-import { axeFindings, browserSkip, launchBrowser } from "../chromium.ts";
+import { axeFindings, browserSkip, launchBrowser, waitForText } from "../chromium.ts";
 import { FIRST_PLAIN, PLAIN_SENDER, plainMail } from "../learning/mails.ts";
 import { serve } from "../serve.ts";
 import { testApp } from "../helpers.ts";
@@ -63,7 +63,7 @@ Deno.test({
     assert.deepEqual(await axeFindings(page), []);
     assert.equal((await learned()).length, 1);
     await page.click(".learned button::-p-text(Undo)");
-    await page.waitForSelector(".learned p::-p-text(Undone)");
+    await waitForText(page, ".learned p", "Undone");
     assert.deepEqual(await learned(), []);
 
     // A value that is not in the mail teaches nothing, and the page says nothing.
@@ -76,7 +76,7 @@ Deno.test({
     // The total, learned: the templates screen lists it apart, with its order, and deletes it.
     await retype(page, "input[name=total]", FIRST_PLAIN.total);
     await page.click("button::-p-text(Save changes)");
-    await page.waitForSelector(".learned p::-p-text(Learned for mail from)");
+    await waitForText(page, ".learned p", "Learned for mail from");
     assert.equal(await text(page, ".learned p"), `Learned for mail from ${PLAIN_SENDER}: total`);
     await page.goto(`${server.url}/intake/templates`, { waitUntil: "networkidle0" });
     await page.waitForSelector("#learned");

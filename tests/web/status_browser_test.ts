@@ -4,7 +4,7 @@
  * account gets "not found" from the same path. axe on the screen; no page error.
  */
 import assert from "node:assert/strict";
-import { axeFindings, browserSkip, launchBrowser } from "../chromium.ts";
+import { axeFindings, browserSkip, launchBrowser, waitForText } from "../chromium.ts";
 import { testApp } from "../helpers.ts";
 import { serve } from "../serve.ts";
 import type { Page } from "../../scripts/puppeteer.d.ts";
@@ -50,7 +50,7 @@ Deno.test({
     await page.evaluate(`localStorage.clear(); sessionStorage.clear()`);
     await register(page, server.url, "someone@example.com");
     await page.goto(`${server.url}/account`, { waitUntil: "networkidle0" });
-    await page.waitForSelector(".subnav a::-p-text(API keys)");
+    await waitForText(page, ".subnav a", "API keys");
     assert.equal(
       await page.evaluate(`document.querySelector(".subnav").textContent`).then(
         (t) => String(t).includes("Service status"),
@@ -58,7 +58,7 @@ Deno.test({
       false,
     );
     await page.goto(`${server.url}/account/status`, { waitUntil: "networkidle0" });
-    await page.waitForSelector("p.empty::-p-text(Not found)");
+    await waitForText(page, "p.empty", "Not found");
     assert.equal(await page.evaluate(`document.querySelector("#st-cron") === null`), true);
     assert.deepEqual(browser.errors, []);
   },

@@ -32,17 +32,20 @@ const PAUSE_MS = 300;
 
 /**
  * The learned template an edit of `order` (saved at `order.updatedAt`) wrote, and which of the
- * edited `fields` it reads; null when nothing was learned.
+ * edited `fields` it reads; null when nothing was learned. `signal` stops the asking (and the
+ * request in flight) when the page has moved on, so it does not go on polling other screens.
  * @param {Order} order
  * @param {string[]} fields
+ * @param {AbortSignal} signal
  * @returns {Promise<{template: Template, fields: string[]} | null>}
  */
-export async function learnedFrom(order, fields) {
+export async function learnedFrom(order, fields, signal) {
   const wanted = fields.filter((f) => f in LEARNED_LABELS);
   if (order.source !== "email" || wanted.length === 0) return null;
   for (let i = 0; i < TRIES; i++) {
     await new Promise((r) => setTimeout(r, PAUSE_MS));
-    const { items } = await ok(api.GET("/api/templates/custom"));
+    if (signal.aborted) return null;
+    const { items } = await ok(api.GET("/api/templates/custom", { signal }));
     const template = items.find((t) =>
       t.learned?.orderId === order.id && t.learned.at >= order.updatedAt &&
       wanted.includes(t.learned.field)

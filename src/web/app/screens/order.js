@@ -161,10 +161,13 @@ function EditOrder({ order, onSaved }) {
   const [learned, setLearned] = useState(
     /** @type {Awaited<ReturnType<typeof learnedFrom>>} */ (null),
   );
-  // Only the latest edit's answer is shown (an earlier one may still be asking).
-  const edits = useRef(0);
+  // Only the latest edit's answer is asked for: a newer edit, or leaving the page, stops the
+  // asking of the one before.
+  const asking = useRef(/** @type {AbortController | null} */ (null));
+  useEffect(() => () => asking.current?.abort(), []);
   useEffect(() => setDraft(draftOf(order)), [order]);
   const submit = async () => {
+    asking.current?.abort();
     setSaved(false);
     setLearned(null);
     const body = changes(draft, order);
@@ -174,8 +177,9 @@ function EditOrder({ order, onSaved }) {
     onSaved(result);
     setSaved(true);
     // The reader may learn from the edit, after it is saved: say what, when it has.
-    const edit = ++edits.current;
-    learnedFrom(result, Object.keys(body)).then((l) => edit === edits.current && setLearned(l))
+    const ask = asking.current = new AbortController();
+    learnedFrom(result, Object.keys(body), ask.signal)
+      .then((l) => !ask.signal.aborted && setLearned(l))
       .catch(() => {});
   };
   return html`

@@ -35,11 +35,10 @@ export const InsightsNav = ({ current }) =>
 let operatorAnswer = /** @type {{token: string, yes: Promise<boolean>} | null} */ (null);
 function isOperator() {
   const token = session()?.token ?? "";
-  if (operatorAnswer?.token !== token) {
-    const yes = api.GET("/api/auth/me").then(({ data }) => data?.operator === true, () => false);
-    operatorAnswer = { token, yes };
-  }
-  return operatorAnswer.yes;
+  if (operatorAnswer?.token === token) return operatorAnswer.yes;
+  const yes = api.GET("/api/auth/me").then(({ data }) => data?.operator === true, () => false);
+  operatorAnswer = { token, yes };
+  return yes;
 }
 
 /** The account section's pages; the status screen for the operator only. @param {{current: string}} props */
