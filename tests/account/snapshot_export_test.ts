@@ -33,7 +33,7 @@ function assertHasKeys(body: Record<string, unknown>, expected: string[]) {
   assert.deepEqual(missing, [], `missing: ${missing.join(", ")}`);
 }
 
-Deno.test("me: {user, state, identities} with either token type; state is the snapshot", async () => {
+Deno.test("me: {user, state, identities, operator} with either token type; state is the snapshot", async () => {
   await using ctx = await testApp();
   const { token, user } = await signUp(ctx, { username: "Sam_1" });
   const key = (await call(ctx, "POST", "/api/account/api-keys", { token, body: {} })).body
@@ -41,8 +41,10 @@ Deno.test("me: {user, state, identities} with either token type; state is the sn
   for (const credential of [token, key]) {
     const res = await call(ctx, "GET", "/api/auth/me", { token: credential });
     assert.equal(res.status, 200);
-    assert.deepEqual(Object.keys(res.body).sort(), ["identities", "state", "user"]);
+    assert.deepEqual(Object.keys(res.body).sort(), ["identities", "operator", "state", "user"]);
     assert.deepEqual(res.body.identities, []);
+    // The deployment's only (so oldest) account is its operator.
+    assert.equal(res.body.operator, true);
     const me = res.body.user as Record<string, unknown>;
     assert.equal(me.id, user.id);
     assert.ok(!("passwordHash" in me) && !("identities" in me));
