@@ -56,6 +56,23 @@ export function mailboxBinding(
   ];
 }
 
+/**
+ * Whether `next` points a mailbox elsewhere than `source` (host, port, TLS or username): its
+ * stored password, bound to where it was given for, is then not used; the caller sends it again.
+ */
+export function movesMailbox(
+  source: Pick<StoredEmailSource, typeof MAILBOX_BINDING_FIELDS[number]>,
+  next: Pick<StoredEmailSource, typeof MAILBOX_BINDING_FIELDS[number]>,
+): boolean {
+  const was = mailboxBinding(source);
+  return mailboxBinding(next).some((value, i) => value !== was[i]);
+}
+
+/** Why a request that moves a mailbox must carry its password. */
+export const PASSWORD_FOR_MOVE = `password: required when ${
+  MAILBOX_BINDING_FIELDS.join(", ")
+} change`;
+
 /** Where polling a mailbox has got to; kept apart from the source (the API never shows it). */
 export interface MailboxCursor {
   /** Which mailbox (`mailboxIdentity`): a source moved to another mailbox starts again. */

@@ -3,8 +3,9 @@ import {
   allowedSenderEntry,
   defaultSourceName,
   IMAP_DEFAULTS,
-  MAILBOX_BINDING_FIELDS,
   mailboxBinding,
+  movesMailbox,
+  PASSWORD_FOR_MOVE,
   publicSource,
   type StoredEmailSource,
 } from "../domain/email_source.ts";
@@ -180,10 +181,8 @@ async function sealedPassword(deps: AppDeps, source: StoredEmailSource, password
 
 /** A stored password goes only where it was given for: moving it needs it again. */
 function checkPasswordGiven(base: StoredEmailSource, next: StoredEmailSource, body: SourceChanges) {
-  if (body.password !== undefined) return;
-  const was = mailboxBinding(base);
-  if (mailboxBinding(next).some((value, i) => value !== was[i])) {
-    throw badRequest(`password: required when ${MAILBOX_BINDING_FIELDS.join(", ")} change`);
+  if (body.password === undefined && movesMailbox(base, next)) {
+    throw badRequest(PASSWORD_FOR_MOVE);
   }
 }
 

@@ -5,7 +5,13 @@
  * `POST /api/email-sources/{id}/check` ("Check now": one poll at once under the poll's lease).
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { IMAP_DEFAULTS, publicSource } from "../domain/email_source.ts";
+import {
+  IMAP_DEFAULTS,
+  mailboxBinding,
+  movesMailbox,
+  PASSWORD_FOR_MOVE,
+  publicSource,
+} from "../domain/email_source.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { rateLimit } from "../http/rate_limit.ts";
@@ -132,17 +138,24 @@ export const mailboxCheckRoutes = createRouter().openapi(checkRoute, async (c) =
   if (source && source.kind !== "imap") throw badRequest("sourceId: not an imap source");
   const host = body.host ?? source?.host;
   const username = body.username ?? source?.username;
-  let password = body.password;
-  if (password === undefined && source?.sealedPassword && deps.secrets) {
-    password = await deps.secrets.open(source.sealedPassword, source.id) ?? undefined;
-  }
+  const port = body.port ?? source?.port ?? IMAP_DEFAULTS.port;
+  const tls = body.tls ?? source?.tls ?? IMAP_DEFAULTS.tls;
   if (!host) throw badRequest("host is required");
   if (!username) throw badRequest("username is required");
+  let password = body.password;
+  if (password === undefined && source) {
+    // The stored password goes only where it was given for (as polling sends it).
+    if (movesMailbox(source, { host, port, tls, username })) throw badRequest(PASSWORD_FOR_MOVE);
+    if (source.sealedPassword && deps.secrets) {
+      const binding = mailboxBinding(source);
+      password = await deps.secrets.open(source.sealedPassword, source.id, binding) ?? undefined;
+    }
+  }
   if (password === undefined) throw badRequest("password is required");
   const result = await testMailboxConnection(deps, {
     host,
-    port: body.port ?? source?.port ?? IMAP_DEFAULTS.port,
-    tls: body.tls ?? source?.tls ?? true,
+    port,
+    tls,
     username,
     password,
     mailbox: body.mailbox ?? source?.mailbox ?? IMAP_DEFAULTS.mailbox,

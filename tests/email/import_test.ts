@@ -241,6 +241,8 @@ Deno.test("preview: each field's evidence, the kind of source and what it was an
     quantity: { kind: "table", anchor: "Cantidad" },
     size: { kind: "table", anchor: "Talla" },
     store: { kind: "generic", anchor: "sender name" },
+    // The order is dated by the message's Date header.
+    receivedAt: { kind: "generic", anchor: "Date" },
   });
   eq(Object.keys(res.body.evidence).sort(), Object.keys(res.body.fields).sort());
   // A built-in template's store, and a value under its label, in a known store's mail.

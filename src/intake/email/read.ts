@@ -243,5 +243,7 @@ function readLetter(
   if (!fields.itemSummary) {
     evidence.itemSummary = { kind: "generic", anchor: notice ? "order number" : "subject" };
   }
+  // Dated by the message's `Date:` header (the forwarded message's for a forward).
+  if (written && !fields.receivedAt) evidence.receivedAt = { kind: "generic", anchor: "Date" };
   return { ...base, evidence, reading: { kind: "order", fields: orderFields, signals } };
 }

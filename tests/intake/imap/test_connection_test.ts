@@ -56,6 +56,16 @@ Deno.test("test connection: sign-in and folder, answered in words within seconds
   equal(created.status, 201);
   const stored = await test({ sourceId: created.body.source.id });
   eq(stored.body, { ok: true, mailbox: "INBOX" });
+  // The stored password is never sent elsewhere: pointing the test at another port or user
+  // without the password is refused before any connection, as a PATCH moving the source is.
+  const moved = `password: required when host, port, tls, username change`;
+  for (const change of [{ port: closed }, { username: "someone-else" }, { tls: !settings.tls }]) {
+    const res = await call<Body>(ctx, "POST", PATH, {
+      token,
+      body: { sourceId: created.body.source.id, ...change },
+    });
+    eq([res.status, res.body], [400, { error: moved }]);
+  }
   const missing = await call<Body>(ctx, "POST", PATH, { token, body: { host: "127.0.0.1" } });
   eq([missing.status, missing.body], [400, { error: "username is required" }]);
   const other = await call<Body>(ctx, "POST", PATH, {
