@@ -36,7 +36,8 @@ const TestBody = PatchEmailSourceBody.pick({
 }).extend({
   sourceId: z.string().max(64).optional().openapi({
     description: "An imap source of the caller: its stored password is used when no " +
-      "`password` is sent, and its settings fill the fields not sent",
+      "`password` is sent, and its settings fill the fields not sent; with another host, " +
+      "port, TLS or username the password must be sent (400 naming `password`)",
   }),
 }).openapi("MailboxTest");
 

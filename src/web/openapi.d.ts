@@ -2907,7 +2907,7 @@ export interface components {
             password?: string;
             /** @description Default INBOX */
             mailbox?: string;
-            /** @description An imap source of the caller: its stored password is used when no `password` is sent, and its settings fill the fields not sent */
+            /** @description An imap source of the caller: its stored password is used when no `password` is sent, and its settings fill the fields not sent; with another host, port, TLS or username the password must be sent (400 naming `password`) */
             sourceId?: string;
         };
         EmailSourcePage: {
