@@ -111,6 +111,10 @@ const CHECKED_OUT_OBJECT =
 const CHECKED_OUT_SUBJECT =
   /^(?!(?:your|my|the|this|that|it|its|order|item|items|cart|checkout|task|product)\b)(.+?)\s+(?:has been|have been|was|were)\s+(?:successfully\s+)?(?:checked out|purchased|copped|secured|bought)(?:\s+(?:on|at|from|@)\s+(.+?))?[\s!.]*$/i;
 
+/** `a task`, `task #3`, `your task` right before a checkout verb in the past. */
+const TASK_SUBJECT =
+  /\b(?:(?:a|the|your|one)\s+)?tasks?(?:\s+#?\d{1,6})?(?=\s+(?:has\s+|have\s+)?(?:successfully\s+)?(?:checked out|purchased|copped|secured)\b)/g;
+
 export type HeaderVerdict =
   | { kind: "success"; notice: boolean; text: string; rest: string }
   | { kind: "not_checkout"; category: string; word: string }
@@ -123,7 +127,9 @@ export function judgeLine(line: string): HeaderVerdict & { product?: string } {
   if (labelled) {
     return { kind: "success", notice: false, text: line, rest: "", product: labelled[2] };
   }
-  const lower = line.toLowerCase();
+  // A task that is the subject of a checkout verb (`A task checked out successfully.`) is the
+  // bot's word for the checkout, not a task-status notice: the noun is dropped before judging.
+  const lower = line.toLowerCase().replace(TASK_SUBJECT, (m) => " ".repeat(m.length));
   for (const [category, pattern] of NOT_CHECKOUT) {
     const found = pattern.exec(lower);
     if (found) return { kind: "not_checkout", category, word: found[0] };

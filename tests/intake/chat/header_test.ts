@@ -44,6 +44,9 @@ Deno.test("failure and non-checkout words win, matched as whole words", () => {
     ["Entered Raffle", "raffle"],
     ["Waiting in queue", "queue"],
     ["Task started", "task status"],
+    ["Task checkout failed", "decline"],
+    ["A task checked out but payment failed", "decline"],
+    ["Tasks stopped: 3 checked out", "task status"],
     ["Captcha Required", "captcha"],
     ["Test Notification", "test"],
     ["Cybersole v5.5.0 is live", "announcement"],
@@ -54,6 +57,9 @@ Deno.test("failure and non-checkout words win, matched as whole words", () => {
     equal(v.kind, "not_checkout", line);
     equal(v.kind === "not_checkout" && v.category, category, line);
   }
+  // A task that is the subject of a checkout verb is the checkout itself.
+  equal(verdict("A task checked out successfully."), "success");
+  equal(verdict("Task #4 has successfully checked out"), "success");
   // Inside words they mean nothing: Ultraboost, Terror, Boost.
   equal(verdict("adidas Ultraboost 1.0"), "none");
   equal(verdict("Supreme Terror Squad Tee"), "none");
