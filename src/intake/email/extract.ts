@@ -44,6 +44,18 @@ export function acceptOrderNumber(raw: string): string | null {
   return token;
 }
 
+/**
+ * A reference of capital letters only (`KHWLQYZEB`), as some shop systems print: taken only
+ * right after an order label, 8 to 16 letters, and unlike a word (few vowels), so that
+ * `Order: CONFIRMED` or `Commande : PAYÉE` is never an order number.
+ */
+export function acceptLetterReference(raw: string): string | null {
+  const m = /^[\s:#.\-–]*([A-Z]{8,16})(?![\p{L}\p{N}])/u.exec(raw);
+  if (!m) return null;
+  const vowels = m[1].replace(/[^AEIOUY]/g, "").length;
+  return vowels / m[1].length < 0.3 ? m[1] : null;
+}
+
 /** `order #1001`, `Bestellung 1001`, `commande n° FR…`, `(Receipt #…)` inside a sentence or subject. */
 const ORDER_IN_SENTENCE =
   /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling)(?:\s+(?:number|numero|nummer|no\.?|nr\.?|n\.|n°|nº|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
@@ -73,6 +85,11 @@ function findOrderNumber(letter: Letter): OrderNumber {
       orderNumberFrom: "subject",
       how: evidence("generic", "subject"),
     };
+  }
+  const lettered = labelledValues(letter.blocks, "orderNumber", acceptLetterReference, { max: 5 })
+    .find((l) => l.shape === "same" || l.shape === "next");
+  if (lettered) {
+    return { orderNumber: lettered.value, orderNumberFrom: "label", how: fromLabel(lettered) };
   }
   if (labelled[0]) {
     return {

@@ -49,7 +49,7 @@ export const LABELS: Record<LabelField, string> = {
       .raw`|versanddienstleister|versandpartner|spediteur|zusteller|transporteur|empresa de transporte|transportista` +
     "|vervoerder|bezorger|corriere|vettore|配送業者|運送会社",
   total: String
-    .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| \(incl\.? (?:vat|tax)\))?` +
+    .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| paye| pagado| \(incl\.? (?:vat|tax)\))?` +
     String
       .raw`|amount paid|total a pagar|importe total|total del pedido|gesamt(?:summe|betrag|preis|kosten brutto)(?: \(inkl\. mwst\.?\))?` +
     String
