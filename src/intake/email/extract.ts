@@ -29,7 +29,7 @@ export interface Extracted extends Tracking {
 }
 
 const ORDER_TOKEN =
-  /^[\s:#.\-–]*(?:(?:n°|nº|nr\.?|no\.?|#)\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9-]{2,40}[A-Za-z0-9]|\d{3})(?![A-Za-z0-9/.,]*\d)/;
+  /^[\s:#.\-–]*(?:(?:n\.?[°º]\.?|nr\.?|no\.?|#)\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9-]{2,40}[A-Za-z0-9]|\d{3})(?![A-Za-z0-9/.,]*\d)/;
 const SUBTOTAL =
   /^(?:item |items )?sub-?total|^zwischensumme|^sous-total|^shipment total|^subtotal|total (?:savings|discount|tax)|^gesamtkosten netto/;
 
@@ -58,7 +58,7 @@ export function acceptLetterReference(raw: string): string | null {
 
 /** `order #1001`, `Bestellung 1001`, `commande n° FR…`, `(Receipt #…)` inside a sentence or subject. */
 const ORDER_IN_SENTENCE =
-  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling)(?:\s+(?:number|numero|nummer|no\.?|nr\.?|n\.|n°|nº|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
+  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling)(?:\s+(?:number|numero|nummer|no\.?|nr\.?|n\.?[°º]\.?|n\.o\.?|n\.|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
 
 export function orderNumberInSentence(text: string): string | null {
   const folded = foldKeepingOffsets(text);

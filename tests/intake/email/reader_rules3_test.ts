@@ -3,7 +3,11 @@
  * references of capital letters only, `Total payé`.
  */
 import { equal } from "node:assert/strict";
-import { acceptLetterReference } from "../../../src/intake/email/extract.ts";
+import {
+  acceptLetterReference,
+  acceptOrderNumber,
+  orderNumberInSentence,
+} from "../../../src/intake/email/extract.ts";
 import { readEmail } from "../../../src/intake/email/read.ts";
 import { bytes, mail, NOW } from "./mail.ts";
 
@@ -36,4 +40,11 @@ Deno.test("an order reference of capital letters only is taken after a label, ne
     { now: NOW },
   );
   equal(word.reading.kind === "order" ? word.reading.fields.orderNumber : undefined, undefined);
+});
+
+Deno.test("an order number after `n.º`, `n.°` or `nº.`", () => {
+  equal(acceptOrderNumber(" n.º 771-0042918-3305"), "771-0042918-3305");
+  equal(acceptOrderNumber(" nº. 58213"), "58213");
+  equal(orderNumberInSentence("Pedido n.º 771-0042918-3305"), "771-0042918-3305");
+  equal(orderNumberInSentence("Commande n.° FR-20931"), "FR-20931");
 });
