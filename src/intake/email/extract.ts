@@ -169,7 +169,11 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
   const { blocks } = letter;
   const { how: orderHow, ...order } = findOrderNumber(letter);
   const items = findItems(blocks, storeNames, letter.subject);
-  const { trackingEvidence, ...tracking } = findTracking(blocks, order.orderNumber);
+  const { trackingEvidence, ...tracking } = findTracking(
+    blocks,
+    order.orderNumber,
+    letter.subject,
+  );
   const single = items.length === 1 ? items[0] : undefined;
   const found = findTotal(blocks);
   const total = found?.money;

@@ -1,6 +1,7 @@
 /**
  * General rules of the generic reader learned from a second unseen set of store mails: order
- * references of capital letters only, `Total payé`.
+ * references of capital letters only, `Total payé`, `n.º`, carriers' own notices (`Numero
+ * spedizione`, `Tu envío <number> ha sido entregado`).
  */
 import { equal } from "node:assert/strict";
 import {
@@ -9,6 +10,8 @@ import {
   orderNumberInSentence,
 } from "../../../src/intake/email/extract.ts";
 import { readEmail } from "../../../src/intake/email/read.ts";
+import { htmlToBlocks } from "../../../src/intake/email/html.ts";
+import { findTracking } from "../../../src/intake/email/tracking.ts";
 import { bytes, mail, NOW } from "./mail.ts";
 
 Deno.test("an order reference of capital letters only is taken after a label, never a word", async () => {
@@ -47,4 +50,26 @@ Deno.test("an order number after `n.º`, `n.°` or `nº.`", () => {
   equal(acceptOrderNumber(" nº. 58213"), "58213");
   equal(orderNumberInSentence("Pedido n.º 771-0042918-3305"), "771-0042918-3305");
   equal(orderNumberInSentence("Commande n.° FR-20931"), "FR-20931");
+});
+
+Deno.test("a long number right after the word for the parcel in a sentence is a tracking number", () => {
+  const tracking = (html: string, order?: string, subject = "Your parcel 4420019938") =>
+    findTracking(htmlToBlocks(html).blocks, order, subject).trackingNumber;
+  equal(
+    tracking(
+      "<p>Tu envío XK7Q2M0093315507712004B ha sido entregado.</p>",
+      undefined,
+      "Tu envío XK7Q2M0093315507712004B ha sido entregado",
+    ),
+    "XK7Q2M0093315507712004B",
+  );
+  equal(tracking("<p>Your parcel 4420019938 is on its way.</p>"), "4420019938");
+  // A number the subject does not repeat is a mention only.
+  equal(tracking("<p>Your parcel 4420019938 is on its way.</p>", undefined, "Shipped"), undefined);
+  // Short counts, words and the order number are not.
+  equal(tracking("<p>Your package 1 of 2 is on its way.</p>"), undefined);
+  equal(tracking("<p>Votre colis préparé avec soin est en route.</p>"), undefined);
+  equal(tracking("<p>Your shipment 4420019938 is on its way.</p>", "4420019938"), undefined);
+  // `Numero spedizione` without `di` is a tracking label.
+  equal(tracking("<p>Numero spedizione: 551200348817</p>"), "551200348817");
 });
