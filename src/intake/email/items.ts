@@ -54,6 +54,9 @@ const nameLike = memoByText(readsAsName);
 /** Whether a block may hold an item name: name-like text, not boilerplate. */
 type NameTest = (block: Block) => boolean;
 
+/** Keys that call their value a name, in the reader's languages. */
+const NAME_KEY = /(?:^|\s)(?:name|naam|nome|nombre)$|^(?:nom|nombre|nome|name)\b|名$/u;
+
 function readsAsName(text: string): boolean {
   if (text.length < 2 || text.length > 250) return false;
   if (moneyValue(text) || /^[\d\s.,:/-]+$/.test(text)) return false;
@@ -61,6 +64,11 @@ function readsAsName(text: string): boolean {
   if (isHeaderLine(text)) return false;
   const key = /^([^:]{1,30}):/.exec(text)?.[1];
   if (key && ATTRIBUTE_KEY.test(foldKeepingOffsets(key).trim())) return false;
+  // `Shop name: BEAMS`, `ショップ名:BEAMS`, `商品名:…`: a key that says it is a name is a label.
+  if (key && NAME_KEY.test(foldKeepingOffsets(key).trim())) return false;
+  // `カラー:ネイビー`: a one-word key run into its value (a full-width colon, read as `:`) is a
+  // pair, as Japanese mails write them; a title's colon has a space after it.
+  if (/^[^\s:]{1,12}:[^\s/]/u.test(text) && !/^https?:/i.test(text)) return false;
   if (/:$/.test(text)) return false;
   if (/[.!?]$/.test(text) && text.split(" ").length > 8) return false;
   return true;

@@ -12,6 +12,7 @@ import {
 import { readEmail } from "../../../src/intake/email/read.ts";
 import { htmlToBlocks } from "../../../src/intake/email/html.ts";
 import { findTracking } from "../../../src/intake/email/tracking.ts";
+import { findItems } from "../../../src/intake/email/items.ts";
 import { bytes, mail, NOW } from "./mail.ts";
 
 Deno.test("an order reference of capital letters only is taken after a label, never a word", async () => {
@@ -72,4 +73,26 @@ Deno.test("a long number right after the word for the parcel in a sentence is a 
   equal(tracking("<p>Your shipment 4420019938 is on its way.</p>", "4420019938"), undefined);
   // `Numero spedizione` without `di` is a tracking label.
   equal(tracking("<p>Numero spedizione: 551200348817</p>"), "551200348817");
+});
+
+Deno.test("a key run into its value, or a key that calls its value a name, is never the item", () => {
+  const names = (texts: string[]) =>
+    findItems(
+      texts.map((text) => ({ text, tag: "p", heading: false, links: [], images: [], quote: 0 })),
+      [],
+    )
+      .map((i) => i.name);
+  equal(
+    names(["ショップ名:コモレビ", "商品名:リネンシャツ", "カラー:白", "数量:1", "価格:4,400円"])[0],
+    "リネンシャツ",
+  );
+  equal(
+    names(["Shop name: Lindqvist", "Product: Wool Scarf", "Quantity: 1", "Price: €39.00"])[0],
+    "Wool Scarf",
+  );
+  // A title's colon has a space after it: still a name.
+  equal(
+    names(["Star Trail: Deluxe Edition", "Quantity: 1", "Price: $59.99"])[0],
+    "Star Trail: Deluxe Edition",
+  );
 });
