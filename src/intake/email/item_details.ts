@@ -2,7 +2,7 @@
  * The details of one line item (quantity, size, price) from its name block and the blocks after
  * it, shared by every way items are found (items.ts, items_anchored.ts).
  */
-import { type Money, moneyValue } from "../money.ts";
+import { findMoney, type Money, moneyValue } from "../money.ts";
 import { foldKeepingOffsets } from "../text.ts";
 import type { Block } from "./html.ts";
 import { isLabel, labelledValues, LABELS } from "./labels.ts";
@@ -116,6 +116,14 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
     if (money && i !== item.block) prices.push(money);
     const each = i !== item.block && !unit ? perPiecePrice(text) : null;
     if (each) unit = { money: each, text };
+    const sum = i !== item.block && !unit ? unitTimesCount(text) : null;
+    if (sum) {
+      unit = { money: sum.unit, text };
+      if (item.quantity === undefined) {
+        item.quantity = sum.count;
+        note(item, "quantity", evidence("generic", text));
+      }
+    }
   }
   if (item.size === undefined) {
     const size = labelledValues(blocks, "size", (raw) => {
@@ -193,6 +201,22 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
     );
   }
   return item;
+}
+
+/** `× 2 =`, `x 1(個) =`: the count between a unit price and the line's sum. */
+const TIMES_EQUALS =
+  /[x×*]\s*(\d{1,3})\s*(?:\([^()\d]{1,4}\)|（[^（）\d]{1,4}）|[^\s\d=]{1,4})?\s*=/u;
+
+/** A line written as a sum, `4,950(円) x 1(個) = 4,950(円)`: its unit price and count. */
+export function unitTimesCount(text: string): { unit: Money; count: number } | null {
+  const times = TIMES_EQUALS.exec(text);
+  if (!times) return null;
+  const figures = findMoney(text, 3);
+  if (figures.length !== 2 || figures[0].index > times.index || figures[1].index < times.index) {
+    return null;
+  }
+  const count = Number(times[1]);
+  return count >= 1 ? { unit: figures[0], count } : null;
 }
 
 /** Records how one detail of an item was read. */

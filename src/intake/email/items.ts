@@ -33,7 +33,7 @@ const ATTRIBUTE_KEY =
 const ITEM_HEADERS =
   /^(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung)$/;
 const TOTAL_ROW =
-  /^(?:sub-?total|total|zwischensumme|gesamt|versand|shipping|delivery|livraison|envio|tax|sales tax|mwst|tva|iva|discount|rabatt|remise|descuento|payment|zahlung|sous-total|frais|gastos)/;
+  /^(?:sub-?total|total|zwischensumme|gesamt|versand|shipping|delivery|livraison|envio|tax|sales tax|mwst|tva|iva|discount|rabatt|remise|descuento|payment|zahlung|sous-total|frais|gastos|subtotaal|totaal|verzendkosten|subtotale|totale|spese di spedizione|小計|合計|送料|消費税|商品合計|ご請求|お支払)/;
 const ITEMS_LABEL =
   /^(?:items? (?:shipped|ordered|in (?:this|your) (?:shipment|order|package))|your items?|items?|artikel|deine artikel|ihre artikel|articles?|vos articles|tus articulos|articulos|productos|products?|in this (?:parcel|package|shipment)|geliefert werden|in (?:deiner|ihrer) (?:lieferung|sendung)|dans ce colis|en este paquete|in dit pakket|in questo pacco|(?:canceled|cancelled) items?|stornierte[rn]? artikel|articles? annules?|articulos? cancelados?|geannuleerde artikelen|articoli annullati)\s*:?$/;
 
@@ -317,7 +317,7 @@ export function findItems(all: Block[], storeNames: string[], subject = ""): Ite
     () => textTableItems(blocks, isName, (folded) => TOTAL_ROW.test(folded)),
     () => listItems(blocks, isName),
     () => countedItems(blocks, isName),
-    () => labelledItems(blocks, isName),
+    () => labelledItems(blocks, isName, (folded) => TOTAL_ROW.test(folded)),
   ];
   for (const find of methods) {
     const method = find();

@@ -13,6 +13,8 @@ import { readEmail } from "../../../src/intake/email/read.ts";
 import { htmlToBlocks } from "../../../src/intake/email/html.ts";
 import { findTracking } from "../../../src/intake/email/tracking.ts";
 import { findItems } from "../../../src/intake/email/items.ts";
+import { unitTimesCount } from "../../../src/intake/email/item_details.ts";
+import { moneyValue } from "../../../src/intake/money.ts";
 import { bytes, mail, NOW } from "./mail.ts";
 
 Deno.test("an order reference of capital letters only is taken after a label, never a word", async () => {
@@ -95,4 +97,16 @@ Deno.test("a key run into its value, or a key that calls its value a name, is ne
     names(["Star Trail: Deluxe Edition", "Quantity: 1", "Price: $59.99"])[0],
     "Star Trail: Deluxe Edition",
   );
+});
+
+Deno.test("a price line written as a sum gives the unit price and the count; '(円)' is yen", () => {
+  const sum = unitTimesCount("価格  2,480(円) x 2(個) = 4,960(円)");
+  equal(sum?.unit.display, "2,480(円)");
+  equal(sum?.unit.currency, "JPY");
+  equal(sum?.count, 2);
+  equal(unitTimesCount("$12.00 × 3 = $36.00")?.count, 3);
+  // No sum sign, or not two figures: not a sum.
+  equal(unitTimesCount("Capsules x 100"), null);
+  equal(unitTimesCount("2 x 1 = 2"), null);
+  equal(moneyValue("5,840(円)")?.cents, 584000);
 });
