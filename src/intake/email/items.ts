@@ -115,11 +115,14 @@ function imageItems(blocks: Block[], storeNames: string[], isName: NameTest): It
     if (nameAt + 1 < end && isBrandLine(blocks[nameAt], blocks[nameAt + 1], isName)) nameAt++;
     // The item's details: the rest of its table row, or the next few blocks of a stacked layout.
     const row = blocks[anchor.block];
+    // Image, name and details each in a row of their own (a stacked table): the details are
+    // the rows under the name, up to the totals, not the image's row alone.
+    const stacked = !!(row.cell && blocks[nameAt].cell && !sameRow(row, blocks[nameAt]));
     let to = nameAt + 1;
     while (to < end && to < nameAt + 12) {
       const b = blocks[to];
       if (
-        row.cell && b.cell && !sameRow(row, b) &&
+        !stacked && row.cell && b.cell && !sameRow(row, b) &&
         !(b.cell.table > row.cell.table && to <= nameAt + 10)
       ) break;
       if (!row.cell && b.cell) break;
