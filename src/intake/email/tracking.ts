@@ -56,6 +56,12 @@ const OTHER_CARRIER_NUMBER = /^[#:\s]*([A-Z0-9]{2,30}(?:[ -][A-Z0-9]{2,30}){0,7}
 const PARCEL_IN_SENTENCE =
   /(?<!\p{L})(?:envio|spedizione|colis|sendung|paket|zending|pakket|shipment|parcel|package)\s+(?:n[°º.o]*\s*)?([a-z0-9]{10,34})(?![\p{L}\p{N}])/gu;
 
+/** Whether a colon stands right before the value in the text (`… Trace-code is: 3S…`). */
+function handedByColon(text: string, value: string): boolean {
+  const at = text.toUpperCase().indexOf(value);
+  return at > 0 && /:\s*$/.test(text.slice(Math.max(0, at - 4), at));
+}
+
 const S10_TOKEN = /^[#:\s]*([A-Z]{2}\d{9}[A-Z]{2})(?![A-Z0-9])/i;
 
 function normalisedOrder(orderNumber?: string): string | undefined {
@@ -120,12 +126,21 @@ export function findTracking(blocks: Block[], orderNumber?: string, subject = ""
   // 3b. A number of a carrier we do not look up (Royal Mail, PostNL, Colissimo...) under a
   // tracking label: kept, with no carrier.
   if (!found) {
-    const labelled = labelledValues(blocks, "trackingNumber", (raw) => {
+    const otherNumber = (raw: string) => {
       if (PHONE.test(raw)) return null;
       const token = OTHER_CARRIER_NUMBER.exec(raw.trim())?.[1]?.replace(/[ -]/g, "");
       if (!token || token.replace(/\D/g, "").length < 6 || isOrder(token)) return null;
       return token.toUpperCase();
-    }, { max: 1, sentences: false })[0];
+    };
+    // In a sentence only when a colon hands the value over (`Je Track & Trace-code is: …`).
+    const labelled = labelledValues(blocks, "trackingNumber", otherNumber, {
+      max: 1,
+      sentences: false,
+    })[0] ?? labelledValues(blocks, "trackingNumber", otherNumber, { max: 3 }).find((l) =>
+      // An S10-shaped number is a post's: its own check digit decides (3c), not the colon.
+      l.shape === "sentence" && handedByColon(blocks[l.block].text, l.value) &&
+      !/^[A-Z]{2}\d{9}[A-Z]{2}$/.test(l.value)
+    );
     if (labelled) {
       found = { trackingNumber: labelled.value };
       how = fromLabel(labelled);

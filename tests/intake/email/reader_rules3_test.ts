@@ -73,6 +73,12 @@ Deno.test("a long number right after the word for the parcel in a sentence is a 
   equal(tracking("<p>Your package 1 of 2 is on its way.</p>"), undefined);
   equal(tracking("<p>Votre colis préparé avec soin est en route.</p>"), undefined);
   equal(tracking("<p>Your shipment 4420019938 is on its way.</p>", "4420019938"), undefined);
+  // A label in a sentence hands over a number of a carrier we do not look up with a colon only.
+  equal(tracking("<p>Je Track & Trace-code is: 3SLBTH0571203</p>", undefined, ""), "3SLBTH0571203");
+  equal(
+    tracking("<p>Je Track & Trace-code volgt later 3SLBTH0571203</p>", undefined, ""),
+    undefined,
+  );
   // `Numero spedizione` without `di` is a tracking label.
   equal(tracking("<p>Numero spedizione: 551200348817</p>"), "551200348817");
 });
