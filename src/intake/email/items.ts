@@ -74,6 +74,7 @@ function readsAsName(text: string): boolean {
   return true;
 }
 
+const capitalsOnly = (text: string) => /\p{Lu}.*\p{Lu}/u.test(text) && !/\p{Ll}/u.test(text);
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 /**
@@ -89,6 +90,8 @@ function isBrandLine(line: Block, next: Block, isName: NameTest): boolean {
   if (attributeKind(foldKeepingOffsets(next.text)) || moneyValue(next.text)) return false;
   // `Blue Bird / Cloud White / Gum`, `Sage | M`: a variant line under the name.
   if (/\s[/|·]\s/.test(next.text)) return false;
+  // A designer's name in capitals over a name in mixed case (`OUR LEGACY` / `Borrowed Shirt`).
+  if (capitalsOnly(line.text) && /\p{Ll}/u.test(next.text)) return true;
   return words(next.text) > words(line.text) + 1;
 }
 
