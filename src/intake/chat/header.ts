@@ -133,23 +133,28 @@ export type HeaderVerdict =
   | { kind: "weak" }
   | { kind: "none" };
 
+/** A success line that names its product (and maybe its store and price). */
+function productSuccess(
+  line: string,
+  product: string,
+  store: string | undefined,
+  price: string,
+): HeaderVerdict & { product: string; price?: string } {
+  return {
+    kind: "success",
+    notice: false,
+    text: line,
+    rest: store ? ` on ${store}` : "",
+    product,
+    ...(price ? { price } : {}),
+  };
+}
+
 /** The verdict of one line of header text (already cleaned). */
 export function judgeLine(line: string): HeaderVerdict & { product?: string; price?: string } {
   const labelled = SUCCESS_LABEL.exec(line);
   if (labelled) {
     return { kind: "success", notice: false, text: line, rest: "", product: labelled[2] };
-  }
-  const sentence = NAMED_SUBJECT_SENTENCE.exec(line);
-  if (sentence && /\d/.test(sentence[4]) && judgeLine(sentence[1]).kind === "none") {
-    const [, product, store, price] = sentence;
-    return {
-      kind: "success",
-      notice: false,
-      text: line,
-      rest: store ? ` on ${store}` : "",
-      product,
-      ...(price && SENTENCE_MONEY.test(price) ? { price } : {}),
-    };
   }
   // A task that is the subject of a checkout verb (`A task checked out successfully.`) is the
   // bot's word for the checkout, not a task-status notice: the noun is dropped before judging.
@@ -158,18 +163,18 @@ export function judgeLine(line: string): HeaderVerdict & { product?: string; pri
     const found = pattern.exec(lower);
     if (found) return { kind: "not_checkout", category, word: found[0] };
   }
+  // Failure words above win over these sentences too (`… — order 123 declined`).
+  const sentence = NAMED_SUBJECT_SENTENCE.exec(line);
+  if (sentence && /\d/.test(sentence[4]) && judgeLine(sentence[1]).kind === "none") {
+    const [, product, store, price] = sentence;
+    return productSuccess(line, product, store, price && SENTENCE_MONEY.test(price) ? price : "");
+  }
   const [, object, store] = CHECKED_OUT_OBJECT.exec(line) ?? CHECKED_OUT_SUBJECT.exec(line) ?? [];
   const product = object?.trim();
   if (
     product && (product.match(/\p{L}/gu)?.length ?? 0) >= 3 && judgeLine(product).kind === "none"
   ) {
-    return {
-      kind: "success",
-      notice: false,
-      text: line,
-      rest: store ? ` on ${store}` : "",
-      product,
-    };
+    return productSuccess(line, product, store, "");
   }
   for (const [notice, patterns] of [[false, SUCCESS], [true, ORDER_NOTICE]] as const) {
     for (const pattern of patterns) {

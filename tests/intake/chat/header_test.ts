@@ -67,6 +67,11 @@ Deno.test("failure and non-checkout words win, matched as whole words", () => {
     "$32.00",
   ]);
   equal(report.kind === "success" && orderNumberInHeader(report.text), "KG-9917");
+  // A failure word still wins.
+  equal(
+    verdict("Vex checked out Trail Cap on Kestrel Goods — order KG-9917 declined"),
+    "not_checkout",
+  );
   // Without an order number, or with a pronoun as subject, it is a person's sentence.
   equal(judgeLine("Sam copped Trail Cap on Kestrel Goods — order soon").product, undefined);
   equal(judgeLine("I checked out Trail Cap on Kestrel Goods — order 99172").product, undefined);
