@@ -13,7 +13,7 @@ import { readEmail } from "../../../src/intake/email/read.ts";
 import { htmlToBlocks } from "../../../src/intake/email/html.ts";
 import { findTracking } from "../../../src/intake/email/tracking.ts";
 import { findItems } from "../../../src/intake/email/items.ts";
-import { unitTimesCount } from "../../../src/intake/email/item_details.ts";
+import { sizeInVariant, unitTimesCount } from "../../../src/intake/email/item_details.ts";
 import { moneyValue } from "../../../src/intake/money.ts";
 import { bytes, mail, NOW } from "./mail.ts";
 
@@ -115,4 +115,12 @@ Deno.test("a price line written as a sum gives the unit price and the count; '(�
   equal(unitTimesCount("Capsules x 100"), null);
   equal(unitTimesCount("2 x 1 = 2"), null);
   equal(moneyValue("5,840(円)")?.cents, 584000);
+});
+
+Deno.test("the one size in a variant line under the name is the size", () => {
+  equal(sizeInVariant("Salvia / M"), "M");
+  equal(sizeInVariant("Black · 42"), "42");
+  equal(sizeInVariant("Navy / Organic Cotton"), undefined);
+  equal(sizeInVariant("S / M"), undefined);
+  equal(sizeInVariant("Size: M 9 / W 10"), undefined);
 });
