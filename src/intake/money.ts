@@ -29,7 +29,7 @@ const SYMBOLS: Record<string, string> = {
   "¥": "JPY",
   "￥": "JPY",
   "円": "JPY",
-  // Japanese shop systems put the unit in brackets: `4,950(円)`.
+  // Japanese shop systems put the unit in brackets: `2,480(円)`.
   "(円)": "JPY",
   "（円）": "JPY",
   "₹": "INR",

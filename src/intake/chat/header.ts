@@ -156,7 +156,7 @@ export function judgeLine(line: string): HeaderVerdict & { product?: string; pri
   if (labelled) {
     return { kind: "success", notice: false, text: line, rest: "", product: labelled[2] };
   }
-  // A task that is the subject of a checkout verb (`A task checked out successfully.`) is the
+  // A task that is the subject of a checkout verb (`Your task #12 has checked out successfully!`) is the
   // bot's word for the checkout, not a task-status notice: the noun is dropped before judging.
   const lower = line.toLowerCase().replace(TASK_SUBJECT, (m) => " ".repeat(m.length));
   for (const [category, pattern] of NOT_CHECKOUT) {

@@ -45,7 +45,7 @@ export function acceptOrderNumber(raw: string): string | null {
 }
 
 /**
- * A reference of capital letters only (`KHWLQYZEB`), as some shop systems print: taken only
+ * A reference of capital letters only (`MTRVBXKPC`), as some shop systems print: taken only
  * right after an order label, 8 to 16 letters, and unlike a word (few vowels), so that
  * `Order: CONFIRMED` or `Commande : PAYÉE` is never an order number.
  */

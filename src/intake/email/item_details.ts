@@ -50,7 +50,7 @@ export const COUNT_LINE =
 const SIZE_ALONE =
   /^(?:(?:US|UK|EU|FR|IT|JP|CM|W|M)\s?(?:M\s?|W\s?)?\d{1,2}(?:[.,]5|\.0)?(?:\s?\/\s?(?:W|M)\s?\d{1,2}(?:[.,]5)?)?|\d{1,2}(?:[.,]5|\.0)?|X{0,3}[SML]|X{1,4}L|\dXL|XXS|OS|O\/S|One Size)$/i;
 /**
- * The size in a variant line under the name (`Salvia / M`, `Black · 42`): two or three parts,
+ * The size in a variant line under the name (`Antracite / L`, `Black · 42`): two or three parts,
  * exactly one of them a size.
  */
 export function sizeInVariant(text: string): string | undefined {
@@ -225,7 +225,7 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
 const TIMES_EQUALS =
   /[x×*]\s*(\d{1,3})\s*(?:\([^()\d]{1,4}\)|（[^（）\d]{1,4}）|[^\s\d=]{1,4})?\s*=/u;
 
-/** A line written as a sum, `4,950(円) x 1(個) = 4,950(円)`: its unit price and count. */
+/** A line written as a sum, `2,480(円) x 2(個) = 4,960(円)`: its unit price and count. */
 export function unitTimesCount(text: string): { unit: Money; count: number } | null {
   const times = TIMES_EQUALS.exec(text);
   if (!times) return null;

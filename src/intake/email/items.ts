@@ -64,9 +64,9 @@ function readsAsName(text: string): boolean {
   if (isHeaderLine(text)) return false;
   const key = /^([^:]{1,30}):/.exec(text)?.[1];
   if (key && ATTRIBUTE_KEY.test(foldKeepingOffsets(key).trim())) return false;
-  // `Shop name: BEAMS`, `ショップ名:BEAMS`, `商品名:…`: a key that says it is a name is a label.
+  // `Shop name: Lindqvist`, `ブランド名:木工舎ひなた`, `商品名:…`: a key that says it is a name is a label.
   if (key && NAME_KEY.test(foldKeepingOffsets(key).trim())) return false;
-  // `カラー:ネイビー`: a one-word key run into its value (a full-width colon, read as `:`) is a
+  // `カラー:ナチュラル`: a one-word key run into its value (a full-width colon, read as `:`) is a
   // pair, as Japanese mails write them; a title's colon has a space after it.
   if (/^[^\s:]{1,12}:[^\s/]/u.test(text) && !/^https?:/i.test(text)) return false;
   if (/:$/.test(text)) return false;
@@ -90,7 +90,7 @@ function isBrandLine(line: Block, next: Block, isName: NameTest): boolean {
   if (attributeKind(foldKeepingOffsets(next.text)) || moneyValue(next.text)) return false;
   // `Blue Bird / Cloud White / Gum`, `Sage | M`: a variant line under the name.
   if (/\s[/|·]\s/.test(next.text)) return false;
-  // A designer's name in capitals over a name in mixed case (`OUR LEGACY` / `Borrowed Shirt`).
+  // A designer's name in capitals over a name in mixed case (`MAISON VERGER` / `Linen Camp Shirt`).
   if (capitalsOnly(line.text) && /\p{Ll}/u.test(next.text)) return true;
   return words(next.text) > words(line.text) + 1;
 }

@@ -51,7 +51,7 @@ const OTHER_CARRIER_NUMBER = /^[#:\s]*([A-Z0-9]{2,30}(?:[ -][A-Z0-9]{2,30}){0,7}
 
 /**
  * A carrier's own notice names the parcel by its number right after the word for it, in a
- * sentence: `Tu envío PQ4F…Z ha sido entregado`, `Your parcel 3SABCD… is on its way`.
+ * sentence: `Tu envío XK7Q…B ha sido entregado`, `Your parcel 3SABCD… is on its way`.
  */
 const PARCEL_IN_SENTENCE =
   /(?<!\p{L})(?:envio|spedizione|colis|sendung|paket|zending|pakket|shipment|parcel|package)\s+(?:n[°º.o]*\s*)?([a-z0-9]{10,34})(?![\p{L}\p{N}])/gu;
@@ -159,7 +159,7 @@ export function findTracking(blocks: Block[], orderNumber?: string, subject = ""
     }
   }
   // 3d. A long number of letters and digits right after the word for the parcel in a sentence
-  // (`Tu envío PQ4F… ha sido entregado`) that the subject names too, as a carrier's own
+  // (`Tu envío XK7Q… ha sido entregado`) that the subject names too, as a carrier's own
   // notice does: kept, with no carrier. Without the subject, a parcel's number is no more
   // than a mention.
   const inSubject = subject.toUpperCase();

@@ -77,7 +77,7 @@ Deno.test("failure and non-checkout words win, matched as whole words", () => {
   equal(judgeLine("I checked out Trail Cap on Kestrel Goods — order 99172").product, undefined);
   equal(orderNumberInHeader("I checked out Trail Cap on Kestrel Goods — order 99172"), undefined);
   // A task that is the subject of a checkout verb is the checkout itself.
-  equal(verdict("A task checked out successfully."), "success");
+  equal(verdict("One task checked out successfully"), "success");
   equal(verdict("Task #4 has successfully checked out"), "success");
   // Inside words they mean nothing: Ultraboost, Terror, Boost.
   equal(verdict("adidas Ultraboost 1.0"), "none");
