@@ -68,7 +68,7 @@ export const LABELS: Record<LabelField, string> = {
   price: String
     .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|価格|単価`,
   item: String
-    .raw`item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|produit|producto|articulo|articolo|prodotto|artikelnaam` +
+    .raw`item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam` +
     "|商品名?|品名",
   estimatedDelivery: String
     .raw`(?:estimated|expected|scheduled|guaranteed|projected) (?:delivery|arrival)(?: date)?(?: is)?` +

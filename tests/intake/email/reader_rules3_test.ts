@@ -3,7 +3,7 @@
  * references of capital letters only, `Total payé`, `n.º`, carriers' own notices (`Numero
  * spedizione`, `Tu envío <number> ha sido entregado`).
  */
-import { equal } from "node:assert/strict";
+import { deepEqual, equal } from "node:assert/strict";
 import {
   acceptLetterReference,
   acceptOrderNumber,
@@ -13,6 +13,7 @@ import { readEmail } from "../../../src/intake/email/read.ts";
 import { htmlToBlocks } from "../../../src/intake/email/html.ts";
 import { findTracking } from "../../../src/intake/email/tracking.ts";
 import { findItems } from "../../../src/intake/email/items.ts";
+import { headerColumns } from "../../../src/intake/email/items_text_table.ts";
 import { sizeInVariant, unitTimesCount } from "../../../src/intake/email/item_details.ts";
 import { moneyValue } from "../../../src/intake/money.ts";
 import { bytes, mail, NOW } from "./mail.ts";
@@ -123,4 +124,15 @@ Deno.test("the one size in a variant line under the name is the size", () => {
   equal(sizeInVariant("Navy / Organic Cotton"), undefined);
   equal(sizeInVariant("S / M"), undefined);
   equal(sizeInVariant("Size: M 9 / W 10"), undefined);
+});
+
+Deno.test("a text table's leading position column is read past", () => {
+  deepEqual(headerColumns("Pos. Bezeichnung Menge Preis Summe"), [
+    "item",
+    "quantity",
+    "price",
+    "total",
+  ]);
+  deepEqual(headerColumns("# Product Qty Price"), ["item", "quantity", "price"]);
+  equal(headerColumns("Pos. Lieferung Datum"), null);
 });
