@@ -29,6 +29,9 @@ const SYMBOLS: Record<string, string> = {
   "¥": "JPY",
   "￥": "JPY",
   "円": "JPY",
+  // Japanese shop systems put the unit in brackets: `2,480(円)`.
+  "(円)": "JPY",
+  "（円）": "JPY",
   "₹": "INR",
   "kr": "SEK",
   "zł": "PLN",
@@ -45,7 +48,8 @@ const PREFIX = new RegExp(
   "g",
 );
 const SUFFIX = new RegExp(
-  String.raw`(?<![\w.,'])(-?)(${NUMBER})${WHOLE}\s?(?:(€|£|\$|kr|zł|Fr\.|円)|(${CODES})\b)`,
+  String
+    .raw`(?<![\w.,'])(-?)(${NUMBER})${WHOLE}\s?(?:(€|£|\$|kr|zł|Fr\.|円|\(円\)|（円）)|(${CODES})\b)`,
   "g",
 );
 

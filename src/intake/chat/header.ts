@@ -111,35 +111,70 @@ const CHECKED_OUT_OBJECT =
 const CHECKED_OUT_SUBJECT =
   /^(?!(?:your|my|the|this|that|it|its|order|item|items|cart|checkout|task|product)\b)(.+?)\s+(?:has been|have been|was|were)\s+(?:successfully\s+)?(?:checked out|purchased|copped|secured|bought)(?:\s+(?:on|at|from|@)\s+(.+?))?[\s!.]*$/i;
 
+/** `a task`, `task #3`, `your task` right before a checkout verb in the past. */
+const TASK_SUBJECT =
+  /\b(?:(?:a|the|your|one)\s+)?tasks?(?:\s+#?\d{1,6})?(?=\s+(?:has\s+|have\s+)?(?:successfully\s+)?(?:checked out|purchased|copped|secured)\b)/g;
+
+/**
+ * A bot's one-line report with its own name as the subject: `Vex checked out <product>
+ * (<variant>) on <store> for <price> — order <number>`. A person's sentence in the channel
+ * reads the same up to the product, so this one counts only with an order number (a bot's
+ * mark) and never with a pronoun as its subject.
+ */
+const NAMED_SUBJECT_SENTENCE =
+  /^(?!(?:i|we|you|he|she|they|it|not|never|nobody|someone|somebody|who)\b)[\p{L}\p{N}_.-]{2,32}\s+(?:successfully\s+)?(?:checked out|purchased|copped|secured|bought)\s+(.+?)(?:\s+\([^()]{1,80}\))?(?:\s+(?:on|at|from|@)\s+(.+?))?(?:\s+for\s+([^\s—–,|]{2,20}))?\s*[—–|,-]\s*order\s*(?:#|no\.?|number|id)?\s*:?\s*#?([a-z0-9][a-z0-9-]{2,40})(?![\p{L}\p{N}])/iu;
+
+/** Money beyond doubt in a sentence: a currency sign or code next to the figure. */
+const SENTENCE_MONEY = /^(?:[$€£¥]\s?\d[\d.,]*|\d[\d.,]*\s?(?:[$€£¥]|[A-Z]{3}))$/;
+
 export type HeaderVerdict =
   | { kind: "success"; notice: boolean; text: string; rest: string }
   | { kind: "not_checkout"; category: string; word: string }
   | { kind: "weak" }
   | { kind: "none" };
 
+/** A success line that names its product (and maybe its store and price). */
+function productSuccess(
+  line: string,
+  product: string,
+  store: string | undefined,
+  price: string,
+): HeaderVerdict & { product: string; price?: string } {
+  return {
+    kind: "success",
+    notice: false,
+    text: line,
+    rest: store ? ` on ${store}` : "",
+    product,
+    ...(price ? { price } : {}),
+  };
+}
+
 /** The verdict of one line of header text (already cleaned). */
-export function judgeLine(line: string): HeaderVerdict & { product?: string } {
+export function judgeLine(line: string): HeaderVerdict & { product?: string; price?: string } {
   const labelled = SUCCESS_LABEL.exec(line);
   if (labelled) {
     return { kind: "success", notice: false, text: line, rest: "", product: labelled[2] };
   }
-  const lower = line.toLowerCase();
+  // A task that is the subject of a checkout verb (`Your task #12 has checked out successfully!`) is the
+  // bot's word for the checkout, not a task-status notice: the noun is dropped before judging.
+  const lower = line.toLowerCase().replace(TASK_SUBJECT, (m) => " ".repeat(m.length));
   for (const [category, pattern] of NOT_CHECKOUT) {
     const found = pattern.exec(lower);
     if (found) return { kind: "not_checkout", category, word: found[0] };
+  }
+  // Failure words above win over these sentences too (`… — order 123 declined`).
+  const sentence = NAMED_SUBJECT_SENTENCE.exec(line);
+  if (sentence && /\d/.test(sentence[4]) && judgeLine(sentence[1]).kind === "none") {
+    const [, product, store, price] = sentence;
+    return productSuccess(line, product, store, price && SENTENCE_MONEY.test(price) ? price : "");
   }
   const [, object, store] = CHECKED_OUT_OBJECT.exec(line) ?? CHECKED_OUT_SUBJECT.exec(line) ?? [];
   const product = object?.trim();
   if (
     product && (product.match(/\p{L}/gu)?.length ?? 0) >= 3 && judgeLine(product).kind === "none"
   ) {
-    return {
-      kind: "success",
-      notice: false,
-      text: line,
-      rest: store ? ` on ${store}` : "",
-      product,
-    };
+    return productSuccess(line, product, store, "");
   }
   for (const [notice, patterns] of [[false, SUCCESS], [true, ORDER_NOTICE]] as const) {
     for (const pattern of patterns) {
@@ -162,6 +197,8 @@ export interface Header {
   where?: HeaderPlace;
   /** A product named in the header (`Success: <product>`). */
   product?: string;
+  /** Its price, when the header's sentence states one (`... for $168.00`). */
+  price?: string;
 }
 
 export type HeaderPlace = "title" | "author" | "description" | "content";
@@ -174,8 +211,13 @@ export function judgeHeader(lines: readonly [HeaderPlace, string][]): Header {
     const verdict = judgeLine(line);
     if (verdict.kind === "not_checkout") return { verdict };
     if (verdict.kind === "success" && !success) {
-      const { product, ...rest } = verdict;
-      success = { verdict: rest, where, ...(product ? { product } : {}) };
+      const { product, price, ...rest } = verdict;
+      success = {
+        verdict: rest,
+        where,
+        ...(product ? { product } : {}),
+        ...(price ? { price } : {}),
+      };
     }
     if (verdict.kind === "weak") weak = true;
   }
@@ -217,6 +259,6 @@ const ORDER_IN_HEADER =
   /(?<!\p{L})(?:order|bestellung|commande|pedido|bestelling|ordine)\s*(?:#|no\.?|number|nr\.?|id|n[°º]\.?|nummer|numéro|número|numero)\s*:?\s*#?\s*([a-z0-9][a-z0-9-]{1,40})(?![\p{L}\p{N}])/iu;
 
 export function orderNumberInHeader(text: string): string | undefined {
-  const found = ORDER_IN_HEADER.exec(text);
-  return found && /\d/.test(found[1]) ? found[1] : undefined;
+  const found = ORDER_IN_HEADER.exec(text)?.[1] ?? NAMED_SUBJECT_SENTENCE.exec(text)?.[4];
+  return found && /\d/.test(found) ? found : undefined;
 }

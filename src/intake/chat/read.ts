@@ -258,9 +258,12 @@ function pickItems(
     }
     return run.length > 1 ? run : [readLineItem(firstLoose.line, true)];
   }
-  const named = header.product ??
-    headerLines.map(([, line]) => judgeLine(line).product).find(Boolean);
-  if (named && isName(named)) return [readLineItem(named, false)];
+  const said = header.product ? header : headerLines.map(([, line]) => judgeLine(line))
+    .find((v) => v.product);
+  const named = said?.product;
+  if (named && isName(named)) {
+    return [{ ...readLineItem(named, false), ...(said.price ? { price: said.price } : {}) }];
+  }
   // A field named after the product, its value the product's details (`Size: 10`...).
   const heading = headings.find((h) => isName(h) && judgeLine(h).kind === "none");
   if (heading) return [readLineItem(heading, false)];

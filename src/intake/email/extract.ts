@@ -29,7 +29,7 @@ export interface Extracted extends Tracking {
 }
 
 const ORDER_TOKEN =
-  /^[\s:#.\-–]*(?:(?:n°|nº|nr\.?|no\.?|#)\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9-]{2,40}[A-Za-z0-9]|\d{3})(?![A-Za-z0-9/.,]*\d)/;
+  /^[\s:#.\-–]*(?:(?:n\.?[°º]\.?|nr\.?|no\.?|#)\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9-]{2,40}[A-Za-z0-9]|\d{3})(?![A-Za-z0-9/.,]*\d)/;
 const SUBTOTAL =
   /^(?:item |items )?sub-?total|^zwischensumme|^sous-total|^shipment total|^subtotal|total (?:savings|discount|tax)|^gesamtkosten netto/;
 
@@ -44,9 +44,21 @@ export function acceptOrderNumber(raw: string): string | null {
   return token;
 }
 
+/**
+ * A reference of capital letters only (`MTRVBXKPC`), as some shop systems print: taken only
+ * right after an order label, 8 to 16 letters, and unlike a word (few vowels), so that
+ * `Order: CONFIRMED` or `Commande : PAYÉE` is never an order number.
+ */
+export function acceptLetterReference(raw: string): string | null {
+  const m = /^[\s:#.\-–]*([A-Z]{8,16})(?![\p{L}\p{N}])/u.exec(raw);
+  if (!m) return null;
+  const vowels = m[1].replace(/[^AEIOUY]/g, "").length;
+  return vowels / m[1].length < 0.3 ? m[1] : null;
+}
+
 /** `order #1001`, `Bestellung 1001`, `commande n° FR…`, `(Receipt #…)` inside a sentence or subject. */
 const ORDER_IN_SENTENCE =
-  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling)(?:\s+(?:number|numero|nummer|no\.?|nr\.?|n\.|n°|nº|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
+  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling)(?:\s+(?:number|numero|nummer|no\.?|nr\.?|n\.?[°º]\.?|n\.o\.?|n\.|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
 
 export function orderNumberInSentence(text: string): string | null {
   const folded = foldKeepingOffsets(text);
@@ -73,6 +85,11 @@ function findOrderNumber(letter: Letter): OrderNumber {
       orderNumberFrom: "subject",
       how: evidence("generic", "subject"),
     };
+  }
+  const lettered = labelledValues(letter.blocks, "orderNumber", acceptLetterReference, { max: 5 })
+    .find((l) => l.shape === "same" || l.shape === "next");
+  if (lettered) {
+    return { orderNumber: lettered.value, orderNumberFrom: "label", how: fromLabel(lettered) };
   }
   if (labelled[0]) {
     return {
@@ -152,7 +169,11 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
   const { blocks } = letter;
   const { how: orderHow, ...order } = findOrderNumber(letter);
   const items = findItems(blocks, storeNames, letter.subject);
-  const { trackingEvidence, ...tracking } = findTracking(blocks, order.orderNumber);
+  const { trackingEvidence, ...tracking } = findTracking(
+    blocks,
+    order.orderNumber,
+    letter.subject,
+  );
   const single = items.length === 1 ? items[0] : undefined;
   const found = findTotal(blocks);
   const total = found?.money;

@@ -2,7 +2,7 @@
  * The details of one line item (quantity, size, price) from its name block and the blocks after
  * it, shared by every way items are found (items.ts, items_anchored.ts).
  */
-import { type Money, moneyValue } from "../money.ts";
+import { findMoney, type Money, moneyValue } from "../money.ts";
 import { foldKeepingOffsets } from "../text.ts";
 import type { Block } from "./html.ts";
 import { isLabel, labelledValues, LABELS } from "./labels.ts";
@@ -49,6 +49,21 @@ export const COUNT_LINE =
   /^(?:x\s?(\d{1,3})|(\d{1,3})\s?x|(\d{1,3}) (?:unidad(?:es)?|unit[ée]s?|stuck|pcs|pieces|items?|articles?))$/i;
 const SIZE_ALONE =
   /^(?:(?:US|UK|EU|FR|IT|JP|CM|W|M)\s?(?:M\s?|W\s?)?\d{1,2}(?:[.,]5|\.0)?(?:\s?\/\s?(?:W|M)\s?\d{1,2}(?:[.,]5)?)?|\d{1,2}(?:[.,]5|\.0)?|X{0,3}[SML]|X{1,4}L|\dXL|XXS|OS|O\/S|One Size)$/i;
+/**
+ * The size in a variant line under the name (`Antracite / L`, `Black · 42`): two or three parts,
+ * exactly one of them a size.
+ */
+export function sizeInVariant(text: string): string | undefined {
+  // A labelled line (`Size: M 9 / W 10`) is read by its label, whole.
+  if (text.includes(":")) return undefined;
+  const parts = text.split(/\s[/·|]\s/).map((p) => p.trim());
+  if (parts.length < 2 || parts.length > 3 || parts.some((p) => !p || p.length > 30)) {
+    return undefined;
+  }
+  const sizes = parts.filter((p) => SIZE_ALONE.test(p));
+  return sizes.length === 1 ? sizes[0] : undefined;
+}
+
 /** A figure for one piece: `$45.00 each`, `12,00 € pro Stück`, `€ 9,95 per stuk`, `$3/ea`. */
 const PER_PIECE =
   /^(.{1,30}?)\s*(?:\/\s*(?:ea|pc|unit|stk|st)\.?|(?:each|ea\.|apiece|per (?:item|unit|piece)|pro stuck|je stuck|l'unite|la piece|cada uno|por unidad|per stuk|per pezzo|cad\.|l'una|cada))$/;
@@ -103,12 +118,15 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
         note(item, "quantity", header ? evidence("table", header) : evidence("label", text));
       }
     }
+    const sizeLine = i === item.block + 1 && item.size === undefined
+      ? (SIZE_ALONE.test(text) ? text : sizeInVariant(text))
+      : undefined;
     if (
-      i > item.block && item.size === undefined && i === item.block + 1 && SIZE_ALONE.test(text) &&
+      i > item.block && sizeLine !== undefined &&
       (blocks[i].cell === undefined || sameRow(blocks[i], blocks[item.block]))
     ) {
       if (!(blocks[i].cell && blocks[i].cell!.col !== blocks[item.block].cell?.col)) {
-        item.size = text;
+        item.size = sizeLine;
         note(item, "size", evidence("generic", "size line under the name"));
       }
     }
@@ -116,6 +134,14 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
     if (money && i !== item.block) prices.push(money);
     const each = i !== item.block && !unit ? perPiecePrice(text) : null;
     if (each) unit = { money: each, text };
+    const sum = i !== item.block && !unit ? unitTimesCount(text) : null;
+    if (sum) {
+      unit = { money: sum.unit, text };
+      if (item.quantity === undefined) {
+        item.quantity = sum.count;
+        note(item, "quantity", evidence("generic", text));
+      }
+    }
   }
   if (item.size === undefined) {
     const size = labelledValues(blocks, "size", (raw) => {
@@ -193,6 +219,22 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
     );
   }
   return item;
+}
+
+/** `× 2 =`, `x 1(個) =`: the count between a unit price and the line's sum. */
+const TIMES_EQUALS =
+  /[x×*]\s*(\d{1,3})\s*(?:\([^()\d]{1,4}\)|（[^（）\d]{1,4}）|[^\s\d=]{1,4})?\s*=/u;
+
+/** A line written as a sum, `2,480(円) x 2(個) = 4,960(円)`: its unit price and count. */
+export function unitTimesCount(text: string): { unit: Money; count: number } | null {
+  const times = TIMES_EQUALS.exec(text);
+  if (!times) return null;
+  const figures = findMoney(text, 3);
+  if (figures.length !== 2 || figures[0].index > times.index || figures[1].index < times.index) {
+    return null;
+  }
+  const count = Number(times[1]);
+  return count >= 1 ? { unit: figures[0], count } : null;
 }
 
 /** Records how one detail of an item was read. */

@@ -33,9 +33,9 @@ const ATTRIBUTE_KEY =
 const ITEM_HEADERS =
   /^(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung)$/;
 const TOTAL_ROW =
-  /^(?:sub-?total|total|zwischensumme|gesamt|versand|shipping|delivery|livraison|envio|tax|sales tax|mwst|tva|iva|discount|rabatt|remise|descuento|payment|zahlung|sous-total|frais|gastos)/;
+  /^(?:sub-?total|total|zwischensumme|gesamt|versand|shipping|delivery|livraison|envio|tax|sales tax|mwst|tva|iva|discount|rabatt|remise|descuento|payment|zahlung|sous-total|frais|gastos|subtotaal|totaal|verzendkosten|subtotale|totale|spese di spedizione|小計|合計|送料|消費税|商品合計|ご請求|お支払)/;
 const ITEMS_LABEL =
-  /^(?:items? (?:shipped|ordered|in (?:this|your) (?:shipment|order|package))|your items?|items?|artikel|deine artikel|ihre artikel|articles?|vos articles|tus articulos|articulos|productos|products?|in this (?:parcel|package|shipment)|geliefert werden|in (?:deiner|ihrer) (?:lieferung|sendung)|dans ce colis|en este paquete|in dit pakket|in questo pacco|(?:canceled|cancelled) items?|stornierte[rn]? artikel|articles? annules?|articulos? cancelados?|geannuleerde artikelen|articoli annullati)\s*:?$/;
+  /^(?:items? (?:shipped|ordered|in (?:this|your) (?:shipment|order|package))|your items?|items?|artikel|deine artikel|ihre artikel|articles?|vos articles|tus articulos|articulos|productos|products?|in this (?:parcel|package|shipment)|geliefert werden|in (?:deiner|ihrer) (?:lieferung|sendung)|dans ce colis|en este paquete|in dit pakket|in questo pacco|(?:canceled|cancelled) items?|stornierte[rn]? artikel|articles? annules?|articulos? cancelados?|geannuleerde artikelen|articoli annullati|(?:verzonden |bestelde |je )?artikelen|articoli(?: spediti| ordinati)?|prodotti)\s*:?$/;
 
 export function isProductImage(image: Image, storeNames: string[]): boolean {
   if (!/^https?:\/\//i.test(image.src) || NOT_PRODUCT_IMAGE.test(image.src)) return false;
@@ -54,6 +54,9 @@ const nameLike = memoByText(readsAsName);
 /** Whether a block may hold an item name: name-like text, not boilerplate. */
 type NameTest = (block: Block) => boolean;
 
+/** Keys that call their value a name, in the reader's languages. */
+const NAME_KEY = /(?:^|\s)(?:name|naam|nome|nombre)$|^(?:nom|nombre|nome|name)\b|名$/u;
+
 function readsAsName(text: string): boolean {
   if (text.length < 2 || text.length > 250) return false;
   if (moneyValue(text) || /^[\d\s.,:/-]+$/.test(text)) return false;
@@ -61,11 +64,17 @@ function readsAsName(text: string): boolean {
   if (isHeaderLine(text)) return false;
   const key = /^([^:]{1,30}):/.exec(text)?.[1];
   if (key && ATTRIBUTE_KEY.test(foldKeepingOffsets(key).trim())) return false;
+  // `Shop name: Lindqvist`, `ブランド名:木工舎ひなた`, `商品名:…`: a key that says it is a name is a label.
+  if (key && NAME_KEY.test(foldKeepingOffsets(key).trim())) return false;
+  // `カラー:ナチュラル`: a one-word key run into its value (a full-width colon, read as `:`) is a
+  // pair, as Japanese mails write them; a title's colon has a space after it.
+  if (/^[^\s:]{1,12}:[^\s/]/u.test(text) && !/^https?:/i.test(text)) return false;
   if (/:$/.test(text)) return false;
   if (/[.!?]$/.test(text) && text.split(" ").length > 8) return false;
   return true;
 }
 
+const capitalsOnly = (text: string) => /\p{Lu}.*\p{Lu}/u.test(text) && !/\p{Ll}/u.test(text);
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 /**
@@ -81,6 +90,8 @@ function isBrandLine(line: Block, next: Block, isName: NameTest): boolean {
   if (attributeKind(foldKeepingOffsets(next.text)) || moneyValue(next.text)) return false;
   // `Blue Bird / Cloud White / Gum`, `Sage | M`: a variant line under the name.
   if (/\s[/|·]\s/.test(next.text)) return false;
+  // A designer's name in capitals over a name in mixed case (`MAISON VERGER` / `Linen Camp Shirt`).
+  if (capitalsOnly(line.text) && /\p{Ll}/u.test(next.text)) return true;
   return words(next.text) > words(line.text) + 1;
 }
 
@@ -107,11 +118,14 @@ function imageItems(blocks: Block[], storeNames: string[], isName: NameTest): It
     if (nameAt + 1 < end && isBrandLine(blocks[nameAt], blocks[nameAt + 1], isName)) nameAt++;
     // The item's details: the rest of its table row, or the next few blocks of a stacked layout.
     const row = blocks[anchor.block];
+    // Image, name and details each in a row of their own (a stacked table): the details are
+    // the rows under the name, up to the totals, not the image's row alone.
+    const stacked = !!(row.cell && blocks[nameAt].cell && !sameRow(row, blocks[nameAt]));
     let to = nameAt + 1;
     while (to < end && to < nameAt + 12) {
       const b = blocks[to];
       if (
-        row.cell && b.cell && !sameRow(row, b) &&
+        !stacked && row.cell && b.cell && !sameRow(row, b) &&
         !(b.cell.table > row.cell.table && to <= nameAt + 10)
       ) break;
       if (!row.cell && b.cell) break;
@@ -309,7 +323,7 @@ export function findItems(all: Block[], storeNames: string[], subject = ""): Ite
     () => textTableItems(blocks, isName, (folded) => TOTAL_ROW.test(folded)),
     () => listItems(blocks, isName),
     () => countedItems(blocks, isName),
-    () => labelledItems(blocks, isName),
+    () => labelledItems(blocks, isName, (folded) => TOTAL_ROW.test(folded)),
   ];
   for (const find of methods) {
     const method = find();

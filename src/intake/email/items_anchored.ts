@@ -80,7 +80,11 @@ export function countedItems(blocks: Block[], isName: (b: Block) => boolean): It
 }
 
 /** Items named after an item label, with their details in the blocks that follow. */
-export function labelledItems(blocks: Block[], isName: (b: Block) => boolean): Item[] {
+export function labelledItems(
+  blocks: Block[],
+  isName: (b: Block) => boolean,
+  isTotalRow: (folded: string) => boolean = () => false,
+): Item[] {
   const found = labelledValues(blocks, "item", (raw) => {
     const value = raw.trim();
     return value && isName({ ...blocks[0], text: value, links: [], heading: false }) &&
@@ -92,7 +96,11 @@ export function labelledItems(blocks: Block[], isName: (b: Block) => boolean): I
     .map((l) => {
       const end = Math.min(blocks.length, l.block + 6);
       let to = l.block + 1;
-      while (to < end && !isItemLabel(blocks[to].text)) to++;
+      // The item's details end at the next item or at the totals (`小計`, `Subtotal`).
+      while (
+        to < end && !isItemLabel(blocks[to].text) &&
+        !isTotalRow(foldKeepingOffsets(blocks[to].text))
+      ) to++;
       return describe(
         { name: l.value, block: l.block, evidence: fromLabel(l) },
         blocks,

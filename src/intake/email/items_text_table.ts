@@ -11,6 +11,8 @@ import { type Item, note } from "./item_details.ts";
 import { evidence } from "./evidence.ts";
 
 type Column = "item" | "quantity" | "price" | "size" | "total";
+/** A leading column of row numbers (`Pos.`, `#`, `Nr.`): read past, never part of the name. */
+const POSITION = /^(?:pos\.?|position|#|nr\.?|no\.?)$/i;
 const KINDS: Column[] = ["item", "quantity", "price", "size", "total"];
 const MAX_COLUMNS = 6;
 const MAX_ROWS = 50;
@@ -18,7 +20,8 @@ const MAX_ROWS = 50;
 /** The columns of a header line, or null when any word group of it is not a column label. */
 export function headerColumns(text: string): Column[] | null {
   if (!text || text.length > 120 || text.includes(":")) return null;
-  const words = text.trim().split(/\s+/);
+  const all = text.trim().split(/\s+/);
+  const words = POSITION.test(all[0]) ? all.slice(1) : all;
   const columns: Column[] = [];
   for (let i = 0; i < words.length;) {
     if (columns.length >= MAX_COLUMNS) return null;
@@ -56,6 +59,10 @@ function takeMoney(words: string[]): { money: Money; rest: string[] } | null {
 
 function readRow(text: string, columns: Column[], header: string): Omit<Item, "block"> | null {
   let words = text.trim().split(/\s+/);
+  if (POSITION.test(header.trim().split(/\s+/)[0])) {
+    if (!/^\d{1,3}\.?$/.test(words[0] ?? "")) return null;
+    words = words.slice(1);
+  }
   const row: Omit<Item, "block"> = { name: "", how: {}, evidence: evidence("table", header) };
   const prices: Partial<Record<"price" | "total", Money>> = {};
   for (const kind of columns.slice(1).reverse()) {

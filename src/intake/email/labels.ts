@@ -41,7 +41,7 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|(?:numero|n°|no|nº|n\.º|n\.o) (?:de )?(?:suivi|colis|seguimiento|envio)|codigo de seguimiento|localizador` +
     String
-      .raw`|track ?(?:&|en) ?trace(?:[ -]?code)?|trackingcode|zendingnummer|(?:numero|codice) di (?:tracciamento|tracking|spedizione)` +
+      .raw`|track ?(?:&|en) ?trace(?:[ -]?code)?|trackingcode|zendingnummer|(?:numero|codice) (?:di )?(?:tracciamento|tracking|spedizione)` +
     "|お問い?合わ?せ(?:伝票)?番号|追跡番号|(?:配送)?伝票番号",
   carrier: String
     .raw`carrier|shipped (?:by|via|with)|shipping carrier|courier|shipment provider|provider` +
@@ -49,7 +49,7 @@ export const LABELS: Record<LabelField, string> = {
       .raw`|versanddienstleister|versandpartner|spediteur|zusteller|transporteur|empresa de transporte|transportista` +
     "|vervoerder|bezorger|corriere|vettore|配送業者|運送会社",
   total: String
-    .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| \(incl\.? (?:vat|tax)\))?` +
+    .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| paye| pagado| \(incl\.? (?:vat|tax)\))?` +
     String
       .raw`|amount paid|total a pagar|importe total|total del pedido|gesamt(?:summe|betrag|preis|kosten brutto)(?: \(inkl\. mwst\.?\))?` +
     String
@@ -68,7 +68,7 @@ export const LABELS: Record<LabelField, string> = {
   price: String
     .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|価格|単価`,
   item: String
-    .raw`item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|produit|producto|articulo|articolo|prodotto|artikelnaam` +
+    .raw`item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam` +
     "|商品名?|品名",
   estimatedDelivery: String
     .raw`(?:estimated|expected|scheduled|guaranteed|projected) (?:delivery|arrival)(?: date)?(?: is)?` +

@@ -2,7 +2,7 @@
  * The tracking number, carrier and tracking page of a mail (research/intake.md §1.6), by
  * evidence: a number in a carrier URL or a tracking query key > a self-checking format in the
  * text > a value after a tracking label > a number without a check digit next to a carrier
- * name. Never from image URLs; never the order number; formats whose check digit passes one
+ * name > a number after the word for the parcel that the subject repeats. Never from image URLs; never the order number; formats whose check digit passes one
  * number in ten or seven by chance (FedEx 12/15 digits, DHL Express 10/11) need a label, a
  * carrier URL or a carrier name in their block.
  */
@@ -49,14 +49,30 @@ const PHONE = /(?:^|\D)(?:\+?1[-. ])?\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}(?!\d)/;
 /** A tracking number of any carrier: 8 to 30 letters and digits, groups split by one space or dash. */
 const OTHER_CARRIER_NUMBER = /^[#:\s]*([A-Z0-9]{2,30}(?:[ -][A-Z0-9]{2,30}){0,7})(?:$|[\s,;.)])/i;
 
+/**
+ * A carrier's own notice names the parcel by its number right after the word for it, in a
+ * sentence: `Tu envío XK7Q…B ha sido entregado`, `Your parcel 3SABCD… is on its way`.
+ */
+const PARCEL_IN_SENTENCE =
+  /(?<!\p{L})(?:envio|spedizione|colis|sendung|paket|zending|pakket|shipment|parcel|package)\s+(?:n[°º.o]*\s*)?([a-z0-9]{10,34})(?![\p{L}\p{N}])/gu;
+
+/** Whether a colon stands right before the value in the text (`… Trace-code is: 3S…`). */
+function handedByColon(text: string, value: string): boolean {
+  const at = text.toUpperCase().indexOf(value);
+  return at > 0 && /:\s*$/.test(text.slice(Math.max(0, at - 4), at));
+}
+
 const S10_TOKEN = /^[#:\s]*([A-Z]{2}\d{9}[A-Z]{2})(?![A-Z0-9])/i;
 
 function normalisedOrder(orderNumber?: string): string | undefined {
   return orderNumber?.replace(/[\s#-]/g, "").toUpperCase();
 }
 
-/** Reads the tracking facts of a block list. `orderNumber` is never taken as a tracking number. */
-export function findTracking(blocks: Block[], orderNumber?: string): Tracking {
+/**
+ * Reads the tracking facts of a block list. `orderNumber` is never taken as a tracking number;
+ * `subject` (the mail's) vouches for a number a sentence names without a label.
+ */
+export function findTracking(blocks: Block[], orderNumber?: string, subject = ""): Tracking {
   const order = normalisedOrder(orderNumber);
   const isOrder = (n: string) => order !== undefined && n.replace(/-/g, "") === order;
   const links = blocks.flatMap((b) => b.links).slice(0, MAX_LINKS).map((l) => ({
@@ -110,12 +126,21 @@ export function findTracking(blocks: Block[], orderNumber?: string): Tracking {
   // 3b. A number of a carrier we do not look up (Royal Mail, PostNL, Colissimo...) under a
   // tracking label: kept, with no carrier.
   if (!found) {
-    const labelled = labelledValues(blocks, "trackingNumber", (raw) => {
+    const otherNumber = (raw: string) => {
       if (PHONE.test(raw)) return null;
       const token = OTHER_CARRIER_NUMBER.exec(raw.trim())?.[1]?.replace(/[ -]/g, "");
       if (!token || token.replace(/\D/g, "").length < 6 || isOrder(token)) return null;
       return token.toUpperCase();
-    }, { max: 1, sentences: false })[0];
+    };
+    // In a sentence only when a colon hands the value over (`Je Track & Trace-code is: …`).
+    const labelled = labelledValues(blocks, "trackingNumber", otherNumber, {
+      max: 1,
+      sentences: false,
+    })[0] ?? labelledValues(blocks, "trackingNumber", otherNumber, { max: 3 }).find((l) =>
+      // An S10-shaped number is a post's: its own check digit decides (3c), not the colon.
+      l.shape === "sentence" && handedByColon(blocks[l.block].text, l.value) &&
+      !/^[A-Z]{2}\d{9}[A-Z]{2}$/.test(l.value)
+    );
     if (labelled) {
       found = { trackingNumber: labelled.value };
       how = fromLabel(labelled);
@@ -131,6 +156,26 @@ export function findTracking(blocks: Block[], orderNumber?: string): Tracking {
     if (s10) {
       found = { trackingNumber: s10.value };
       how = fromLabel(s10);
+    }
+  }
+  // 3d. A long number of letters and digits right after the word for the parcel in a sentence
+  // (`Tu envío XK7Q… ha sido entregado`) that the subject names too, as a carrier's own
+  // notice does: kept, with no carrier. Without the subject, a parcel's number is no more
+  // than a mention.
+  const inSubject = subject.toUpperCase();
+  if (!found && inSubject) {
+    for (const b of blocks.slice(0, 200)) {
+      const folded = foldKeepingOffsets(b.text);
+      const m = [...folded.matchAll(PARCEL_IN_SENTENCE)].find((m) =>
+        m[1].replace(/\D/g, "").length >= 6 && !isOrder(m[1].toUpperCase()) &&
+        inSubject.includes(m[1].toUpperCase())
+      );
+      if (m) {
+        const start = m.index + m[0].length - m[1].length;
+        found = { trackingNumber: b.text.slice(start, start + m[1].length).toUpperCase() };
+        how = evidence("generic", b.text.slice(m.index, m.index + m[0].length));
+        break;
+      }
     }
   }
   // 4. A weak-format number in a block that names a carrier.

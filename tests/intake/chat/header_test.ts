@@ -1,4 +1,4 @@
-import { equal } from "node:assert/strict";
+import { deepStrictEqual as eq, equal } from "node:assert/strict";
 import {
   headerSignals,
   judgeHeader,
@@ -44,6 +44,9 @@ Deno.test("failure and non-checkout words win, matched as whole words", () => {
     ["Entered Raffle", "raffle"],
     ["Waiting in queue", "queue"],
     ["Task started", "task status"],
+    ["Task checkout failed", "decline"],
+    ["A task checked out but payment failed", "decline"],
+    ["Tasks stopped: 3 checked out", "task status"],
     ["Captcha Required", "captcha"],
     ["Test Notification", "test"],
     ["Cybersole v5.5.0 is live", "announcement"],
@@ -54,6 +57,28 @@ Deno.test("failure and non-checkout words win, matched as whole words", () => {
     equal(v.kind, "not_checkout", line);
     equal(v.kind === "not_checkout" && v.category, category, line);
   }
+  // A bot's one-line report with its name as the subject: product, store, price, order.
+  const report = judgeLine(
+    "Vex checked out Trail Cap (Olive) on Kestrel Goods for $32.00 — order KG-9917",
+  );
+  eq(report.kind === "success" && [report.product, report.rest, report.price], [
+    "Trail Cap",
+    " on Kestrel Goods",
+    "$32.00",
+  ]);
+  equal(report.kind === "success" && orderNumberInHeader(report.text), "KG-9917");
+  // A failure word still wins.
+  equal(
+    verdict("Vex checked out Trail Cap on Kestrel Goods — order KG-9917 declined"),
+    "not_checkout",
+  );
+  // Without an order number, or with a pronoun as subject, it is a person's sentence.
+  equal(judgeLine("Sam copped Trail Cap on Kestrel Goods — order soon").product, undefined);
+  equal(judgeLine("I checked out Trail Cap on Kestrel Goods — order 99172").product, undefined);
+  equal(orderNumberInHeader("I checked out Trail Cap on Kestrel Goods — order 99172"), undefined);
+  // A task that is the subject of a checkout verb is the checkout itself.
+  equal(verdict("One task checked out successfully"), "success");
+  equal(verdict("Task #4 has successfully checked out"), "success");
   // Inside words they mean nothing: Ultraboost, Terror, Boost.
   equal(verdict("adidas Ultraboost 1.0"), "none");
   equal(verdict("Supreme Terror Squad Tee"), "none");
