@@ -2666,6 +2666,11 @@ export interface components {
             orderId?: string;
             /** @description The order fields this message set (its provenance) */
             setFields?: string[];
+            /**
+             * @description The status the message itself said (`shipped` for a shipping email), for a message read as an order
+             * @enum {string}
+             */
+            said?: "ordered" | "shipped" | "delivered" | "canceled" | "issue";
             itemSummary?: string;
             store?: string;
             /** @description Why no order came of it */

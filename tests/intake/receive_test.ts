@@ -78,6 +78,7 @@ Deno.test("a message that reads as an order is logged with the order, its raw co
       orderId: first.orderId,
       // The total is in the workspace currency (USD for a UTC account): it is the cost too.
       setFields: ["costCents", "itemSummary", "orderNumber", "receivedAt", "status", "total"],
+      said: "ordered",
       itemSummary: "Trail shoes",
       rawSize: RAW.length,
     },
@@ -94,10 +95,18 @@ Deno.test("a message that reads as an order is logged with the order, its raw co
   );
   equal(second.outcome, "merged");
   const history = await listIntakeLog(ws.kv, ws.userId, { orderId: first.orderId, limit: 10 });
-  eq(history.items.map((e) => [e.outcome, e.setFields]), [
-    // The merge moved the order to shipped: its shippedAt comes from this message too.
-    ["merged", ["shippedAt", "status", "trackingNumber"]],
-    ["created", ["costCents", "itemSummary", "orderNumber", "receivedAt", "status", "total"]],
+  eq(history.items.map((e) => [e.outcome, e.said, e.setFields]), [
+    // The merge moved the order to shipped: its shippedAt comes from this message too. A
+    // tracking number says the message is a shipping one.
+    ["merged", "shipped", ["shippedAt", "status", "trackingNumber"]],
+    ["created", "ordered", [
+      "costCents",
+      "itemSummary",
+      "orderNumber",
+      "receivedAt",
+      "status",
+      "total",
+    ]],
   ]);
   equal((await getOrder(ws.kv, ws.userId, first.orderId))?.status, "shipped");
 });

@@ -343,11 +343,16 @@ Deno.test({
     await heading(page, shoe.itemSummary);
     await page.waitForSelector(".history li");
     assert.match(await text(page, ".history li"), /Ordered: "Nike Men's Revolution 7\.\.\."/);
-    // What the email set, in people's words, not field names.
-    assert.match(
-      await text(page, ".history li"),
-      /^Cost, .*item, order number, .* and total from this email\.$/m,
-    );
+    // What the email set, in one sentence of people's words (not field names), dated in the
+    // account's timezone.
+    const zone = (await api("/api/auth/me")).body.user.timezone;
+    const [made] = (await api(`/api/orders/${shoe.id}/messages`)).body.items;
+    const day = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: zone })
+      .format(new Date(made.receivedAt));
+    const said = await text(page, ".history li .provenance");
+    assert.match(said, /^Cost, .*item name, order number, .* and total from the order email of /);
+    assert.ok(said.endsWith(` of ${day}.`), said);
+    assert.doesNotMatch(said, /itemSummary|receivedAt|status/);
     // A tracking number typed is recognised; saved, the carrier's scans are shown.
     const parcel = upsNumber(7);
     const stages = ["label", "transit"] as const;
