@@ -54,6 +54,8 @@ export interface IntakeLogEntry extends MessageFacts {
   setFields?: string[];
   /** The status the message itself said (a shipping email: shipped), for an order reading. */
   said?: OrderStatus;
+  /** When the message says it was sent (its own date, a forward's original), when it gave one. */
+  sentAt?: string;
   itemSummary?: string;
   store?: string;
   /** Why nothing came of it (unreadable, ignored, blocked). */

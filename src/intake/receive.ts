@@ -135,6 +135,7 @@ async function storeOrder(
     orderId: order.id,
     setFields: fieldsSet(order, before),
     said: statusSaid(reading.fields, reading.signals),
+    ...(reading.fields.receivedAt ? { sentAt: reading.fields.receivedAt } : {}),
     itemSummary: order.itemSummary,
     ...(order.store ? { store: order.store } : {}),
   }));

@@ -176,6 +176,10 @@ export const IntakeEntrySchema = z.object({
     description: "The status the message itself said (`shipped` for a shipping email), for " +
       "a message read as an order",
   }),
+  sentAt: timestamp.optional().openapi({
+    description: "When the message says it was sent (its Date header; for a forward, the " +
+      "original's), for a message read as an order that gave one",
+  }),
   itemSummary: z.string().optional(),
   store: z.string().optional(),
   why: z.string().optional().openapi({ description: "Why no order came of it" }),

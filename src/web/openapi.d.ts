@@ -2671,6 +2671,8 @@ export interface components {
              * @enum {string}
              */
             said?: "ordered" | "shipped" | "delivered" | "canceled" | "issue";
+            /** @description When the message says it was sent (its Date header; for a forward, the original's), for a message read as an order that gave one */
+            sentAt?: string;
             itemSummary?: string;
             store?: string;
             /** @description Why no order came of it */

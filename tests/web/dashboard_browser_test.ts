@@ -349,7 +349,8 @@ Deno.test({
     const zone = (await api("/api/auth/me")).body.user.timezone;
     const [made] = (await api(`/api/orders/${shoe.id}/messages`)).body.items;
     const day = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: zone })
-      .format(new Date(made.receivedAt));
+      .format(new Date(made.sentAt));
+    assert.equal(made.sentAt, shoe.receivedAt, "the email's own date");
     const said = await text(page, ".history li .provenance");
     assert.match(said, /^Cost, .*item name, order number, .* and total from the order email of /);
     assert.ok(said.endsWith(` of ${day}.`), said);

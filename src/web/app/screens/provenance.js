@@ -99,8 +99,9 @@ function day(iso, timeZone) {
 
 /**
  * One sentence for what a message set on its order, or "" when it set nothing:
- * "Tracking number and carrier from the shipping email of Nov 26".
- * @param {Pick<IntakeEntry, "channel" | "said" | "setFields" | "receivedAt">} entry
+ * "Tracking number and carrier from the shipping email of Nov 26". The day is the message's
+ * own (when it was sent), else when it was received.
+ * @param {Pick<IntakeEntry, "channel" | "said" | "setFields" | "receivedAt" | "sentAt">} entry
  * @param {string} [timeZone] the account's
  */
 export function provenance(entry, timeZone) {
@@ -110,5 +111,7 @@ export function provenance(entry, timeZone) {
   // A message that only moved the status says so: "Status from the delivery email of ...".
   const fields = told.length ? told : set.filter((f) => f !== "receivedAt" && f !== "shippedAt");
   const what = fieldWords(fields.length ? fields : set);
-  return `${what} from the ${messageKind(entry)} of ${day(entry.receivedAt, timeZone)}`;
+  return `${what} from the ${messageKind(entry)} of ${
+    day(entry.sentAt ?? entry.receivedAt, timeZone)
+  }`;
 }
