@@ -3,7 +3,14 @@
  * of it, and which order fields it set. The parsers of each channel produce a `Reading`;
  * `src/intake/receive.ts` turns it into an order through the one create-or-merge seam.
  */
-import type { MessageFields, Order, StatusSignals } from "./order.ts";
+import {
+  type MessageFields,
+  type Order,
+  type OrderStatus,
+  signalsOf,
+  statusAfterSignals,
+  type StatusSignals,
+} from "./order.ts";
 
 export const INTAKE_CHANNELS = ["email", "chat"] as const;
 export type IntakeChannel = typeof INTAKE_CHANNELS[number];
@@ -45,6 +52,10 @@ export interface IntakeLogEntry extends MessageFacts {
   orderId?: string;
   /** The order fields this message set (its provenance), sorted. */
   setFields?: string[];
+  /** The status the message itself said (a shipping email: shipped), for an order reading. */
+  said?: OrderStatus;
+  /** When the message says it was sent (its own date, a forward's original), when it gave one. */
+  sentAt?: string;
   itemSummary?: string;
   store?: string;
   /** Why nothing came of it (unreadable, ignored, blocked). */
@@ -62,4 +73,12 @@ export function fieldsSet(after: Order, before?: Order): string[] {
   const skip = new Set(["id", "userEdited", "source", "createdAt", "updatedAt"]);
   return Object.keys(a).filter((k) => !skip.has(k) && JSON.stringify(a[k]) !== JSON.stringify(b[k]))
     .sort();
+}
+
+/**
+ * The status a message itself says, whatever the order's was: `ordered` for an order email,
+ * `shipped` for one with a tracking number, `delivered` for a delivery notice.
+ */
+export function statusSaid(fields: MessageFields, signals: StatusSignals): OrderStatus {
+  return statusAfterSignals("ordered", signalsOf(fields, signals));
 }

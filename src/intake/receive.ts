@@ -12,6 +12,7 @@ import {
   type IntakeLogEntry,
   type MessageFacts,
   type Reading,
+  statusSaid,
 } from "../domain/intake.ts";
 import type { PlanLimit } from "../domain/plan.ts";
 import { newId } from "../lib/ids.ts";
@@ -133,6 +134,8 @@ async function storeOrder(
     outcome: merged ? "merged" : "created",
     orderId: order.id,
     setFields: fieldsSet(order, before),
+    said: statusSaid(reading.fields, reading.signals),
+    ...(reading.fields.receivedAt ? { sentAt: reading.fields.receivedAt } : {}),
     itemSummary: order.itemSummary,
     ...(order.store ? { store: order.store } : {}),
   }));

@@ -2,6 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { EMAIL_SOURCE_KINDS } from "../domain/email_source.ts";
 import { INTAKE_OUTCOMES } from "../domain/intake.ts";
+import { ORDER_STATUSES } from "../domain/order.ts";
 import { CUSTOM_FIELDS, CUSTOM_STATUSES } from "../intake/email/custom.ts";
 import { lenientQueryParam } from "../http/paging.ts";
 
@@ -170,6 +171,14 @@ export const IntakeEntrySchema = z.object({
   orderId: z.string().optional(),
   setFields: z.array(z.string()).optional().openapi({
     description: "The order fields this message set (its provenance)",
+  }),
+  said: z.enum(ORDER_STATUSES).optional().openapi({
+    description: "The status the message itself said (`shipped` for a shipping email), for " +
+      "a message read as an order",
+  }),
+  sentAt: timestamp.optional().openapi({
+    description: "When the message says it was sent (its Date header; for a forward, the " +
+      "original's), for a message read as an order that gave one",
   }),
   itemSummary: z.string().optional(),
   store: z.string().optional(),

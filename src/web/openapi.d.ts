@@ -2666,6 +2666,13 @@ export interface components {
             orderId?: string;
             /** @description The order fields this message set (its provenance) */
             setFields?: string[];
+            /**
+             * @description The status the message itself said (`shipped` for a shipping email), for a message read as an order
+             * @enum {string}
+             */
+            said?: "ordered" | "shipped" | "delivered" | "canceled" | "issue";
+            /** @description When the message says it was sent (its Date header; for a forward, the original's), for a message read as an order that gave one */
+            sentAt?: string;
             itemSummary?: string;
             store?: string;
             /** @description Why no order came of it */

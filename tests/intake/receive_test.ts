@@ -78,6 +78,7 @@ Deno.test("a message that reads as an order is logged with the order, its raw co
       orderId: first.orderId,
       // The total is in the workspace currency (USD for a UTC account): it is the cost too.
       setFields: ["costCents", "itemSummary", "orderNumber", "receivedAt", "status", "total"],
+      said: "ordered",
       itemSummary: "Trail shoes",
       rawSize: RAW.length,
     },
@@ -87,17 +88,35 @@ Deno.test("a message that reads as an order is logged with the order, its raw co
   // A shipping message merges; the order's history lists both, newest first, with what each set.
   const second = await receiveMessage(
     ws.kv,
-    mail(ws.userId, order({ orderNumber: "#1001", trackingNumber: "1Z999AA10123456784" }), {
-      identity: "<m2@shop.example>",
-    }),
+    mail(
+      ws.userId,
+      order({
+        orderNumber: "#1001",
+        trackingNumber: "1Z999AA10123456784",
+        receivedAt: "2025-04-30T22:15:00.000Z",
+      }),
+      {
+        identity: "<m2@shop.example>",
+      },
+    ),
     { now: now + 60_000, billing, events },
   );
   equal(second.outcome, "merged");
   const history = await listIntakeLog(ws.kv, ws.userId, { orderId: first.orderId, limit: 10 });
-  eq(history.items.map((e) => [e.outcome, e.setFields]), [
-    // The merge moved the order to shipped: its shippedAt comes from this message too.
-    ["merged", ["shippedAt", "status", "trackingNumber"]],
-    ["created", ["costCents", "itemSummary", "orderNumber", "receivedAt", "status", "total"]],
+  // The message's own date is kept beside when it was read.
+  eq(history.items.map((e) => e.sentAt), ["2025-04-30T22:15:00.000Z", undefined]);
+  eq(history.items.map((e) => [e.outcome, e.said, e.setFields]), [
+    // The merge moved the order to shipped: its shippedAt comes from this message too. A
+    // tracking number says the message is a shipping one.
+    ["merged", "shipped", ["shippedAt", "status", "trackingNumber"]],
+    ["created", "ordered", [
+      "costCents",
+      "itemSummary",
+      "orderNumber",
+      "receivedAt",
+      "status",
+      "total",
+    ]],
   ]);
   equal((await getOrder(ws.kv, ws.userId, first.orderId))?.status, "shipped");
 });

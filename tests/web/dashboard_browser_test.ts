@@ -144,7 +144,8 @@ Deno.test({
     await page.type(price, "25");
     await page.keyboard.press("Enter");
     await waitFor(
-      async () => (await text(page, "td[data-label=Profit]")).trim() === "15.00" || null,
+      // In the workspace currency, with its symbol ("$15.00").
+      async () => /^\D+15\.00$/.test((await text(page, "td[data-label=Profit]")).trim()) || null,
       "the profit",
     );
     await page.select("select.status", "shipped");
@@ -343,11 +344,17 @@ Deno.test({
     await heading(page, shoe.itemSummary);
     await page.waitForSelector(".history li");
     assert.match(await text(page, ".history li"), /Ordered: "Nike Men's Revolution 7\.\.\."/);
-    // What the email set, in people's words, not field names.
-    assert.match(
-      await text(page, ".history li"),
-      /^Cost, .*item, order number, .* and total from this email\.$/m,
-    );
+    // What the email set, in one sentence of people's words (not field names), dated in the
+    // account's timezone.
+    const zone = (await api("/api/auth/me")).body.user.timezone;
+    const [made] = (await api(`/api/orders/${shoe.id}/messages`)).body.items;
+    const day = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: zone })
+      .format(new Date(made.sentAt));
+    assert.equal(made.sentAt, shoe.receivedAt, "the email's own date");
+    const said = await text(page, ".history li .provenance");
+    assert.match(said, /^Cost, .*item name, order number, .* and total from the order email of /);
+    assert.ok(said.endsWith(` of ${day}.`), said);
+    assert.doesNotMatch(said, /itemSummary|receivedAt|status/);
     // A tracking number typed is recognised; saved, the carrier's scans are shown.
     const parcel = upsNumber(7);
     const stages = ["label", "transit"] as const;
@@ -381,6 +388,7 @@ Deno.test({
         total: "45,00 €",
         trackingNumber: "JJD000390007827481153",
         carrier: "dhl",
+        estimatedDelivery: "2026-12-03",
       }),
     }).then((r) => r.json());
     await page.goto(`${server.url}/orders/${euro.order.id}`, { waitUntil: "networkidle0" });
@@ -410,7 +418,37 @@ Deno.test({
     await waitForText(page, "td[data-label=Shipping]", "UPS");
     await waitForText(page, "td[data-label=Shipping]", "DHL eCommerce / Paket");
     await waitForText(page, "th .sub", "from email");
+    // Amounts carry their currency: the total as read, costs and profit in the workspace's.
+    await waitForText(page, "td[data-label=Total]", "45,00 €");
+    const { currency } = (await api("/api/settings", { method: "POST", body: "{}" })).body.settings;
+    const inCurrency = new Intl.NumberFormat("en-US", { style: "currency", currency });
+    await waitForText(page, "td[data-label=Cost]", inCurrency.format(45));
     await check(browser, page, "orders");
+    // At 360 px the columns fold into the row: each cell on its own line under its label, the
+    // carrier and the estimated delivery among them.
+    const narrow = await browser.page({ width: 360, height: 740 });
+    await narrow.goto(page.url(), { waitUntil: "networkidle0" });
+    await waitForText(narrow, "tbody tr", "Wool scarf");
+    const folded = await narrow.$$eval("tbody tr", (rows) =>
+      rows.map((row) => {
+        const cell = row.querySelector("td[data-label=Shipping]")!;
+        const { getComputedStyle } = globalThis as unknown as {
+          getComputedStyle: (e: unknown, pseudo?: string) => { display: string; content: string };
+        };
+        return {
+          text: (row as unknown as { innerText: string }).innerText,
+          display: getComputedStyle(cell).display,
+          label: getComputedStyle(cell, "::before").content,
+          right: row.getBoundingClientRect().right,
+        };
+      }));
+    const scarf = folded.find((r) => r.text.includes("Wool scarf"));
+    assert.ok(scarf, "the scarf's row");
+    assert.equal(scarf.display, "grid", "folded");
+    assert.equal(scarf.label, '"Shipping"');
+    assert.match(scarf.text, /DHL eCommerce \/ Paket · expected Dec 3, 2026/);
+    assert.ok(scarf.right <= 360, `row within 360 px (${scarf.right})`);
+    await narrow.close();
 
     // A template's live preview reads a pasted email.
     await page.goto(`${server.url}/intake/templates`, { waitUntil: "networkidle0" });

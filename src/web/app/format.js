@@ -13,6 +13,26 @@ const money = new Intl.NumberFormat(undefined, {
 export const centsText = (cents) =>
   cents === undefined || cents === null ? "" : money.format(cents / 100);
 
+/** Currency formatters by code: making one costs far more than using it. */
+const currencies = new Map();
+
+/**
+ * 123456 in "EUR" -> "€1,234.56": cents with the workspace currency's symbol; without a
+ * currency (settings not loaded yet), plain as `centsText`.
+ * @param {number | undefined | null} cents
+ * @param {string} [currency] ISO 4217
+ */
+export function moneyText(cents, currency) {
+  if (cents === undefined || cents === null) return "";
+  if (!currency) return centsText(cents);
+  let f = currencies.get(currency);
+  if (!f) {
+    f = new Intl.NumberFormat(undefined, { style: "currency", currency });
+    currencies.set(currency, f);
+  }
+  return f.format(cents / 100);
+}
+
 /**
  * What a person types as money to integer cents: "12", "12.5", "$1,234.56". Empty is null.
  * @param {string} text

@@ -13,6 +13,7 @@ import { ConfirmButton, ErrorText, Facts, Form, Loading, Page, useAction, useLoa
 import { CarrierEvents, carrierName } from "./carrier.js";
 import { learnedFrom, LearnedNote } from "./learned.js";
 import { changes, draftOf, OrderFields, patch } from "./order_fields.js";
+import { fieldWords, provenance } from "./provenance.js";
 import { RawMessage } from "./parts.js";
 import { ShareOrder } from "./shares.js";
 
@@ -52,41 +53,6 @@ export function OrderPage({ params }) {
       <${ShareOrder} orderId=${id} />
       <//>
   `;
-}
-
-/** Order fields as people call them, for provenance ("Item, order number and total from ..."). */
-const FIELD_WORDS = /** @type {Record<string, string>} */ ({
-  itemSummary: "item",
-  orderNumber: "order number",
-  store: "store",
-  trackingNumber: "tracking number",
-  carrier: "carrier",
-  total: "total",
-  price: "price",
-  costCents: "cost",
-  salePriceCents: "sale price",
-  receivedAt: "date",
-  estimatedDelivery: "expected delivery",
-  actualDelivery: "delivery date",
-  status: "status",
-  imageUrl: "image",
-  size: "size",
-  quantity: "quantity",
-  trackingUrl: "tracking page",
-  sourceId: "source",
-  shippedAt: "shipping date",
-});
-
-/**
- * "Item, order number and total": field names as a sentence.
- * @param {string[]} fields
- */
-export function fieldWords(fields) {
-  const words = fields.map((f) => FIELD_WORDS[f] ?? f);
-  const text = words.length > 1
-    ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`
-    : words.join("");
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** Where an order came from, in words. */
@@ -216,9 +182,7 @@ function History({ id }) {
                   zone,
                 )} · ${m.outcome}</span></p>
               ${m.setFields?.length
-                ? html`<p class="sub">${fieldWords(m.setFields)} from this ${
-                  m.channel === "email" ? "email" : "post"
-                }.</p>`
+                ? html`<p class="sub provenance">${provenance(m, zone)}.</p>`
                 : null}
               ${m.channel === "email" && m.rawSize
                 ? html`

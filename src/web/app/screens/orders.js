@@ -6,7 +6,7 @@
 import { html } from "htm/preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, ok } from "../api.js";
-import { centsText, dateTime } from "../format.js";
+import { dateOnly, dateTime, moneyText } from "../format.js";
 import { setQuery } from "../router.js";
 import { session } from "../session.js";
 import {
@@ -54,6 +54,9 @@ export function Orders({ query }) {
     [status, q, from, to, limit, offset],
   );
   const replace = replaceItem(list);
+  // The workspace currency, for costs and profit (`POST /api/settings {}` reads the settings).
+  const settings = useLoad(() => ok(api.POST("/api/settings", { body: {} })), []);
+  const currency = settings.data?.settings.currency;
 
   return html`
     <${Page} title="Orders" actions=${html`
@@ -76,7 +79,7 @@ export function Orders({ query }) {
                 : "No orders yet. Create one, import an email or set up intake."
             }</p>`
             : html`
-              <${Table} orders=${list.data.items} onChange=${replace}
+              <${Table} orders=${list.data.items} currency=${currency} onChange=${replace}
                 onDeleted=${() => list.reload()} />
             `}
           <${Pager} what="Orders" total=${list.data.total} limit=${list.data.limit}
@@ -119,8 +122,16 @@ function Filters({ status, q, from, to, limit }) {
   `;
 }
 
-/** @param {{orders: Order[], onChange: (o: Order) => void, onDeleted: () => void}} props */
-function Table({ orders, onChange, onDeleted }) {
+/**
+ * @typedef {object} TableProps
+ * @property {Order[]} orders
+ * @property {string} [currency] the workspace's, for costs, sale prices and profit
+ * @property {(o: Order) => void} onChange
+ * @property {() => void} onDeleted
+ */
+
+/** @param {TableProps} props */
+function Table({ orders, currency, onChange, onDeleted }) {
   const zone = session()?.user.timezone;
   return html`
     <table class="orders">
@@ -131,8 +142,9 @@ function Table({ orders, onChange, onDeleted }) {
           <th scope="col">Received</th>
           <th scope="col">Status</th>
           <th scope="col">Shipping</th>
+          <th scope="col" class="num">Total</th>
           <th scope="col" class="num">Cost</th>
-          <th scope="col" class="num">Sale price</th>
+          <th scope="col" class="num">Sale price${currency ? ` (${currency})` : ""}</th>
           <th scope="col" class="num">Profit</th>
           <th scope="col"><span class="visually-hidden">Actions</span></th>
         </tr>
@@ -140,7 +152,7 @@ function Table({ orders, onChange, onDeleted }) {
       <tbody>
         ${orders.map((order) =>
           html`
-            <${Row} key=${order.id} order=${order} zone=${zone}
+            <${Row} key=${order.id} order=${order} zone=${zone} currency=${currency}
               onChange=${onChange} onDeleted=${onDeleted} />
           `
         )}
@@ -153,23 +165,30 @@ function Table({ orders, onChange, onDeleted }) {
 const SOURCES = { manual: "entered by hand", email: "from email", chat: "from chat" };
 
 /**
- * The carrier and where the parcel is: "UPS · delivered Nov 24", "FedEx · expected 2026-11-28".
+ * The carrier and where the parcel is: "UPS · delivered Nov 24, 2026", "FedEx · expected Nov
+ * 28, 2026". Delivery dates are calendar days, shown as they are (UTC, never shifted a day).
  * @param {Order} order
  */
 function shipping(order) {
   const carrier = carrierName(order.carrier);
   const when = order.actualDelivery
-    ? `delivered ${order.actualDelivery}`
+    ? `delivered ${day(order.actualDelivery)}`
     : order.estimatedDelivery
-    ? `expected ${order.estimatedDelivery}`
+    ? `expected ${day(order.estimatedDelivery)}`
     : order.trackingNumber
     ? "tracking"
     : "";
   return [carrier, when].filter(Boolean).join(" · ");
 }
 
-/** @param {{order: Order, zone?: string, onChange: (o: Order) => void, onDeleted: () => void}} props */
-function Row({ order, zone, onChange, onDeleted }) {
+/** A delivery day ("2026-11-28", or a full time) as the day it names. @param {string} value */
+const day = (value) => dateOnly(value.length === 10 ? `${value}T12:00:00Z` : value, "UTC");
+
+/**
+ * @param {{order: Order, zone?: string, currency?: string, onChange: (o: Order) => void,
+ *   onDeleted: () => void}} props
+ */
+function Row({ order, zone, currency, onChange, onDeleted }) {
   const profit = order.salePriceCents !== undefined && order.costCents !== undefined
     ? order.salePriceCents - order.costCents
     : undefined;
@@ -191,14 +210,15 @@ function Row({ order, zone, onChange, onDeleted }) {
         <${StatusSelect} order=${order} onChange=${onChange} />
       </td>
       <td data-label="Shipping">${shipping(order)}</td>
+      <td data-label="Total" class="num">${order.total ?? order.price ?? ""}</td>
       <td data-label="Cost" class="num">${order.costCents === undefined && order.total
-        ? html`<span class="sub">${order.total} as read, cost not set</span>`
-        : centsText(order.costCents)}</td>
+        ? html`<span class="sub">not set</span>`
+        : moneyText(order.costCents, currency)}</td>
       <td data-label="Sale price" class="num">
         <${PriceInput} order=${order} onChange=${onChange} />
       </td>
       <td data-label="Profit" class=${`num ${profit !== undefined && profit < 0 ? "loss" : ""}`}>
-        ${centsText(profit)}</td>
+        ${moneyText(profit, currency)}</td>
       <td class="row-actions">
         <${ConfirmButton} label="Delete" buttonLabel=${`Delete ${order.itemSummary}`}
           title="Delete this order?"
