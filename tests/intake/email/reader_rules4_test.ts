@@ -1,0 +1,49 @@
+/**
+ * General rules of the readers learned from a third unseen set: a Japanese subject that names
+ * the order's receipt as a noun, a chat `Cart` field of numbered product lines.
+ */
+import { deepEqual, equal } from "node:assert/strict";
+import { readPhase } from "../../../src/intake/email/signals.ts";
+import { foldForMatch } from "../../../src/intake/text.ts";
+import { readLineItem } from "../../../src/intake/chat/fields.ts";
+import { readChatPost } from "../../../src/intake/chat/read.ts";
+
+Deno.test("a Japanese subject naming the order's receipt as a noun is ordered; closed orders are not", () => {
+  equal(readPhase([foldForMatch("【木曽ひのき工房】注文受付完了のご案内")]), "confirmed");
+  equal(readPhase([foldForMatch("ご注文受付のお知らせ")]), "confirmed");
+  equal(readPhase([foldForMatch("年末セールの注文受付は終了しました")]), undefined);
+  equal(readPhase([foldForMatch("注文受付期間のご案内")]), undefined);
+});
+
+Deno.test("a cart line's position is not part of the product name", () => {
+  deepEqual(readLineItem("Item 1: Fenwick Headphones ×2 — $149.00", true, true), {
+    name: "Fenwick Headphones",
+    quantity: 2,
+    price: "$149.00",
+  });
+  deepEqual(readLineItem("#3) Tarn Wool Socks", false), { name: "Tarn Wool Socks" });
+  deepEqual(readLineItem("Artikel 2. Bergschuh Alpin", false), { name: "Bergschuh Alpin" });
+  // A number that is the product's own stays.
+  deepEqual(readLineItem("1000 Piece Puzzle", false), { name: "1000 Piece Puzzle" });
+  deepEqual(readLineItem("2x Tarn Wool Socks", false), { name: "Tarn Wool Socks", quantity: 2 });
+});
+
+Deno.test("a 'Cart' field holds the products; a header saying only 'Checkout' needs an order number", () => {
+  const post = (orderNumber?: string) => ({
+    username: "Osprey",
+    embeds: [{
+      author: { name: "Osprey · Checkout" },
+      fields: [
+        { name: "Merchant", value: "Kestrel Audio" },
+        { name: "Cart", value: "Item 1: Fenwick Headphones ×1 — $149.00" },
+        ...(orderNumber ? [{ name: "Order Number", value: orderNumber }] : []),
+      ],
+    }],
+  });
+  const read = readChatPost(post("KA-1201"));
+  equal(read.reading.kind, "order");
+  if (read.reading.kind !== "order") return;
+  equal(read.reading.fields.itemSummary, "Fenwick Headphones");
+  equal(read.reading.fields.price, "$149.00");
+  equal(readChatPost(post()).reading.kind, "ignored");
+});
