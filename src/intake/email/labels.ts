@@ -67,8 +67,10 @@ export const LABELS: Record<LabelField, string> = {
     .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|サイズ`,
   price: String
     .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|価格|単価`,
+  // `Articolo spedito`, `Item shipped`: the label of a shipping mail's item says so.
   item: String
-    .raw`item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam` +
+    .raw`(?:item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam)` +
+    String.raw`(?: (?:shipped|versandt|verschickt|expedie|envia?do|spedito|verzonden))?` +
     "|商品名?|品名",
   estimatedDelivery: String
     .raw`(?:estimated|expected|scheduled|guaranteed|projected) (?:delivery|arrival)(?: date)?(?: is)?` +

@@ -1,10 +1,13 @@
 /**
  * General rules of the readers learned from a third unseen set: a Japanese subject that names
- * the order's receipt as a noun, a chat `Cart` field of numbered product lines.
+ * the order's receipt as a noun, a chat `Cart` field of numbered product lines, an item label
+ * that says the item was shipped, an item's details on its own line between dashes.
  */
 import { deepEqual, equal } from "node:assert/strict";
 import { readPhase } from "../../../src/intake/email/signals.ts";
 import { foldForMatch } from "../../../src/intake/text.ts";
+import { splitLine } from "../../../src/intake/email/items_anchored.ts";
+import { isLabel } from "../../../src/intake/email/labels.ts";
 import { readLineItem } from "../../../src/intake/chat/fields.ts";
 import { readChatPost } from "../../../src/intake/chat/read.ts";
 
@@ -46,4 +49,31 @@ Deno.test("a 'Cart' field holds the products; a header saying only 'Checkout' ne
   equal(read.reading.fields.itemSummary, "Fenwick Headphones");
   equal(read.reading.fields.price, "$149.00");
   equal(readChatPost(post()).reading.kind, "ignored");
+});
+
+Deno.test("an item label may say the item was shipped", () => {
+  for (
+    const label of ["Articolo spedito:", "Item shipped", "Artículo enviado:", "Artikel versandt:"]
+  ) {
+    equal(isLabel(label, "item"), true, label);
+  }
+  equal(isLabel("Shipped to:", "item"), false);
+});
+
+Deno.test("an item's labelled details between dashes on its line are not its name", () => {
+  deepEqual(splitLine("NORDVIK - Chaqueta acolchada Picos - Talla: M - Cantidad: 2"), {
+    name: "Chaqueta acolchada Picos",
+    details: ["Talla: M", "Cantidad: 2"],
+  });
+  deepEqual(splitLine("Fenwick Headphones | Colour: Slate"), {
+    name: "Fenwick Headphones",
+    details: ["Colour: Slate"],
+  });
+  // No labelled detail: the line is the name, dashes and capitals included.
+  deepEqual(splitLine("ACME - Spring Jacket - Blue"), {
+    name: "ACME - Spring Jacket - Blue",
+    details: [],
+  });
+  // Only details: nothing to call a name, the line stays whole.
+  deepEqual(splitLine("Size: M - Qty: 1"), { name: "Size: M - Qty: 1", details: [] });
 });
