@@ -36,8 +36,10 @@ export const LABELS: Record<LabelField, string> = {
     "|ご?注文番号|オーダー番号|受注番号",
   trackingNumber: String
     .raw`(?:[a-z]+ )?(?:tracking|track|tracing)(?: number| no\.?| #| id| code| reference| ref)` +
+    // `DPD parcel number`, `USPS tracking`: the carrier's name may open the label.
+    String.raw`|(?:[a-z]+ )?(?:parcel|package|consignment)(?: number| no\.?| #| id)` +
     String
-      .raw`|tracking|(?:air )?waybill(?: number)?|awb|sendungs(?:verfolgungs)?nummer|sendungsnr\.?|trackingnummer|paketnummer` +
+      .raw`|(?:[a-z]+ )?tracking|(?:air )?waybill(?: number)?|awb|sendungs(?:verfolgungs)?nummer|sendungsnr\.?|trackingnummer|paketnummer` +
     String
       .raw`|(?:numero|n°|no|nº|n\.º|n\.o) (?:de )?(?:suivi|colis|seguimiento|envio)|codigo de seguimiento|localizador` +
     String

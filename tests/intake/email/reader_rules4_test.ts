@@ -1,12 +1,14 @@
 /**
  * General rules of the readers learned from a third unseen set: a Japanese subject that names
  * the order's receipt as a noun, a chat `Cart` field of numbered product lines, an item label
- * that says the item was shipped, an item's details on its own line between dashes.
+ * that says the item was shipped, an item's details on its own line between dashes, a tracking
+ * label opened by a carrier's name.
  */
 import { deepEqual, equal } from "node:assert/strict";
 import { readPhase } from "../../../src/intake/email/signals.ts";
 import { foldForMatch } from "../../../src/intake/text.ts";
 import { splitLine } from "../../../src/intake/email/items_anchored.ts";
+import { namesOtherCarrier } from "../../../src/intake/email/tracking.ts";
 import { isLabel } from "../../../src/intake/email/labels.ts";
 import { readLineItem } from "../../../src/intake/chat/fields.ts";
 import { readChatPost } from "../../../src/intake/chat/read.ts";
@@ -76,4 +78,14 @@ Deno.test("an item's labelled details between dashes on its line are not its nam
   });
   // Only details: nothing to call a name, the line stays whole.
   deepEqual(splitLine("Size: M - Qty: 1"), { name: "Size: M - Qty: 1", details: [] });
+});
+
+Deno.test("a tracking label may open with a carrier's name; another carrier's leaves the carrier blank", () => {
+  for (const label of ["Evri parcel number:", "USPS tracking:", "Kestrel package number"]) {
+    equal(isLabel(label, "trackingNumber"), true, label);
+  }
+  equal(namesOtherCarrier("Evri parcel number:"), true);
+  equal(namesOtherCarrier("USPS tracking:"), false);
+  equal(namesOtherCarrier("Your tracking number"), false);
+  equal(namesOtherCarrier("Tracking number"), false);
 });
