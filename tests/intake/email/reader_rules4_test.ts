@@ -2,13 +2,14 @@
  * General rules of the readers learned from a third unseen set: a Japanese subject that names
  * the order's receipt as a noun, a chat `Cart` field of numbered product lines, an item label
  * that says the item was shipped, an item's details on its own line between dashes, a tracking
- * label opened by a carrier's name.
+ * label opened by a carrier's name, a number on a carrier's own tracking page.
  */
 import { deepEqual, equal } from "node:assert/strict";
 import { readPhase } from "../../../src/intake/email/signals.ts";
 import { foldForMatch } from "../../../src/intake/text.ts";
 import { splitLine } from "../../../src/intake/email/items_anchored.ts";
 import { namesOtherCarrier } from "../../../src/intake/email/tracking.ts";
+import { trackingNumbersInUrl } from "../../../src/intake/email/links.ts";
 import { isLabel } from "../../../src/intake/email/labels.ts";
 import { readLineItem } from "../../../src/intake/chat/fields.ts";
 import { readChatPost } from "../../../src/intake/chat/read.ts";
@@ -88,4 +89,19 @@ Deno.test("a tracking label may open with a carrier's name; another carrier's le
   equal(namesOtherCarrier("USPS tracking:"), false);
   equal(namesOtherCarrier("Your tracking number"), false);
   equal(namesOtherCarrier("Tracking number"), false);
+});
+
+Deno.test("a number on a carrier's own tracking page is that carrier's, whatever its shape", () => {
+  const sscc = "00340433987654321013"; // a USPS 20-digit shape too
+  deepEqual(
+    trackingNumbersInUrl(`https://www.dhl.de/de/verfolgen.html?piececode=${sscc}`),
+    [{ trackingNumber: sscc, carrier: "dhl", checked: true }],
+  );
+  // Off the carrier's site the shape decides.
+  deepEqual(
+    trackingNumbersInUrl(`https://shop.example/track?tracking_number=${sscc}`).map((t) =>
+      t.carrier
+    ),
+    ["usps"],
+  );
 });
