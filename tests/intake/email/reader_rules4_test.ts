@@ -2,7 +2,8 @@
  * General rules of the readers learned from a third unseen set: a Japanese subject that names
  * the order's receipt as a noun, a chat `Cart` field of numbered product lines, an item label
  * that says the item was shipped, an item's details on its own line between dashes, a tracking
- * label opened by a carrier's name, a number on a carrier's own tracking page.
+ * label opened by a carrier's name, a number on a carrier's own tracking page, `Your delivery
+ * day`.
  */
 import { deepEqual, equal } from "node:assert/strict";
 import { readPhase } from "../../../src/intake/email/signals.ts";
@@ -104,4 +105,9 @@ Deno.test("a number on a carrier's own tracking page is that carrier's, whatever
     ),
     ["usps"],
   );
+});
+
+Deno.test("'delivery day' labels the expected delivery", () => {
+  equal(isLabel("Your delivery day:", "estimatedDelivery"), true);
+  equal(isLabel("Delivery day", "estimatedDelivery"), true);
 });
