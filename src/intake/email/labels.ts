@@ -36,7 +36,7 @@ export const LABELS: Record<LabelField, string> = {
     "|ご?注文番号|オーダー番号|受注番号",
   trackingNumber: String
     .raw`(?:[a-z]+ )?(?:tracking|track|tracing)(?: number| no\.?| #| id| code| reference| ref)` +
-    // `DPD parcel number`, `USPS tracking`: the carrier's name may open the label.
+    // `Evri parcel number`, `UPS tracking`: the carrier's name may open the label.
     String.raw`|(?:[a-z]+ )?(?:parcel|package|consignment)(?: number| no\.?| #| id)` +
     String
       .raw`|(?:[a-z]+ )?tracking|(?:air )?waybill(?: number)?|awb|sendungs(?:verfolgungs)?nummer|sendungsnr\.?|trackingnummer|paketnummer` +
@@ -69,7 +69,7 @@ export const LABELS: Record<LabelField, string> = {
     .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|サイズ`,
   price: String
     .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|価格|単価`,
-  // `Articolo spedito`, `Item shipped`: the label of a shipping mail's item says so.
+  // `Artículo enviado`, `Item shipped`: the label of a shipping mail's item says so.
   item: String
     .raw`(?:item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam)` +
     String.raw`(?: (?:shipped|versandt|verschickt|expedie|envia?do|spedito|verzonden))?` +

@@ -46,8 +46,8 @@ const LABEL_OPENER =
   /^(?:your|the|my|our|this|order|shipment|shipping|delivery|package|parcel|item|return)$/;
 
 /**
- * `DPD parcel number`: the label names a carrier we do not look up, so the number's format
- * says nothing of its carrier (a DPD number has a DHL shape): no carrier rather than a guess.
+ * `Evri parcel number`: the label names a carrier we do not look up, so the number's format
+ * says nothing of its carrier (its number may have a DHL shape): no carrier rather than a guess.
  */
 export function namesOtherCarrier(label: string): boolean {
   const first = /^([a-z]+) (?:parcel|package|consignment|tracking)\b/.exec(

@@ -17,7 +17,7 @@ import { readChatPost } from "../../../src/intake/chat/read.ts";
 
 Deno.test("a Japanese subject naming the order's receipt as a noun is ordered; closed orders are not", () => {
   equal(readPhase([foldForMatch("【木曽ひのき工房】注文受付完了のご案内")]), "confirmed");
-  equal(readPhase([foldForMatch("ご注文受付のお知らせ")]), "confirmed");
+  equal(readPhase([foldForMatch("ご注文受付いたしました")]), "confirmed");
   equal(readPhase([foldForMatch("年末セールの注文受付は終了しました")]), undefined);
   equal(readPhase([foldForMatch("注文受付期間のご案内")]), undefined);
 });
@@ -57,7 +57,7 @@ Deno.test("a 'Cart' field holds the products; a header saying only 'Checkout' ne
 
 Deno.test("an item label may say the item was shipped", () => {
   for (
-    const label of ["Articolo spedito:", "Item shipped", "Artículo enviado:", "Artikel versandt:"]
+    const label of ["Prodotto spedito", "Item shipped", "Artículo enviado:", "Artikel versandt:"]
   ) {
     equal(isLabel(label, "item"), true, label);
   }
@@ -83,11 +83,11 @@ Deno.test("an item's labelled details between dashes on its line are not its nam
 });
 
 Deno.test("a tracking label may open with a carrier's name; another carrier's leaves the carrier blank", () => {
-  for (const label of ["Evri parcel number:", "USPS tracking:", "Kestrel package number"]) {
+  for (const label of ["Evri parcel number:", "UPS tracking:", "Kestrel package number"]) {
     equal(isLabel(label, "trackingNumber"), true, label);
   }
   equal(namesOtherCarrier("Evri parcel number:"), true);
-  equal(namesOtherCarrier("USPS tracking:"), false);
+  equal(namesOtherCarrier("UPS tracking:"), false);
   equal(namesOtherCarrier("Your tracking number"), false);
   equal(namesOtherCarrier("Tracking number"), false);
 });
