@@ -24,6 +24,9 @@ export interface LineItem {
 
 const MONEY =
   /^(?:[$€£¥₹₩]|[A-Z]{1,3}\$|(?:USD|EUR|GBP|CAD|AUD|JPY|CHF|SEK|NOK|DKK|PLN|CZK|NZD)\s?)?\s?\d[\d.,' ]*(?:\s?(?:[$€£¥₹]|kr|zł|USD|EUR|GBP|CAD|AUD|JPY|CHF|SEK|NOK|DKK|PLN|CZK|NZD))?$/;
+/** A cart line's position before its product: `Item 1: `, `Artikel 2. `, `#3) `. */
+const LINE_POSITION =
+  /^(?:(?:item|product|line|artikel|article|artículo|producto|articolo|prodotto|商品)\s*)?#?\d{1,3}\s*[:.)]\s+(?=\S)/iu;
 /** The figure after a cart line's last dash, and a short size in brackets after it. */
 const CART_TAIL = /^(.+?)(?:\s+\(([^()]{1,20})\))?$/;
 
@@ -48,7 +51,8 @@ function withQuantity(name: string, digits: string): LineItem {
  * only after the last dash). A labelled product (`strict`) gives a figure only when it is
  * plainly money (a sign, a code or two decimals): `Product: Dunk Low - 10` keeps its name.
  */
-export function readLineItem(line: string, cartLine: boolean, strict = false): LineItem {
+export function readLineItem(printed: string, cartLine: boolean, strict = false): LineItem {
+  const line = printed.replace(LINE_POSITION, "");
   if (!cartLine) return takeQuantity(line);
   const dash = [...line.matchAll(/\s+[-–—]\s+/g)].at(-1);
   const tail = dash && dash.index > 0

@@ -40,6 +40,8 @@ const VOCABULARY: Record<FieldKind, readonly string[]> = {
     ...["produit", "nomduproduit", "nomdelarticle", "producto", "artículo", "nombredelproducto"],
     ...["produto", "productnaam", "prodotto", "articolo", "nomeprodotto", "nomedelprodotto"],
     ...["商品名", "製品", "製品名", "アイテム", "品名", "商品名称", "产品"],
+    // A cart's field holds its product lines (`Item 1: Name ×1 — $price`).
+    ...["cart", "basket", "warenkorb", "panier", "carrito", "winkelwagen", "carrello", "カート"],
   ],
   store: [
     ...["store", "storename", "site", "sitename", "website", "retailer", "shop", "shopname"],
@@ -159,7 +161,7 @@ const OTHER = [
   ...["gender", "coupon", "discountcode", "promocode", "duration", "elapsed", "timetaken"],
   // Section headings.
   ...["details", "info", "information", "summary", "overview", "orderdetails", "orderinfo"],
-  ...["ordersummary", "checkoutdetails", "checkoutinfo", "itemdetails", "productdetails", "cart"],
+  ...["ordersummary", "checkoutdetails", "checkoutinfo", "itemdetails", "productdetails"],
   // Sums and costs that are not the total.
   ...["zwischensumme", "soustotal", "versand", "versandkosten", "livraison", "envío", "envio"],
   ...["verzending", "verzendkosten", "spedizione", "subtotale", "小計", "送料", "税", "mwst"],

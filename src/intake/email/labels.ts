@@ -36,8 +36,10 @@ export const LABELS: Record<LabelField, string> = {
     "|ご?注文番号|オーダー番号|受注番号",
   trackingNumber: String
     .raw`(?:[a-z]+ )?(?:tracking|track|tracing)(?: number| no\.?| #| id| code| reference| ref)` +
+    // `Evri parcel number`, `UPS tracking`: the carrier's name may open the label.
+    String.raw`|(?:[a-z]+ )?(?:parcel|package|consignment)(?: number| no\.?| #| id)` +
     String
-      .raw`|tracking|(?:air )?waybill(?: number)?|awb|sendungs(?:verfolgungs)?nummer|sendungsnr\.?|trackingnummer|paketnummer` +
+      .raw`|(?:[a-z]+ )?tracking|(?:air )?waybill(?: number)?|awb|sendungs(?:verfolgungs)?nummer|sendungsnr\.?|trackingnummer|paketnummer` +
     String
       .raw`|(?:numero|n°|no|nº|n\.º|n\.o) (?:de )?(?:suivi|colis|seguimiento|envio)|codigo de seguimiento|localizador` +
     String
@@ -67,13 +69,15 @@ export const LABELS: Record<LabelField, string> = {
     .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|サイズ`,
   price: String
     .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|価格|単価`,
+  // `Artículo enviado`, `Item shipped`: the label of a shipping mail's item says so.
   item: String
-    .raw`item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam` +
+    .raw`(?:item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam)` +
+    String.raw`(?: (?:shipped|versandt|verschickt|expedie|envia?do|spedito|verzonden))?` +
     "|商品名?|品名",
   estimatedDelivery: String
     .raw`(?:estimated|expected|scheduled|guaranteed|projected) (?:delivery|arrival)(?: date)?(?: is)?` +
     String
-      .raw`|your estimated delivery date is|delivery estimate|arriving(?: on| by)?|arrives(?: on| by)?|delivers(?: on| by)?|will arrive(?: on| by)?|delivery date|get it by|delivery by|expected by` +
+      .raw`|your estimated delivery date is|delivery estimate|arriving(?: on| by)?|arrives(?: on| by)?|delivers(?: on| by)?|will arrive(?: on| by)?|delivery date|(?:your )?delivery day|get it by|delivery by|expected by` +
     String
       .raw`|verwachte (?:levering|bezorging|bezorgdatum|leverdatum|bezorgdag)|bezorgdatum|bezorgdag|bezorgmoment|leverdatum|(?:vandaag |morgen |overmorgen )?in huis(?: op)?|(?:consegna|arrivo) (?:prevista|previsto|stimata)|data (?:di|prevista di) consegna` +
     "|お届け予定日?|配達予定日?|到着予定日?|お届け日" +

@@ -128,8 +128,20 @@ const CARRIER_HOSTS: [RegExp, CarrierKey | null][] = [
   [/(?:^|\.)ups\.com$/i, "ups"],
   [/(?:^|\.)fedex\.com$/i, "fedex"],
   [/(?:^|\.)usps\.com$/i, "usps"],
-  [/(?:^|\.)dhl\.(?:de|com|co\.uk|fr|es)$|(?:^|\.)express\.dhl$/i, null],
+  [/(?:^|\.)express\.dhl$/i, "dhl-express"],
+  // DHL's sites track both its parcel and its express numbers.
+  [/(?:^|\.)dhl\.(?:de|com|co\.uk|fr|es)$/i, null],
 ];
+
+/**
+ * The carrier of a number on a carrier's own tracking page: the site's. A number whose shape
+ * is another carrier's (a DHL Paket SSCC outside the prefix we know has a USPS shape) is the
+ * site's carrier's all the same; on DHL's sites a DHL shape says parcel or express.
+ */
+function siteCarrier(site: [RegExp, CarrierKey | null] | undefined, shaped: CarrierKey) {
+  if (!site) return shaped;
+  return site[1] ?? (shaped.startsWith("dhl") ? shaped : "dhl");
+}
 
 /** Whether a URL is on a carrier's own site. */
 export function isCarrierUrl(href: string): boolean {
@@ -156,7 +168,8 @@ export function trackingNumbersInUrl(href: string): UrlTracking[] {
   if (!REWRITTEN.test(href) && !TRACKING_SIGNS.test(href)) return [];
   const url = parse(href);
   if (!url) return [];
-  const carrierSite = CARRIER_HOSTS.some(([re]) => re.test(url.hostname));
+  const site = CARRIER_HOSTS.find(([re]) => re.test(url.hostname));
+  const carrierSite = site !== undefined;
   const parts: string[] = [];
   const wanted = (key: string) =>
     carrierSite || (TRACKING_KEYS.test(key) && key.toLowerCase() !== "id");
@@ -175,7 +188,7 @@ export function trackingNumbersInUrl(href: string): UrlTracking[] {
     if (detection.valid && !out.some((t) => t.trackingNumber === detection.trackingNumber)) {
       out.push({
         trackingNumber: detection.trackingNumber,
-        carrier: detection.carrier,
+        carrier: siteCarrier(site, detection.carrier),
         checked: detection.form !== "dhl-piece-id" && !detection.form.startsWith("dhl-ecommerce"),
       });
     }

@@ -52,7 +52,7 @@ const PHASES: [Phase, RegExp][] = [
       String
         .raw`\b(?:order (?:is )?confirmed|order #?[\w-]*\d[\w-]* (?:is |has been )?confirmed|order confirmation|confirmation de commande|bestellbestatigung|confirmacion de(?: tu| su)? pedido|thanks? (?:you )?for (?:your )?(?:order|purchase)|thank you for shopping|we(?:'ve| have) received your order|order (?:has been )?received|has been received|has been placed|order placed|you purchased|we(?:'re| are) processing your order|(?:is|are) being (?:prepared|processed|packed|roasted)|getting (?:your )?(?:order|items?|it|them)(?: ready)?|got 'em|you got 'em|(?:vielen )?dank(?:e)? fur (?:deine|ihre|deinen|ihren) (?:bestellung|einkauf)|bestellung (?:ist )?eingegangen|wird (?:gerade |jetzt )?(?:bearbeitet|vorbereitet)|in bearbeitung|merci pour (?:votre|ta|ton) (?:commande|achat)|en cours de preparation|en preparation|gracias por (?:tu|su) (?:compra|pedido)|se esta preparando|en preparacion|bedankt voor (?:je|uw) (?:bestelling|aankoop)|wordt (?:verwerkt|voorbereid)|grazie per (?:il tuo|il suo|l'|aver) ?(?:ordine|acquisto)|in (?:lavorazione|preparazione)|purchase confirmed|receipt)\b|` +
         ja(
-          "ご注文ありがとうございます|ご注文を承りました|注文確定|ご注文の確認|注文を受け付け|注文内容(?:の)?(?:ご)?確認|注文内容をお知らせ",
+          "ご注文ありがとうございます|ご注文を承りました|注文確定|ご注文の確認|注文を受け付け|注文受付(?:のお知らせ|完了|しました|いたしました)|注文内容(?:の)?(?:ご)?確認|注文内容をお知らせ",
         ),
     ),
   ],

@@ -41,6 +41,20 @@ const WEAK_FORMS: ReadonlySet<TrackingForm> = new Set([
 ]);
 const CARRIER_WORDS =
   /\b(?:ups|fedex|federal express|usps|postal service|dhl|dhl express|deutsche post)\b/;
+/** Words before a tracking label that name no carrier (`Your tracking number`). */
+const LABEL_OPENER =
+  /^(?:your|the|my|our|this|order|shipment|shipping|delivery|package|parcel|item|return)$/;
+
+/**
+ * `Evri parcel number`: the label names a carrier we do not look up, so the number's format
+ * says nothing of its carrier (its number may have a DHL shape): no carrier rather than a guess.
+ */
+export function namesOtherCarrier(label: string): boolean {
+  const first = /^([a-z]+) (?:parcel|package|consignment|tracking)\b/.exec(
+    foldKeepingOffsets(label).trim(),
+  )?.[1];
+  return !!first && !LABEL_OPENER.test(first) && !CARRIER_WORDS.test(first);
+}
 const TRACK_LINK_TEXT =
   /\b(?:track|tracking|trace|verfolgen|sendungsverfolgung|suivre|suivi|seguir|seguimiento|rastrear|traccia)\b/;
 const MAX_LINKS = 300;
@@ -118,7 +132,8 @@ export function findTracking(blocks: Block[], orderNumber?: string, subject = ""
     if (labelled) {
       const d = detectCarrier(labelled.value);
       if (d.valid) {
-        found = { trackingNumber: d.trackingNumber, carrier: d.carrier };
+        const other = namesOtherCarrier(labelled.label);
+        found = { trackingNumber: d.trackingNumber, ...(other ? {} : { carrier: d.carrier }) };
         how = fromLabel(labelled);
       }
     }
