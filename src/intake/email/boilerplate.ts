@@ -1,8 +1,8 @@
 /**
  * Blocks that are never a value (issue 22): the text of a link or button ("View your order",
  * "Track parcel"), a greeting or thank-you line, a `Label: value` line of another field (order
- * number, total, member number...), a date line, a legal or marketing line, and a heading that
- * repeats the subject. Checked by class, in every language the labels know, never by sender.
+ * number, total, member number...), a date line or a dated event (`Placed Nov 22`), a separator
+ * drawn in text (`━━━━`), a legal or marketing line, and a heading that repeats the subject. Checked by class, in every language the labels know, never by sender.
  */
 import { foldKeepingOffsets, memoByText } from "../text.ts";
 import type { Block } from "./html.ts";
@@ -23,9 +23,17 @@ const OTHER_IDS =
 const DATE_LINE =
   /^(?:(?:order|placed|ordered|date|datum|fecha|bestelldatum|date de commande)\b[^:]{0,30}:|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,? [a-z]{3,9} \d{1,2},? \d{4}$)/;
 
-/** `Order #4411`, `Bestellung 1001 · Placed Aug 16`: the order-number line. */
+/**
+ * `Order #4411`, `Bestellung 1001 · Placed Aug 16`, `Commande n° 61204 du 19/11/2026`: the
+ * order-number line, with what it says of the order after the number.
+ */
 const ORDER_LINE =
-  /^(?:your )?(?:order|bestellung|commande|pedido|ordine|bestelling|receipt|transaction)(?: number| no\.?| nr\.?| id| n°)?\s*[#:]?\s*[a-z0-9-]*\d[a-z0-9-]*(?:\s*[·|,(-].*)?$/;
+  /^(?:your )?(?:order|bestellung|commande|pedido|ordine|bestelling|receipt|transaction)(?: number| no\.?| nr\.?| id| n°)?\s*[#:]?\s*[a-z0-9-]*\d[a-z0-9-]*(?:\s*[·|,(-].*|\s+(?:du|del|de|vom|van|dal|of|from|on|placed|dated)\s.*)?$/;
+/** A word of what happened to an order, then a date: `Placed Nov 22, 2026`, `Arriving by Friday`. */
+const DATED_EVENT =
+  /^(?:placed|ordered|order date|arriving|arrives|arrival|delivered|shipped|dispatched|expected|estimated(?: delivery)?|bestellt|versandt|geliefert|zugestellt|commandee?|expediee?|livree?|enviado|entregado|besteld|verzonden|bezorgd|ordinato|spedito|consegnato)\b.{0,40}?(?:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d|\b\d{1,2}[./-]\d{1,2}\b|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tomorrow)\b)/;
+/** Nothing but rules, dots or dashes: a separator drawn in text. */
+const NO_WORD = /^[^\p{L}\p{N}]*$/u;
 /** `【ご注文日】 2026年8月15日`: a label in lenticular brackets, the Japanese `Label:`. */
 const BRACKET_LABEL = /^【[^】]{1,20}】/;
 
@@ -44,8 +52,8 @@ export function isOtherId(text: string): boolean {
 const textClass = memoByText((text: string): boolean => {
   const folded = foldKeepingOffsets(text);
   return GREETING.test(folded) || LEGAL.test(folded) || OTHER_IDS.test(folded) ||
-    DATE_LINE.test(folded) || ORDER_LINE.test(folded) || fieldLine(folded) ||
-    BRACKET_LABEL.test(text);
+    DATE_LINE.test(folded) || ORDER_LINE.test(folded) || DATED_EVENT.test(folded) ||
+    fieldLine(folded) || BRACKET_LABEL.test(text) || NO_WORD.test(text);
 });
 
 /** Whether a block is of a class that never holds a value (see the file comment). */

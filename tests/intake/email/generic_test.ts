@@ -113,6 +113,19 @@ Deno.test("buttons, greetings, other ids, field lines, legal lines and the subje
     true,
   );
   equal(isBoilerplate(block("Canvas Weekender Bag")), false);
+  // A dated event, the order-number line with its date, a separator drawn in text: never items.
+  equal(isBoilerplate(block("Placed Oct 3, 2026")), true);
+  equal(isBoilerplate(block("Arriving by Friday, October 9")), true);
+  equal(isBoilerplate(block("Geliefert am 12.10.2026")), true);
+  equal(isBoilerplate(block("Expédiée le 04/10/2026")), true);
+  equal(isBoilerplate(block("Commande n° 55310 du 03/10/2026")), true);
+  equal(isBoilerplate(block("Order 88214 from October 3")), true);
+  equal(isBoilerplate(block("══════════════")), true);
+  equal(isBoilerplate(block("- - - - - - -")), true);
+  // Still items: a name that starts like an event word, a name with a size.
+  equal(isBoilerplate(block("Delivery Drone Kit X2")), false);
+  equal(isBoilerplate(block("Shipped Oak Side Table 45 cm")), false);
+  equal(isBoilerplate(block("€ 49,99")), false, "a bare amount is a value, not boilerplate");
 });
 
 Deno.test("label vocabularies in Dutch, Italian and Japanese; a figure run into its label", () => {
