@@ -5,9 +5,6 @@
  */
 import type { Config } from "./config.ts";
 
-/** The default mail domain: nothing on the internet delivers to it. */
-export const LOCAL_MAIL_DOMAIN = "inbound.localhost";
-
 export interface Capabilities {
   /** The base URL of links (bot URLs, reset links, share pages). */
   baseUrl: string;
@@ -51,7 +48,8 @@ export function capabilities(config: Config): Capabilities {
   const domain = config.mailDomain;
   const missing: string[] = [];
   if (smtpPort === undefined && !mailWorker) missing.push("SMTP_PORT or INBOUND_MAIL_KEY");
-  if (domain === LOCAL_MAIL_DOMAIN || domain.endsWith(".localhost")) missing.push("MAIL_DOMAIN");
+  // Nothing on the internet delivers to `.localhost` (the default is `inbound.localhost`).
+  if (domain.endsWith(".localhost")) missing.push("MAIL_DOMAIN");
   return {
     baseUrl: config.baseUrl,
     baseUrlLocal: LOOPBACK.test(hostOf(config.baseUrl)),

@@ -233,7 +233,7 @@ export const keys = {
   /** A background job's lease: who runs it now, and until when. */
   lease: (job: string) => ["lease", job] as const,
 
-  // Data layout (store/layout.ts, store/migrations/): which migrations the data has had
+  // Data layout (store/migrations/): which migrations the data has had
   /** `LayoutMarker`: the layout version (migrations applied, in list order) and who wrote it. */
   layout: () => ["layout"] as const,
   /** A running migration's progress: where its next batch starts (and its counts so far). */

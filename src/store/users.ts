@@ -211,7 +211,6 @@ export function updateUser(
   });
 }
 
-/** The oldest account there is (ids sort by creation time), or null. */
 /** The deployment's operator: an account listed in `OPERATOR_EMAILS`, or the oldest account. */
 export async function isOperator(
   kv: Deno.Kv,
@@ -222,7 +221,8 @@ export async function isOperator(
   return await firstUserId(kv) === user.id;
 }
 
-export async function firstUserId(kv: Deno.Kv): Promise<string | null> {
+/** The oldest account there is (ids sort by creation time), or null. */
+async function firstUserId(kv: Deno.Kv): Promise<string | null> {
   for await (const entry of kv.list<UserRecord>({ prefix: keys.users() }, { limit: 1 })) {
     return entry.value.id;
   }

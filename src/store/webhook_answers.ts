@@ -183,13 +183,15 @@ export class AnswerJournal {
 
   /** The notes of a file by pair, read again only when it changed; null when it is gone. */
   #answers(path: string): Map<string, NotedAnswer> | null {
-    let stat: Deno.FileInfo;
+    let size: number;
+    let mtime: number;
     let text: string;
     try {
-      stat = Deno.statSync(path);
+      const stat = Deno.statSync(path);
+      size = stat.size;
+      mtime = stat.mtime?.getTime() ?? 0;
       const known = this.#read.get(path);
-      const mtime = stat.mtime?.getTime() ?? 0;
-      if (known && known.size === stat.size && known.mtime === mtime) return known.answers;
+      if (known && known.size === size && known.mtime === mtime) return known.answers;
       text = Deno.readTextFileSync(path);
     } catch {
       this.#read.delete(path);
@@ -207,7 +209,7 @@ export class AnswerJournal {
         // A line a kill cut short (or the empty one after the last) is no note.
       }
     }
-    this.#read.set(path, { size: stat.size, mtime: stat.mtime?.getTime() ?? 0, answers });
+    this.#read.set(path, { size, mtime, answers });
     return answers;
   }
 }
