@@ -9,19 +9,25 @@ import type { MessageFields } from "../domain/order.ts";
 import { moneyValue } from "./money.ts";
 
 /** The amount and currency of a printed total, when it is one figure with a known currency. */
-export function totalAmount(total: string | undefined): { cents: number; currency: string } | null {
+function totalAmount(total: string | undefined): { cents: number; currency: string } | null {
   if (!total) return null;
   const money = moneyValue(total);
   if (!money || !money.currency || money.cents < 0) return null;
   return { cents: money.cents, currency: money.currency };
 }
 
-/** The fields with `costCents` from `total` when it is in the workspace currency. */
-export function withCostFromTotal<F extends MessageFields>(fields: F, currency: Currency): F {
+/**
+ * The fields with `costCents` from `total` when it is in the workspace currency. The currency is
+ * asked for (a KV read) only when the message printed an amount and gave no cost.
+ */
+export async function withCostFromTotal<F extends MessageFields>(
+  fields: F,
+  currencyOf: () => Promise<Currency>,
+): Promise<F> {
   if (fields.costCents !== undefined) return fields;
   // A checkout post often prints only the price of its one item: that is its total.
   const printed = fields.total ?? ((fields.quantity ?? 1) === 1 ? fields.price : undefined);
   const amount = totalAmount(printed);
-  if (!amount || amount.currency !== currency) return fields;
+  if (!amount || amount.currency !== await currencyOf()) return fields;
   return { ...fields, costCents: amount.cents };
 }

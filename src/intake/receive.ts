@@ -142,7 +142,7 @@ async function storeOrder(
   const result = await ingestOrder(kv, {
     userId: message.userId,
     source: message.channel,
-    fields: withCostFromTotal(reading.fields, await workspaceCurrency(kv, message.userId)),
+    fields: await withCostFromTotal(reading.fields, () => workspaceCurrency(kv, message.userId)),
     signals: reading.signals,
     extension,
   }, options);
