@@ -29,10 +29,6 @@ export const CURRENCIES = [
 ] as const;
 export type Currency = typeof CURRENCIES[number];
 
-export function isCurrency(value: unknown): value is Currency {
-  return (CURRENCIES as readonly unknown[]).includes(value);
-}
-
 /** Time zones (or their area prefix) whose country's currency is not the default. */
 const BY_ZONE: [RegExp, Currency][] = [
   [/^Europe\/(London|Belfast|Guernsey|Isle_of_Man|Jersey)$/, "GBP"],

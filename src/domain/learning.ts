@@ -274,12 +274,3 @@ export function findReadSpans(
   }
   return spans;
 }
-
-/** A learned template's fields after one more correction (one template per sender). */
-export function withLearnedField(
-  fields: Partial<Record<string, string>>,
-  field: LearnableField,
-  expression: string,
-): Partial<Record<string, string>> {
-  return { ...fields, [field]: expression };
-}

@@ -4,6 +4,7 @@
  * match a printed figure). The decimal separator is the last `.` or `,` followed by exactly
  * one or two digits at the end; any other separator (`.`, `,`, `'`, space) groups thousands.
  */
+import { CURRENCIES } from "../domain/currency.ts";
 import { memoByText } from "./text.ts";
 
 export interface Money {
@@ -37,7 +38,7 @@ const SYMBOLS: Record<string, string> = {
   "zł": "PLN",
   "Fr.": "CHF",
 };
-const CODES = "USD|EUR|GBP|CHF|CAD|AUD|NZD|JPY|SEK|NOK|DKK|PLN|CZK|HUF|MXN|BRL|HKD|SGD|CNY|INR|ZAR";
+const CODES = CURRENCIES.join("|");
 const SYMBOL = String.raw`(?:US ?\$|C\$|CA\$|A\$|AU\$|\$|€|£|¥|￥|₹)`;
 const NUMBER = String.raw`\d{1,3}(?:[.,' \u00A0\u202F]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
 /** Whole units written with a dash for the cents (`€ 249,-`, `1.299,– €`): kept in the display. */

@@ -6,6 +6,7 @@
  * first and never read, however else they could match (`Order Email`, `Profile Name`).
  */
 import { cleanText } from "./text.ts";
+import { memoByText } from "../text.ts";
 
 /** The order fields a label can give. */
 export type FieldKind =
@@ -250,19 +251,17 @@ export interface LabelMeaning {
   more?: readonly LabelMeaning[];
 }
 
-/** Labels repeat from post to post (`Store`, `Product`...): their meanings are remembered. */
-const MEANINGS = new Map<string, Readonly<LabelMeaning> | null>();
-const MEANINGS_MAX = 5000;
-
-/** What a label means, or null for a label we do not know. */
-export function labelMeaning(raw: string): Readonly<LabelMeaning> | null {
-  const known = MEANINGS.get(raw);
-  if (known !== undefined) return known;
-  const meaning = readLabel(raw);
-  if (MEANINGS.size >= MEANINGS_MAX) MEANINGS.clear();
-  MEANINGS.set(raw, meaning && Object.freeze(meaning));
-  return meaning;
-}
+/**
+ * What a label means, or null for a label we do not know. Labels repeat from post to post
+ * (`Store`, `Product`...): their meanings are remembered.
+ */
+export const labelMeaning: (raw: string) => Readonly<LabelMeaning> | null = memoByText(
+  (raw) => {
+    const meaning = readLabel(raw);
+    return meaning && Object.freeze(meaning);
+  },
+  5000,
+);
 
 function readLabel(raw: string): LabelMeaning | null {
   const text = cleanText(raw).normalize("NFKC").toLowerCase()

@@ -3,7 +3,7 @@
  * it, shared by every way items are found (items.ts, items_anchored.ts).
  */
 import { findMoney, type Money, moneyValue } from "../money.ts";
-import { foldKeepingOffsets } from "../text.ts";
+import { foldKeepingOffsets, memoByText } from "../text.ts";
 import type { Block } from "./html.ts";
 import { isLabel, labelledValues, LABELS } from "./labels.ts";
 import { type Evidence, evidence, fromLabel } from "./evidence.ts";
@@ -31,10 +31,14 @@ const ID_KEY =
   /^(?:sku|style(?: id| no\.?| #)?|art(?:ikel)?\.?-?nr\.?|item (?:id|#|no\.?|number)|product (?:id|code)|ref(?:erence)?|model(?: no\.?)?)$/;
 
 /**
- * What a line under an item name is: `counts` for a detail of the item (quantity, size, price,
- * colour), `label` for such a detail's label alone (its value in the next block), `neutral` for an identifier that may stand between them (SKU, item id), else nothing.
+ * What a (folded) line under an item name is: `counts` for a detail of the item (quantity, size,
+ * price, colour), `label` for such a detail's label alone (its value in the next block),
+ * `neutral` for an identifier that may stand between them (SKU, item id), else nothing.
+ * Remembered per text: the item scans ask it of the same block several times.
  */
-export function attributeKind(folded: string): "counts" | "label" | "neutral" | undefined {
+export const attributeKind = memoByText(readAttributeKind);
+
+function readAttributeKind(folded: string): "counts" | "label" | "neutral" | undefined {
   if (QTY.test(folded)) return "counts";
   const alone = folded.trim();
   if (isLabel(alone, "size") || isLabel(alone, "quantity") || COLOUR.test(alone)) return "label";
