@@ -36,7 +36,7 @@ export function objectKeys(schema: unknown): string[] | undefined {
 }
 
 /** The warnings for a parsed body against the names it may hold. */
-export function fieldWarnings(body: unknown, known: readonly string[]): string[] {
+function fieldWarnings(body: unknown, known: readonly string[]): string[] {
   if (!body || typeof body !== "object" || Array.isArray(body)) return [];
   const knownSet = new Set(known);
   const out: string[] = [];

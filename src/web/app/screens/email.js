@@ -6,7 +6,7 @@
 import { html } from "htm/preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, ok } from "../api.js";
-import { dateTime } from "../format.js";
+import { dateTime, plural } from "../format.js";
 import { session } from "../session.js";
 import {
   Checkbox,
@@ -205,9 +205,7 @@ function RebuildStatus({ rebuild }) {
   }
   const reparsed = rebuild.reparsed ?? 0;
   // One string: htm drops the space of a line break between two expressions.
-  const again = `${reparsed} ${reparsed === 1 ? "order" : "orders"} read again (${
-    dateTime(rebuild.finishedAt)
-  }).`;
+  const again = `${plural(reparsed, "order")} read again (${dateTime(rebuild.finishedAt)}).`;
   return html`<span role="status" class=${rebuild.error ? "error" : "saved"}>
     ${rebuild.error ? `Stopped: ${rebuild.error}. ` : "Done: "}${counts}, ${again}
   </span>`;

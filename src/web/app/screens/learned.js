@@ -14,7 +14,7 @@ import { ErrorText, useAction } from "../ui.js";
 /** @typedef {import("../api.js").Schemas["Order"]} Order */
 
 /** The fields learning can learn, as a person names them. @type {Record<string, string>} */
-export const LEARNED_LABELS = {
+const LEARNED_LABELS = {
   orderNumber: "order number",
   itemSummary: "item name",
   store: "store",

@@ -71,7 +71,7 @@ const KIND_WORDS = {
  * stored before messages kept what they said is just an email or a post.
  * @param {Pick<IntakeEntry, "channel" | "said">} entry
  */
-export function messageKind(entry) {
+function messageKind(entry) {
   if (entry.said) return KIND_WORDS[entry.channel][entry.said];
   return entry.channel === "email" ? "email" : "post";
 }

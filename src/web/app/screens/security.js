@@ -6,7 +6,7 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { api, ok } from "../api.js";
-import { dateTime } from "../format.js";
+import { dateTime, plural } from "../format.js";
 import { sessionReplaced } from "../session.js";
 import {
   ConfirmButton,
@@ -119,9 +119,6 @@ function SignOutEverywhere() {
     </div>
   `;
 }
-
-/** @param {number} n @param {string} what */
-const plural = (n, what) => `${n} ${what}${n === 1 ? "" : "s"}`;
 
 /**
  * After a password reset: what it ended, and what it left that someone else may have set up
