@@ -16,8 +16,8 @@ import { createApp } from "../src/app.ts";
 import { testConfig } from "../src/config.ts";
 import { createDeps, drainDeps } from "../src/deps.ts";
 import { createLogger } from "../src/lib/log.ts";
-import { issueSession } from "../src/store/credentials.ts";
-import { createUser } from "../src/store/users.ts";
+import { issueSession } from "../src/store/account/credentials.ts";
+import { createUser } from "../src/store/account/users.ts";
 
 export interface Labeled {
   file: string;

@@ -3,8 +3,8 @@ import { type Config, testConfig } from "../src/config.ts";
 import { createDeps, type DepsInput, drainDeps } from "../src/deps.ts";
 import type { AppDeps } from "../src/deps.ts";
 import { createLogger } from "../src/lib/log.ts";
-import { issueSession } from "../src/store/credentials.ts";
-import { createUser, type NewUser } from "../src/store/users.ts";
+import { issueSession } from "../src/store/account/credentials.ts";
+import { createUser, type NewUser } from "../src/store/account/users.ts";
 import type { UserRecord } from "../src/domain/user.ts";
 
 export interface TestContext extends AsyncDisposable {

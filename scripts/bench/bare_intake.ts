@@ -10,7 +10,7 @@ import { createDeps } from "../../src/deps.ts";
 import { startQueueListener } from "../../src/events/queue.ts";
 import { receiveMessage } from "../../src/intake/receive.ts";
 import { jobContext } from "../../src/jobs/registry.ts";
-import { resolveToken } from "../../src/store/credentials.ts";
+import { resolveToken } from "../../src/store/account/credentials.ts";
 import { openStore } from "../../src/store/kv.ts";
 
 const config = loadConfig(Deno.env.toObject());

@@ -11,11 +11,11 @@ import { loadConfig } from "../../src/config.ts";
 import { createDeps } from "../../src/deps.ts";
 import { webhookHandlers } from "../../src/webhooks/delivery.ts";
 import { startQueueListener } from "../../src/events/queue.ts";
-import { resolveToken } from "../../src/store/credentials.ts";
+import { resolveToken } from "../../src/store/account/credentials.ts";
 import { openStore } from "../../src/store/kv.ts";
-import { listOrders } from "../../src/store/order_list.ts";
-import { ingestOrder } from "../../src/store/orders.ts";
-import { getUser } from "../../src/store/users.ts";
+import { listOrders } from "../../src/store/orders/list.ts";
+import { ingestOrder } from "../../src/store/orders/orders.ts";
+import { getUser } from "../../src/store/account/users.ts";
 
 const config = loadConfig(Deno.env.toObject());
 const { kv, persistence } = await openStore(config.kvPath);

@@ -5,9 +5,9 @@
  */
 import { join } from "node:path";
 import type { UserRecord } from "../../src/domain/user.ts";
-import { createApiKey } from "../../src/store/api_keys.ts";
+import { createApiKey } from "../../src/store/account/api_keys.ts";
 import { openStore } from "../../src/store/kv.ts";
-import { createUser } from "../../src/store/users.ts";
+import { createUser } from "../../src/store/account/users.ts";
 import { type RunningService, startService } from "../service.ts";
 import { load, type LoadOptions, type LoadResult } from "./load.ts";
 import { cpuSeconds, peakRssMiB } from "./proc.ts";

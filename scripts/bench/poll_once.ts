@@ -9,10 +9,10 @@ import { createDeps, drainDeps } from "../../src/deps.ts";
 import { IMAP_DEFAULTS, mailboxBinding } from "../../src/domain/email_source.ts";
 import { pollMailboxes } from "../../src/intake/imap/poll.ts";
 import { newId } from "../../src/lib/ids.ts";
-import { createEmailSource } from "../../src/store/email_sources.ts";
+import { createEmailSource } from "../../src/store/intake/email_sources.ts";
 import { keys } from "../../src/store/keys.ts";
 import { openStore } from "../../src/store/kv.ts";
-import { createUser } from "../../src/store/users.ts";
+import { createUser } from "../../src/store/account/users.ts";
 import { cpuSeconds } from "./proc.ts";
 
 const rssMiB = (field: "VmRSS" | "VmHWM") => {

@@ -12,7 +12,7 @@ import { budgetDay, budgetShares, untilBudgetReset } from "../domain/tracker.ts"
 import type { TrackingResult } from "../domain/tracking.ts";
 import { UpstreamError } from "../errors.ts";
 import type { Logger } from "../lib/log.ts";
-import { type BudgetPurpose, callsSpent, takeCall } from "../store/carrier_budget.ts";
+import { type BudgetPurpose, callsSpent, takeCall } from "../store/tracking/carrier_budget.ts";
 import { dhlApi } from "./dhl.ts";
 import { fedexApi } from "./fedex.ts";
 import { Breaker, Pacer, retryAfterMs } from "./limits.ts";

@@ -11,15 +11,15 @@ import { afterAnswer, afterFailure } from "../domain/tracker.ts";
 import type { TrackingResult } from "../domain/tracking.ts";
 import { trackingChange, trackingEventData } from "../domain/tracking_update.ts";
 import type { EventBus } from "../events/bus.ts";
-import type { BudgetPurpose } from "../store/carrier_budget.ts";
+import type { BudgetPurpose } from "../store/tracking/carrier_budget.ts";
 import { keys } from "../store/keys.ts";
-import { type MergeEventsOf, mergeIntoOrder } from "../store/orders.ts";
+import { type MergeEventsOf, mergeIntoOrder } from "../store/orders/orders.ts";
 import {
   getTracking,
   orderIdsByTracking,
   type TrackingRecord,
   updateTracking,
-} from "../store/tracking.ts";
+} from "../store/tracking/answers.ts";
 import type { Carriers, TrackOutcome } from "./client.ts";
 import type { TrackQuery } from "./protocol.ts";
 

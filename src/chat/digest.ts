@@ -5,10 +5,10 @@
  */
 import { DIGEST_LATEST, DIGEST_PERIOD_MS, digestPost, type DigestSummary } from "../domain/chat.ts";
 import type { AppDeps } from "../deps.ts";
-import { claimDigest, dueDigests } from "../store/chat_digest.ts";
+import { claimDigest, dueDigests } from "../store/chat/digest.ts";
 import { withLease } from "../store/lease.ts";
-import { listOrders } from "../store/order_list.ts";
-import { getSettings } from "../store/settings.ts";
+import { listOrders } from "../store/orders/list.ts";
+import { getSettings } from "../store/account/settings.ts";
 import { relay, type RelayResult } from "./relay.ts";
 
 /** Hourly: a digest goes out within the hour after it is due. */

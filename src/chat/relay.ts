@@ -10,9 +10,9 @@ import { hostOf, updatePost } from "../domain/chat.ts";
 import type { Order } from "../domain/order.ts";
 import type { AppDeps } from "../deps.ts";
 import type { QueueHandlers } from "../events/queue.ts";
-import { claimRelay } from "../store/chat_relays.ts";
-import { getSettings } from "../store/settings.ts";
-import { MAX_DELIVERY_AGE_MS } from "../store/webhook_attempts.ts";
+import { claimRelay } from "../store/chat/relays.ts";
+import { getSettings } from "../store/account/settings.ts";
+import { MAX_DELIVERY_AGE_MS } from "../store/webhooks/attempts.ts";
 import { VERSION } from "../version.ts";
 
 export const RELAY_USER_AGENT = `order-tracker-chat/${VERSION}`;

@@ -40,7 +40,7 @@ export interface UserRecord {
   subscriptionPriceId?: string;
   emailVerified: boolean;
   passwordHash?: string;
-  /** Which maintained insight sums hold the account's orders (store/insights.ts). */
+  /** Which maintained insight sums hold the account's orders (store/insights/sums.ts). */
   insights?: InsightState;
   /** The billing provider's customer. */
   billingCustomerId?: string;

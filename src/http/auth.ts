@@ -1,11 +1,11 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { UserRecord } from "../domain/user.ts";
-import { resolveToken } from "../store/credentials.ts";
-import { getUser } from "../store/users.ts";
+import { resolveToken } from "../store/account/credentials.ts";
+import { getUser } from "../store/account/users.ts";
 import type { WorkspaceContext } from "../store/sections.ts";
 import { builtInTemplates } from "../intake/email/templates.ts";
 import type { AppEnv } from "./env.ts";
-import type { Principal } from "../store/credentials.ts";
+import type { Principal } from "../store/account/credentials.ts";
 import { unauthorized } from "./errors.ts";
 
 /** The token of `Authorization: Bearer <token>`; cookies and query strings are never read. */

@@ -1,5 +1,5 @@
 import type { AppDeps } from "../deps.ts";
-import type { Principal } from "../store/credentials.ts";
+import type { Principal } from "../store/account/credentials.ts";
 
 export interface AppEnv {
   Variables: {

@@ -1,7 +1,7 @@
 /** What every session-issuing endpoint shares: its rate limit and its answer. */
 import type { Context } from "hono";
 import { toPublicUser, type UserRecord } from "../domain/user.ts";
-import { issueSession } from "../store/credentials.ts";
+import { issueSession } from "../store/account/credentials.ts";
 import { clientIp } from "./client_ip.ts";
 import type { AppEnv } from "./env.ts";
 import { rateLimit } from "./rate_limit.ts";

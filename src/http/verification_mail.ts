@@ -2,7 +2,7 @@
 import type { AppDeps } from "../deps.ts";
 import type { UserRecord } from "../domain/user.ts";
 import type { Mail } from "../vendors/mailer.ts";
-import { issueVerificationToken } from "../store/email_verifications.ts";
+import { issueVerificationToken } from "../store/account/email_verifications.ts";
 
 function verificationMail(baseUrl: string, to: string, token: string): Mail {
   const link = `${baseUrl}/verify-email?token=${encodeURIComponent(token)}`;

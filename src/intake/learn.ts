@@ -18,9 +18,9 @@ import {
 } from "../domain/learning.ts";
 import type { Order } from "../domain/order.ts";
 import { newId } from "../lib/ids.ts";
-import { getRawMessage, listIntakeLog } from "../store/intake_log.ts";
-import { saveLearned } from "../store/learned_templates.ts";
-import { getOrder } from "../store/orders.ts";
+import { getRawMessage, listIntakeLog } from "../store/intake/log.ts";
+import { saveLearned } from "../store/intake/learned_templates.ts";
+import { getOrder } from "../store/orders/orders.ts";
 import { compileTemplate, MAX_MATCH_TEXT } from "./email/custom.ts";
 import { customValues } from "./email/custom_fields.ts";
 import { dayString, headerDay, parseDay } from "./email/dates.ts";

@@ -5,8 +5,8 @@
  */
 import { senderVerdict, type StoredEmailSource } from "../domain/email_source.ts";
 import type { Reading } from "../domain/intake.ts";
-import { firstCopyOf, getIntakeEntry } from "../store/intake_log.ts";
-import { listTemplates } from "../store/templates.ts";
+import { firstCopyOf, getIntakeEntry } from "../store/intake/log.ts";
+import { listTemplates } from "../store/intake/templates.ts";
 import { type CompiledTemplate, compileTemplate } from "./email/custom.ts";
 import type { EmailReading } from "./email/read.ts";
 import { type EmailReader, inProcessReader } from "./email/readers.ts";

@@ -13,8 +13,8 @@ import {
   changeEmailSource,
   type RebuildProgress,
   saveRebuildProgress,
-} from "../store/email_sources.ts";
-import { getRawMessage, listIntakeLog } from "../store/intake_log.ts";
+} from "../store/intake/email_sources.ts";
+import { getRawMessage, listIntakeLog } from "../store/intake/log.ts";
 import { withLease } from "../store/lease.ts";
 import { MailboxError, MailboxSession } from "./imap/client.ts";
 import { loginOf } from "./imap/host.ts";

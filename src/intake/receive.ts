@@ -17,12 +17,12 @@ import {
 import type { PlanLimit } from "../domain/plan.ts";
 import { newId } from "../lib/ids.ts";
 import { stageBlob } from "../store/blob.ts";
-import { type Keeping, logAlone, messageInCommit, type Repeat } from "../store/intake_log.ts";
+import { type Keeping, logAlone, messageInCommit, type Repeat } from "../store/intake/log.ts";
 import { keys } from "../store/keys.ts";
-import { type IngestOptions, ingestOrder } from "../store/orders.ts";
+import { type IngestOptions, ingestOrder } from "../store/orders/orders.ts";
 import { metrics } from "../lib/metrics.ts";
 import { annotate, withSpan } from "../lib/tracing.ts";
-import { workspaceCurrency } from "../store/settings.ts";
+import { workspaceCurrency } from "../store/account/settings.ts";
 import { withCostFromTotal } from "./cost.ts";
 
 export interface IncomingMessage {

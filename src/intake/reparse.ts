@@ -5,8 +5,8 @@
  */
 import type { IntakeLogEntry } from "../domain/intake.ts";
 import { type MessageFields, type Order, reviseFromMessage } from "../domain/order.ts";
-import { getRawMessage, listIntakeLog, ordersWithMessages } from "../store/intake_log.ts";
-import { rewriteOrder } from "../store/orders.ts";
+import { getRawMessage, listIntakeLog, ordersWithMessages } from "../store/intake/log.ts";
+import { rewriteOrder } from "../store/orders/orders.ts";
 import { readChatPost } from "./chat/read.ts";
 import type { CompiledTemplate } from "./email/custom.ts";
 import { type EmailReader, inProcessReader } from "./email/readers.ts";

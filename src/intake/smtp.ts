@@ -11,7 +11,7 @@
 import type { SMTPServerSession } from "smtp-server";
 import type { AppDeps } from "../deps.ts";
 import { forwardingSlugOf, type StoredEmailSource } from "../domain/email_source.ts";
-import { findForwardingSource } from "../store/email_sources.ts";
+import { findForwardingSource } from "../store/intake/email_sources.ts";
 import { MAX_MAIL_BYTES, receiveMail } from "./mail.ts";
 import { GuardedSmtpServer, SMTP_LIMITS, type SmtpLimits } from "./smtp_guard.ts";
 import { activity } from "../lib/activity.ts";

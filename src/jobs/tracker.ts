@@ -14,9 +14,9 @@ import { budgetDay, dueAt, givenUp, passAllowance } from "../domain/tracker.ts";
 import { detectCarrier, trackingKey } from "../domain/tracking_number.ts";
 import { UpstreamError } from "../errors.ts";
 import { safeTimeZone } from "../lib/timezone.ts";
-import { callsSpent } from "../store/carrier_budget.ts";
+import { callsSpent } from "../store/tracking/carrier_budget.ts";
 import { withLease } from "../store/lease.ts";
-import { allUsers, listTracking, trackedOrders } from "../store/tracking.ts";
+import { allUsers, listTracking, trackedOrders } from "../store/tracking/answers.ts";
 
 export const TRACKER_JOB = "carrier tracker";
 const LEASE_NAME = "carrier-tracker";

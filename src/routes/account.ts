@@ -13,11 +13,11 @@ import {
   UsernameField,
   UserResponseSchema,
 } from "../schemas/account.ts";
-import { deleteAccount } from "../store/account_deletion.ts";
+import { deleteAccount } from "../store/account/deletion.ts";
 import { buildExport } from "../store/export.ts";
 import { buildSnapshot } from "../store/snapshot.ts";
-import { findUserIdByUsername, updateUser } from "../store/users.ts";
-import { ensureRebuilt } from "../store/insights.ts";
+import { findUserIdByUsername, updateUser } from "../store/account/users.ts";
+import { ensureRebuilt } from "../store/insights/sums.ts";
 
 interface ProfileField {
   path: string;
@@ -78,7 +78,7 @@ function addProfileField(router: Router, spec: ProfileField) {
     if (!updated) throw unauthorized();
     if (!updated.ok) throw new ApiError(409, "Username is taken");
     if (spec.field === "timezone") {
-      // A new zone moves days and months: its insight sums are rebuilt (store/insights.ts).
+      // A new zone moves days and months: its insight sums are rebuilt (store/insights/sums.ts).
       const { deps, auth } = c.var;
       deps.background.run("insights rebuild", () => ensureRebuilt(deps.kv, auth.userId));
     }

@@ -23,12 +23,12 @@ import {
   UsernameField,
   UserSchema,
 } from "../schemas/account.ts";
-import { endSession } from "../store/credentials.ts";
-import { requestReset, resetPassword } from "../store/password_resets.ts";
+import { endSession } from "../store/account/credentials.ts";
+import { requestReset, resetPassword } from "../store/account/password_resets.ts";
 import { buildSnapshot } from "../store/snapshot.ts";
-import { registrationGuard } from "../store/invitations.ts";
+import { registrationGuard } from "../store/account/invitations.ts";
 import { REFUSAL_TEXT } from "../domain/registration.ts";
-import { createUser, findUserByLogin, isOperator } from "../store/users.ts";
+import { createUser, findUserByLogin, isOperator } from "../store/account/users.ts";
 
 /** With `TURNSTILE_SECRET_KEY` set, register and login need a good bot-check token. */
 async function requireBotCheck(c: Context<AppEnv>, token: string | undefined) {

@@ -11,8 +11,8 @@ import { resourceParam } from "../http/scope.ts";
 import { sessionFor, sessionIssuing } from "../http/session.ts";
 import { hashPassword, verifyPassword } from "../lib/password.ts";
 import { PasswordField, SessionSchema } from "../schemas/account.ts";
-import { changePassword, endAllSessions } from "../store/credentials.ts";
-import { unlinkIdentity } from "../store/identities.ts";
+import { changePassword, endAllSessions } from "../store/account/credentials.ts";
+import { unlinkIdentity } from "../store/account/identities.ts";
 
 const ChangePasswordBody = z.object({
   currentPassword: z.string().openapi({ description: "The account's password now" }),

@@ -7,9 +7,9 @@ import { errors, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { verifyDiscordToken } from "../vendors/discord.ts";
 import { SessionSchema } from "../schemas/account.ts";
-import { signInWithIdentity } from "../store/identities.ts";
+import { signInWithIdentity } from "../store/account/identities.ts";
 import { sessionFor, sessionIssuing } from "../http/session.ts";
-import { registrationGuard } from "../store/invitations.ts";
+import { registrationGuard } from "../store/account/invitations.ts";
 import { REFUSAL_TEXT } from "../domain/registration.ts";
 
 const ProvidersSchema = z.object({

@@ -8,8 +8,8 @@ import { ApiError, badRequest, unauthorized } from "../http/errors.ts";
 import { authed, errors, jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { UsageSchema } from "../schemas/billing.ts";
-import { applyBillingEvent, linkCustomer } from "../store/billing.ts";
-import { ordersCreatedThisMonth } from "../store/order_list.ts";
+import { applyBillingEvent, linkCustomer } from "../store/billing/provider.ts";
+import { ordersCreatedThisMonth } from "../store/orders/list.ts";
 
 const TAGS = ["Billing"];
 

@@ -29,9 +29,9 @@ import {
   listBots,
   rotateBotSlug,
   updateBot,
-} from "../store/bots.ts";
-import { latestIntakeEntries } from "../store/intake_log.ts";
-import { getUser } from "../store/users.ts";
+} from "../store/chat/bots.ts";
+import { latestIntakeEntries } from "../store/intake/log.ts";
+import { getUser } from "../store/account/users.ts";
 
 const TAGS = ["Bots"];
 const NOT_FOUND = "Bot not found";

@@ -7,7 +7,7 @@ import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openap
 import { createRouter } from "../http/router.ts";
 import { compact } from "../lib/compact.ts";
 import { ChatSettingsSchema, DigestCadenceSchema } from "../schemas/chat.ts";
-import { type DigestRecord, getDigest, setDigest } from "../store/chat_digest.ts";
+import { type DigestRecord, getDigest, setDigest } from "../store/chat/digest.ts";
 
 const TAGS = ["Chat"];
 

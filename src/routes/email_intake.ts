@@ -17,8 +17,8 @@ import {
   PreviewBody,
   PreviewSchema,
 } from "../schemas/email.ts";
-import { getEmailSource } from "../store/email_sources.ts";
-import { getIntakeEntry, getRawMessage, listIntakeLog } from "../store/intake_log.ts";
+import { getEmailSource } from "../store/intake/email_sources.ts";
+import { getIntakeEntry, getRawMessage, listIntakeLog } from "../store/intake/log.ts";
 import { ErrorSchema } from "../http/errors.ts";
 
 const TAGS = ["Email intake"];

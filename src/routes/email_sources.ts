@@ -33,7 +33,7 @@ import {
   getEmailSource,
   getRebuildProgress,
   listEmailSources,
-} from "../store/email_sources.ts";
+} from "../store/intake/email_sources.ts";
 
 const TAGS = ["Email sources"];
 export const SOURCE_NOT_FOUND = "Email source not found";

@@ -8,7 +8,7 @@ import { createRouter } from "../http/router.ts";
 import { sendVerificationMail } from "../http/verification_mail.ts";
 import { toPublicUser } from "../domain/user.ts";
 import { UserResponseSchema } from "../schemas/account.ts";
-import { confirmEmail } from "../store/email_verifications.ts";
+import { confirmEmail } from "../store/account/email_verifications.ts";
 
 const TAGS = ["Authentication"];
 

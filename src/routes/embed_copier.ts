@@ -20,8 +20,8 @@ import {
   findCopierUser,
   getCopier,
   rotateCopier,
-} from "../store/embed_copier.ts";
-import { deleteSample, listSamples, SAMPLES_LISTED } from "../store/embed_samples.ts";
+} from "../store/chat/embed_copier.ts";
+import { deleteSample, listSamples, SAMPLES_LISTED } from "../store/intake/embed_samples.ts";
 
 const TAGS = ["Embed copier"];
 const SUBMISSIONS = { name: "embed-copier", limit: 30, message: "Too many submissions" };

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { layoutState } from "../store/migrations/run.ts";
-import { probeStorage } from "../store/stats.ts";
+import { probeStorage } from "../store/service/stats.ts";
 import { VERSION } from "../version.ts";
 import process from "node:process";
 

@@ -10,7 +10,7 @@ import { receiveMail } from "../intake/mail.ts";
 import { timingSafeEqual } from "../lib/crypto.ts";
 import { planLimitResponse } from "../schemas/billing.ts";
 import { DuplicateSchema, ImportedSchema, InboundMailBody } from "../schemas/email.ts";
-import { findForwardingSource } from "../store/email_sources.ts";
+import { findForwardingSource } from "../store/intake/email_sources.ts";
 
 export const INBOUND_KEY_HEADER = "x-service-inbound-key";
 

@@ -13,8 +13,8 @@ import { found, resourceParam } from "../http/scope.ts";
 import { asOrderReader } from "../intake/email/readers.ts";
 import { customTemplatesOf, readMail, storeMail } from "../intake/mail.ts";
 import { DuplicateSchema, ImportedSchema } from "../schemas/email.ts";
-import { getEmailSource } from "../store/email_sources.ts";
-import { firstCopyOf, getIntakeEntry, getRawMessage } from "../store/intake_log.ts";
+import { getEmailSource } from "../store/intake/email_sources.ts";
+import { firstCopyOf, getIntakeEntry, getRawMessage } from "../store/intake/log.ts";
 
 const MESSAGE_NOT_FOUND = "Message not found";
 

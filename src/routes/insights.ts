@@ -13,8 +13,8 @@ import {
   ProfitabilitySchema,
   ProfitRangeQuery,
 } from "../schemas/money.ts";
-import { readCalendar, readLeaderboard, readProfitability } from "../store/insight_queries.ts";
-import { ensureRebuilt, insightScope } from "../store/insights.ts";
+import { readCalendar, readLeaderboard, readProfitability } from "../store/insights/queries.ts";
+import { ensureRebuilt, insightScope } from "../store/insights/sums.ts";
 
 const TAGS = ["Insights"];
 const SUMS = "Answered from sums kept with every order change (docs/insights.md), whatever " +

@@ -3,7 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError, unauthorized } from "../http/errors.ts";
 import { errors, jsonResponse, sessionOnly } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
-import { issueInvitation } from "../store/invitations.ts";
+import { issueInvitation } from "../store/account/invitations.ts";
 
 const InvitationSchema = z.object({
   url: z.string().openapi({

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { CARRIER_KEYS } from "../domain/carriers.ts";
 import { jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
-import { landingSnapshot } from "../store/stats.ts";
+import { landingSnapshot } from "../store/service/stats.ts";
 
 const LandingStatsSchema = z.object({
   generatedAt: z.string().openapi({ description: "When the figures were taken" }),

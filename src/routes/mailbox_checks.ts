@@ -20,7 +20,7 @@ import { found, resourceParam } from "../http/scope.ts";
 import { checkMailboxNow } from "../intake/imap/poll.ts";
 import { testMailboxConnection } from "../intake/imap/test_connection.ts";
 import { EmailSourceSchema, PatchEmailSourceBody } from "../schemas/email.ts";
-import { getEmailSource } from "../store/email_sources.ts";
+import { getEmailSource } from "../store/intake/email_sources.ts";
 
 /** The 404 of every email-source route (routes do not import each other). */
 const SOURCE_NOT_FOUND = "Email source not found";

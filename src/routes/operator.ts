@@ -15,7 +15,7 @@ import { metricsEnabled } from "../lib/metrics.ts";
 import { tracingOn } from "../lib/tracing.ts";
 import { layoutState } from "../store/migrations/run.ts";
 import { countOutbox } from "../store/outbox.ts";
-import { isOperator } from "../store/users.ts";
+import { isOperator } from "../store/account/users.ts";
 import { VERSION } from "../version.ts";
 
 const Time = z.string().openapi({ example: "2026-11-26T17:00:00.000Z" });

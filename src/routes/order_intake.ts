@@ -4,8 +4,8 @@ import { createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { reparseOrders } from "../intake/reparse.ts";
 import { IntakeEntrySchema } from "../schemas/email.ts";
-import { listIntakeLog } from "../store/intake_log.ts";
-import { getOrder } from "../store/orders.ts";
+import { listIntakeLog } from "../store/intake/log.ts";
+import { getOrder } from "../store/orders/orders.ts";
 
 const TAGS = ["Orders"];
 const ORDER_NOT_FOUND = "Order not found";

@@ -20,14 +20,14 @@ import {
   OrderResultSchema,
   PatchOrderBody,
 } from "../schemas/orders.ts";
-import { listOrders, type OrderQuery } from "../store/order_list.ts";
+import { listOrders, type OrderQuery } from "../store/orders/list.ts";
 import {
   deleteOrder,
   getOrder,
   ingestOrder,
   type NotStored,
   updateOrder,
-} from "../store/orders.ts";
+} from "../store/orders/orders.ts";
 
 const ORDER_NOT_FOUND = "Order not found";
 const OrderIdParam = resourceParam("id", ORDER_NOT_FOUND, { example: "ord_01jq4w5v2x" });

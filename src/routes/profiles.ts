@@ -6,9 +6,9 @@ import { principalOf } from "../http/auth.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { errors, jsonResponse, optionalAuth } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
-import { countOrders } from "../store/order_list.ts";
+import { countOrders } from "../store/orders/list.ts";
 import { compact } from "../lib/compact.ts";
-import { findUserIdByUsername, getUser } from "../store/users.ts";
+import { findUserIdByUsername, getUser } from "../store/account/users.ts";
 
 const ProfileSchema = z.object({
   id: z.string(),

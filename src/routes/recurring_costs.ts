@@ -14,8 +14,8 @@ import {
   RecurringCostEnvelope,
   RecurringCostPage,
 } from "../schemas/money.ts";
-import { changeItem, createItem, deleteItem, getItem } from "../store/collection.ts";
-import { listRecurringCosts, RECURRING_COSTS } from "../store/recurring_costs.ts";
+import { changeItem, createItem, deleteItem, getItem } from "../store/insights/collection.ts";
+import { listRecurringCosts, RECURRING_COSTS } from "../store/insights/recurring_costs.ts";
 
 const TAGS = ["Recurring costs"];
 const NOT_FOUND = "Recurring cost not found";

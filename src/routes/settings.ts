@@ -4,7 +4,7 @@ import { authed, errors, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { checkedReceiverUrl } from "../http/receiver_url.ts";
 import { createRouter } from "../http/router.ts";
 import { ReceiverUrl } from "../schemas/webhooks.ts";
-import { currencyOf, updateSettings } from "../store/settings.ts";
+import { currencyOf, updateSettings } from "../store/account/settings.ts";
 import { CURRENCIES } from "../domain/currency.ts";
 import { currentUser } from "../http/auth.ts";
 

@@ -10,7 +10,7 @@ import { errors } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { MAX_ID_LENGTH } from "../lib/ids.ts";
 import { PngCache, renderPng } from "../lib/card_png.ts";
-import { findPublicShare } from "../store/shares.ts";
+import { findPublicShare } from "../store/insights/shares.ts";
 
 const TAGS = ["Shares"];
 const SLUG = /^[0-9a-z]+$/;

@@ -9,10 +9,10 @@ import { createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { randomHex } from "../lib/ids.ts";
 import { ShareCardSchema } from "../schemas/events.ts";
-import { createItem, deleteItem } from "../store/collection.ts";
-import { readProfitability } from "../store/insight_queries.ts";
-import { getOrder } from "../store/orders.ts";
-import { listShares, SHARES } from "../store/shares.ts";
+import { createItem, deleteItem } from "../store/insights/collection.ts";
+import { readProfitability } from "../store/insights/queries.ts";
+import { getOrder } from "../store/orders/orders.ts";
+import { listShares, SHARES } from "../store/insights/shares.ts";
 
 const TAGS = ["Shares"];
 const NOT_FOUND = "Share not found";

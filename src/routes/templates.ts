@@ -19,7 +19,7 @@ import {
   getTemplate,
   listTemplates,
   type StoredTemplate,
-} from "../store/templates.ts";
+} from "../store/intake/templates.ts";
 
 const TAGS = ["Templates"];
 const NOT_FOUND = "Template not found";

@@ -3,7 +3,7 @@ import { authed, errors, jsonResponse } from "../http/openapi.ts";
 import { logLimitQuery, type PageBounds, parsePaging } from "../http/paging.ts";
 import { createRouter } from "../http/router.ts";
 import { WebhookLogSchema } from "../schemas/webhooks.ts";
-import { listWebhookLogs } from "../store/webhook_logs.ts";
+import { listWebhookLogs } from "../store/webhooks/logs.ts";
 
 const BOUNDS: PageBounds = { defaultLimit: 100, maxLimit: 500 };
 

@@ -24,7 +24,7 @@ import {
   getSubscription,
   listSubscriptions,
   rotateSecret,
-} from "../store/webhook_subscriptions.ts";
+} from "../store/webhooks/subscriptions.ts";
 
 const TAGS = ["Webhook subscriptions"];
 const NOT_FOUND = "Webhook subscription not found";

@@ -1,15 +1,15 @@
 import type { ApiKeyRecord } from "../domain/api_key.ts";
 import { type PublicUser, toPublicUser } from "../domain/user.ts";
-import { listApiKeys } from "./api_keys.ts";
-import { botsExport } from "./bots.ts";
-import { emailSourcesSection } from "./email_sources.ts";
-import { intakeMessagesSection } from "./intake_log.ts";
-import { settingsExport } from "./settings.ts";
-import { customTemplatesSection } from "./templates.ts";
-import { webhookSubscriptionsSection } from "./webhook_subscriptions.ts";
-import { ordersSection } from "./order_list.ts";
-import { recurringCostsSection } from "./recurring_costs.ts";
-import { sharesSection } from "./shares.ts";
+import { listApiKeys } from "./account/api_keys.ts";
+import { botsExport } from "./chat/bots.ts";
+import { emailSourcesSection } from "./intake/email_sources.ts";
+import { intakeMessagesSection } from "./intake/log.ts";
+import { settingsExport } from "./account/settings.ts";
+import { customTemplatesSection } from "./intake/templates.ts";
+import { webhookSubscriptionsSection } from "./webhooks/subscriptions.ts";
+import { ordersSection } from "./orders/list.ts";
+import { recurringCostsSection } from "./insights/recurring_costs.ts";
+import { sharesSection } from "./insights/shares.ts";
 import { type Item, loadSections, type WorkspaceContext } from "./sections.ts";
 
 /**

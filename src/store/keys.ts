@@ -48,7 +48,7 @@ export const keys = {
 
   /** Orders of the workspace (the orders capability owns the rest of its keys). */
   orderCount: (userId: string) => ["ws", userId, "count", "orders"] as const,
-  // Orders (src/store/orders.ts writes all of these in one commit per change)
+  // Orders (src/store/orders/orders.ts writes all of these in one commit per change)
   /** Order id -> the order. */
   orders: (userId: string) => ["ws", userId, "order"] as const,
   order: (userId: string, orderId: string) => ["ws", userId, "order", orderId] as const,
@@ -135,7 +135,7 @@ export const keys = {
   emailSources: (userId: string) => ["ws", userId, "email_source"] as const,
   emailSource: (userId: string, sourceId: string) =>
     ["ws", userId, "email_source", sourceId] as const,
-  /** The progress of a source's latest rebuild (`store/email_sources.ts`). */
+  /** The progress of a source's latest rebuild (`store/intake/email_sources.ts`). */
   emailSourceRebuild: (userId: string, sourceId: string) =>
     ["ws", userId, "email_rebuild", sourceId] as const,
   /** Forwarding slug -> {userId, sourceId}: where mail to `<slug>@MAIL_DOMAIN` goes. */
@@ -158,7 +158,7 @@ export const keys = {
     ["ws", userId, "order_by_tracking", trackingKey] as const,
   orderByTracking: (userId: string, trackingKey: string, orderId: string) =>
     ["ws", userId, "order_by_tracking", trackingKey, orderId] as const,
-  /** Tracking key -> the last live answer and the tracker's schedule (`store/tracking.ts`). */
+  /** Tracking key -> the last live answer and the tracker's schedule (`store/tracking/answers.ts`). */
   trackingRecords: (userId: string) => ["ws", userId, "tracking"] as const,
   trackingRecord: (userId: string, trackingKey: string) =>
     ["ws", userId, "tracking", trackingKey] as const,
@@ -194,7 +194,7 @@ export const keys = {
   chatRelay: (userId: string, eventId: string) => ["ws", userId, "chat_relay", eventId] as const,
   // Money and insights: maintained sums, recurring costs, shares, leaderboard, billing
   /**
-   * Insight sums of one generation (store/insights.ts): `[..., generation, ...part]` -> KvU64,
+   * Insight sums of one generation (store/insights/sums.ts): `[..., generation, ...part]` -> KvU64,
    * the parts of domain/insights.ts and domain/leaderboard.ts. A timezone change starts a new
    * generation, rebuilt from the orders; older generations are deleted.
    */

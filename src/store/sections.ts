@@ -4,7 +4,7 @@
  * loaders, so no capability module depends on them.
  */
 import type { UserRecord } from "../domain/user.ts";
-import type { ApiKeyUseRecorder } from "./api_key_use.ts";
+import type { ApiKeyUseRecorder } from "./account/api_key_use.ts";
 
 export interface WorkspaceContext {
   kv: Deno.Kv;

@@ -1,13 +1,13 @@
 import { type PublicUser, toPublicUser } from "../domain/user.ts";
-import { ordersSection } from "./order_list.ts";
-import { analyticsSection } from "./insight_queries.ts";
+import { ordersSection } from "./orders/list.ts";
+import { analyticsSection } from "./insights/queries.ts";
 import { type Item, type Loader, loadSections, type WorkspaceContext } from "./sections.ts";
-import { botsSection } from "./bots.ts";
-import { emailSourcesSection } from "./email_sources.ts";
-import { settingsSection } from "./settings.ts";
-import { templatesSection } from "./templates.ts";
-import { webhookSubscriptionsSection } from "./webhook_subscriptions.ts";
-import { recurringCostsSection } from "./recurring_costs.ts";
+import { botsSection } from "./chat/bots.ts";
+import { emailSourcesSection } from "./intake/email_sources.ts";
+import { settingsSection } from "./account/settings.ts";
+import { templatesSection } from "./intake/templates.ts";
+import { webhookSubscriptionsSection } from "./webhooks/subscriptions.ts";
+import { recurringCostsSection } from "./insights/recurring_costs.ts";
 
 /** `GET /api/state` and the `state` of `GET /api/auth/me`: every key the spec lists. */
 export interface WorkspaceSnapshot {

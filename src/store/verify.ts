@@ -11,13 +11,13 @@
 import { onLeaderboard } from "../domain/leaderboard.ts";
 import type { Order } from "../domain/order.ts";
 import type { UserRecord } from "../domain/user.ts";
-import { insightScope } from "./insights.ts";
+import { insightScope } from "./insights/sums.ts";
 import { unknownFamilies } from "./key_families.ts";
 import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
 import { chunksOf } from "./migrations/chunks.ts";
 import { orderRecordProblem, userBatch } from "./migrations/walk.ts";
-import { footprint } from "./order_footprint.ts";
+import { footprint } from "./orders/footprint.ts";
 import type { Cursor } from "./migrations/types.ts";
 
 /** One stored value that is not what the orders say. */

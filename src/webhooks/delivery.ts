@@ -9,14 +9,14 @@ import {
 } from "../domain/webhook.ts";
 import { attemptStep } from "../domain/webhook_attempt.ts";
 import type { AppDeps } from "../deps.ts";
-import { recordOutcome } from "../store/webhook_outcomes.ts";
+import { recordOutcome } from "../store/webhooks/outcomes.ts";
 import {
   attemptMarkers,
   claimAttempts,
   endAttempt,
   MAX_DELIVERY_AGE_MS,
-} from "../store/webhook_attempts.ts";
-import { getSubscription, listSubscriptions } from "../store/webhook_subscriptions.ts";
+} from "../store/webhooks/attempts.ts";
+import { getSubscription, listSubscriptions } from "../store/webhooks/subscriptions.ts";
 import {
   enqueueAll,
   type Outgoing,
@@ -24,7 +24,7 @@ import {
   type QueueMessage,
 } from "../events/queue.ts";
 import { logEntry, outcomeOf, sendEvent, signingKeyOf } from "./send.ts";
-import type { WebhookLogEntry } from "../store/webhook_logs.ts";
+import type { WebhookLogEntry } from "../store/webhooks/logs.ts";
 import { type EventEnvelope, EventEnvelopeSchema } from "../events/types.ts";
 import { metrics } from "../lib/metrics.ts";
 import { annotate, withSpan } from "../lib/tracing.ts";

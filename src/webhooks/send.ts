@@ -13,7 +13,7 @@ import type { SecretBox } from "../lib/secret_box.ts";
 import { newId } from "../lib/ids.ts";
 import type { Exchange } from "../net/http.ts";
 import type { OutboundResult } from "../net/outbound.ts";
-import { addWebhookLog, type WebhookLogEntry } from "../store/webhook_logs.ts";
+import { addWebhookLog, type WebhookLogEntry } from "../store/webhooks/logs.ts";
 import { signatureHeader, signingKey } from "./signature.ts";
 import type { EventType } from "../domain/event_types.ts";
 import { buildTestEvent, type EventEnvelope } from "../events/types.ts";

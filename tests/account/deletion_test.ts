@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { AccountGoneError } from "../../src/errors.ts";
-import { createApiKey } from "../../src/store/api_keys.ts";
-import { issueSession } from "../../src/store/credentials.ts";
+import { createApiKey } from "../../src/store/account/api_keys.ts";
+import { issueSession } from "../../src/store/account/credentials.ts";
 import { keys } from "../../src/store/keys.ts";
-import { updateUser } from "../../src/store/users.ts";
-import { requestReset } from "../../src/store/password_resets.ts";
+import { updateUser } from "../../src/store/account/users.ts";
+import { requestReset } from "../../src/store/account/password_resets.ts";
 import { addToCounter, readCounter } from "../../src/store/kv.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 import { fakeServer } from "../auth/fakes.ts";

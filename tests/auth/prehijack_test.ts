@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import { keys } from "../../src/store/keys.ts";
-import { issueSession } from "../../src/store/credentials.ts";
-import { createUser } from "../../src/store/users.ts";
+import { issueSession } from "../../src/store/account/credentials.ts";
+import { createUser } from "../../src/store/account/users.ts";
 import { call, testApp } from "../helpers.ts";
 import { fakeServer } from "./fakes.ts";
 

@@ -4,9 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { AccountGoneError } from "../../src/errors.ts";
-import { issueSession } from "../../src/store/credentials.ts";
+import { issueSession } from "../../src/store/account/credentials.ts";
 import { keys } from "../../src/store/keys.ts";
-import { getUser } from "../../src/store/users.ts";
+import { getUser } from "../../src/store/account/users.ts";
 import { call, testApp } from "../helpers.ts";
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;

@@ -8,7 +8,7 @@ import {
   RESET_MAIL_WINDOW_MS,
   takeResetMailTurn,
 } from "../../src/domain/password_reset.ts";
-import { requestReset } from "../../src/store/password_resets.ts";
+import { requestReset } from "../../src/store/account/password_resets.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 
 let client = 0;

@@ -1,5 +1,5 @@
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
-import { getUser, updateUser } from "../../src/store/users.ts";
+import { getUser, updateUser } from "../../src/store/account/users.ts";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";
 import { event, fakeStripe, SECRET_KEY, signed, subscription } from "./fake_stripe.ts";
 

@@ -1,7 +1,7 @@
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
 import { startDovecot } from "../../scripts/dovecot.ts";
 import { pollMailboxes } from "../../src/intake/imap/poll.ts";
-import { getEmailSource } from "../../src/store/email_sources.ts";
+import { getEmailSource } from "../../src/store/intake/email_sources.ts";
 import { keys } from "../../src/store/keys.ts";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";
 import { message, orderMail } from "./helpers.ts";

@@ -1,5 +1,5 @@
 import { deepStrictEqual as eq, equal, match, ok } from "node:assert/strict";
-import { findForwardingTarget } from "../../src/store/email_sources.ts";
+import { findForwardingTarget } from "../../src/store/intake/email_sources.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 
 // deno-lint-ignore no-explicit-any -- JSON bodies checked field by field

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { issueSession } from "../../src/store/credentials.ts";
+import { issueSession } from "../../src/store/account/credentials.ts";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";
 
 /**

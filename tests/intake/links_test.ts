@@ -10,7 +10,7 @@ import { mergeMessage, newOrder, reviseFromMessage } from "../../src/domain/orde
 import { isWebUrl } from "../../src/domain/web_url.ts";
 import { EventBus } from "../../src/events/bus.ts";
 import { QUEUE } from "../../src/events/transport.ts";
-import { ingestOrder, mergeIntoOrder } from "../../src/store/orders.ts";
+import { ingestOrder, mergeIntoOrder } from "../../src/store/orders/orders.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 
 // deno-lint-ignore no-explicit-any -- JSON bodies checked field by field

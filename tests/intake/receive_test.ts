@@ -2,10 +2,10 @@ import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
 import type { Reading } from "../../src/domain/intake.ts";
 import { listEvents } from "../../src/events/emit.ts";
 import { type IncomingMessage, receiveMessage } from "../../src/intake/receive.ts";
-import { getRawMessage, listIntakeLog } from "../../src/store/intake_log.ts";
-import { countOrders } from "../../src/store/order_list.ts";
-import { getOrder } from "../../src/store/orders.ts";
-import { createUser } from "../../src/store/users.ts";
+import { getRawMessage, listIntakeLog } from "../../src/store/intake/log.ts";
+import { countOrders } from "../../src/store/orders/list.ts";
+import { getOrder } from "../../src/store/orders/orders.ts";
+import { createUser } from "../../src/store/account/users.ts";
 import { EventBus } from "../../src/events/bus.ts";
 import { QUEUE } from "../../src/events/transport.ts";
 

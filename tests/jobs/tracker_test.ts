@@ -10,7 +10,7 @@ import type { EventEnvelope } from "../../src/events/types.ts";
 import { runTracker } from "../../src/jobs/tracker.ts";
 import { everyMinutes } from "../../src/lib/periods.ts";
 import { CRON_JOBS, jobContext } from "../../src/jobs/registry.ts";
-import { callsSpent } from "../../src/store/carrier_budget.ts";
+import { callsSpent } from "../../src/store/tracking/carrier_budget.ts";
 import { keys } from "../../src/store/keys.ts";
 import { withLease } from "../../src/store/lease.ts";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";

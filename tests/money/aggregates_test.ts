@@ -5,10 +5,15 @@
  */
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
 import type { UserRecord } from "../../src/domain/user.ts";
-import { InsightReader, type PartSum, rebuildInsights } from "../../src/store/insights.ts";
+import { InsightReader, type PartSum, rebuildInsights } from "../../src/store/insights/sums.ts";
 import { keys } from "../../src/store/keys.ts";
-import { deleteOrder, ingestOrder, mergeIntoOrder, updateOrder } from "../../src/store/orders.ts";
-import { getUser, updateUser } from "../../src/store/users.ts";
+import {
+  deleteOrder,
+  ingestOrder,
+  mergeIntoOrder,
+  updateOrder,
+} from "../../src/store/orders/orders.ts";
+import { getUser, updateUser } from "../../src/store/account/users.ts";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";
 
 const EVERYTHING = { from: [""], to: ["\uffff"] };

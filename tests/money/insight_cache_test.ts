@@ -8,7 +8,7 @@ import { createApp } from "../../src/app.ts";
 import { testConfig } from "../../src/config.ts";
 import { createDeps } from "../../src/deps.ts";
 import { createLogger } from "../../src/lib/log.ts";
-import { InsightSumCache } from "../../src/store/insight_cache.ts";
+import { InsightSumCache } from "../../src/store/insights/cache.ts";
 import { keys } from "../../src/store/keys.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { deleteBlob, getBlob, putBlob } from "../../src/store/blob.ts";
 import { ConflictError } from "../../src/errors.ts";
-import { revokeApiKey } from "../../src/store/api_keys.ts";
-import { deleteOrder, getOrder, updateOrder } from "../../src/store/orders.ts";
+import { revokeApiKey } from "../../src/store/account/api_keys.ts";
+import { deleteOrder, getOrder, updateOrder } from "../../src/store/orders/orders.ts";
 import {
   changeSubscription,
   deleteSubscription,
   getSubscription,
-} from "../../src/store/webhook_subscriptions.ts";
-import { findUserIdByIdentity, getUser } from "../../src/store/users.ts";
+} from "../../src/store/webhooks/subscriptions.ts";
+import { findUserIdByIdentity, getUser } from "../../src/store/account/users.ts";
 import {
   addToCounter,
   deletePrefix,

@@ -13,7 +13,7 @@ import {
 } from "../../scripts/legacy_fixture.ts";
 import type { Order } from "../../src/domain/order.ts";
 import { createLogger } from "../../src/lib/log.ts";
-import { rewriteOrder } from "../../src/store/orders.ts";
+import { rewriteOrder } from "../../src/store/orders/orders.ts";
 import { verifyStore } from "../../src/store/verify.ts";
 import { keys } from "../../src/store/keys.ts";
 import { deletePrefix } from "../../src/store/kv.ts";

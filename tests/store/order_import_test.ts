@@ -5,10 +5,10 @@ import { newId } from "../../src/lib/ids.ts";
 import { keys } from "../../src/store/keys.ts";
 import { ConflictError } from "../../src/errors.ts";
 import { readCounter } from "../../src/store/kv.ts";
-import { OrderSearch } from "../../src/store/order_search.ts";
-import { countByStatus, listOrders } from "../../src/store/order_list.ts";
-import { importOrders } from "../../src/store/orders.ts";
-import { createUser } from "../../src/store/users.ts";
+import { OrderSearch } from "../../src/store/orders/search.ts";
+import { countByStatus, listOrders } from "../../src/store/orders/list.ts";
+import { importOrders } from "../../src/store/orders/orders.ts";
+import { createUser } from "../../src/store/account/users.ts";
 
 const BASE = Date.parse("2025-01-01T00:00:00.000Z");
 

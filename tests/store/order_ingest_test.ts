@@ -1,9 +1,9 @@
 import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
 import type { Order } from "../../src/domain/order.ts";
-import { type InCommit, ingestOrder, mergeIntoOrder } from "../../src/store/orders.ts";
+import { type InCommit, ingestOrder, mergeIntoOrder } from "../../src/store/orders/orders.ts";
 import { listEvents } from "../../src/events/emit.ts";
-import { createUser } from "../../src/store/users.ts";
-import { countOrders } from "../../src/store/order_list.ts";
+import { createUser } from "../../src/store/account/users.ts";
+import { countOrders } from "../../src/store/orders/list.ts";
 import { EventBus } from "../../src/events/bus.ts";
 import { QUEUE } from "../../src/events/transport.ts";
 

@@ -1,9 +1,14 @@
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
-import { bigramSignature, OrderSearch } from "../../src/store/order_search.ts";
+import { bigramSignature, OrderSearch } from "../../src/store/orders/search.ts";
 import { newOrder } from "../../src/domain/order.ts";
 import { newId } from "../../src/lib/ids.ts";
-import { deleteOrder, importOrders, ingestOrder, updateOrder } from "../../src/store/orders.ts";
-import { createUser } from "../../src/store/users.ts";
+import {
+  deleteOrder,
+  importOrders,
+  ingestOrder,
+  updateOrder,
+} from "../../src/store/orders/orders.ts";
+import { createUser } from "../../src/store/account/users.ts";
 import { EventBus } from "../../src/events/bus.ts";
 import { QUEUE } from "../../src/events/transport.ts";
 

@@ -5,7 +5,7 @@
 import { deepStrictEqual as eq } from "node:assert/strict";
 import type { Order } from "../../src/domain/order.ts";
 import { keys } from "../../src/store/keys.ts";
-import { orderIdsByTracking } from "../../src/store/tracking.ts";
+import { orderIdsByTracking } from "../../src/store/tracking/answers.ts";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";
 
 async function indexOf(ctx: TestContext, userId: string) {

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { afterAttempt, type StoredSubscription } from "../../src/domain/webhook.ts";
 import { keys } from "../../src/store/keys.ts";
-import { claimAttempts } from "../../src/store/webhook_attempts.ts";
-import type { WebhookLogEntry } from "../../src/store/webhook_logs.ts";
-import { recordOutcome } from "../../src/store/webhook_outcomes.ts";
-import { changeSubscription } from "../../src/store/webhook_subscriptions.ts";
+import { claimAttempts } from "../../src/store/webhooks/attempts.ts";
+import type { WebhookLogEntry } from "../../src/store/webhooks/logs.ts";
+import { recordOutcome } from "../../src/store/webhooks/outcomes.ts";
+import { changeSubscription } from "../../src/store/webhooks/subscriptions.ts";
 import { signUp } from "../helpers.ts";
 import { startReceiver } from "../net/receiver.ts";
 import { subscribe, webhookApp, type WebhookContext } from "./helpers.ts";

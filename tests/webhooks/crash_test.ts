@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startService } from "../../scripts/service.ts";
 import { keys } from "../../src/store/keys.ts";
-import type { WebhookLogEntry } from "../../src/store/webhook_logs.ts";
+import type { WebhookLogEntry } from "../../src/store/webhooks/logs.ts";
 import { sleep, startReceiver } from "../net/receiver.ts";
 import {
   accountWithSubscriptions,

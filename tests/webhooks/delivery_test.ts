@@ -6,7 +6,7 @@ import { buildEvent } from "../../src/events/types.ts";
 import { SecretBox } from "../../src/lib/secret_box.ts";
 import { PRIVATE_ADDRESS_MESSAGE } from "../../src/net/outbound.ts";
 import { keys } from "../../src/store/keys.ts";
-import type { WebhookLogEntry } from "../../src/store/webhook_logs.ts";
+import type { WebhookLogEntry } from "../../src/store/webhooks/logs.ts";
 import { VERSION } from "../../src/version.ts";
 import { call, signUp } from "../helpers.ts";
 import { closedPort, sleep, slowBody, startReceiver } from "../net/receiver.ts";

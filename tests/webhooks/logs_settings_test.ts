@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { keys } from "../../src/store/keys.ts";
-import { getSettings } from "../../src/store/settings.ts";
+import { getSettings } from "../../src/store/account/settings.ts";
 import {
   addWebhookLog,
   WEBHOOK_LOG_RETENTION_MS,
   type WebhookLogEntry,
-} from "../../src/store/webhook_logs.ts";
+} from "../../src/store/webhooks/logs.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { call, signUp } from "../helpers.ts";
 import { testResolver, webhookApp } from "./helpers.ts";

@@ -10,9 +10,9 @@ import { webhookHandlers } from "../../src/webhooks/delivery.ts";
 import { buildEvent, type EventEnvelope } from "../../src/events/types.ts";
 import { OUTBOUND_TIMEOUT_MS } from "../../src/net/outbound.ts";
 import { keys } from "../../src/store/keys.ts";
-import { claimAttempts, endAttempt } from "../../src/store/webhook_attempts.ts";
-import { AnswerJournal } from "../../src/store/webhook_answers.ts";
-import type { WebhookLogEntry } from "../../src/store/webhook_logs.ts";
+import { claimAttempts, endAttempt } from "../../src/store/webhooks/attempts.ts";
+import { AnswerJournal } from "../../src/store/webhooks/answers.ts";
+import type { WebhookLogEntry } from "../../src/store/webhooks/logs.ts";
 import { signUp } from "../helpers.ts";
 import { sleep, startReceiver } from "../net/receiver.ts";
 import {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { ROTATE_SECRET_ERROR, type StoredSubscription } from "../../src/domain/webhook.ts";
 import { SecretBox } from "../../src/lib/secret_box.ts";
 import { keys } from "../../src/store/keys.ts";
-import type { WebhookLogEntry } from "../../src/store/webhook_logs.ts";
+import type { WebhookLogEntry } from "../../src/store/webhooks/logs.ts";
 import { VERSION } from "../../src/version.ts";
 import { call, signUp } from "../helpers.ts";
 import { closedPort, sleep, startReceiver } from "../net/receiver.ts";

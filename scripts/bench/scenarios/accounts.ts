@@ -1,6 +1,6 @@
-import { createApiKey } from "../../../src/store/api_keys.ts";
-import { issueSession } from "../../../src/store/credentials.ts";
-import { createUser } from "../../../src/store/users.ts";
+import { createApiKey } from "../../../src/store/account/api_keys.ts";
+import { issueSession } from "../../../src/store/account/credentials.ts";
+import { createUser } from "../../../src/store/account/users.ts";
 import {
   type BenchContext,
   type BenchServer,

@@ -13,10 +13,10 @@ import { detectCarrier } from "../../../src/domain/tracking_number.ts";
 import { newId } from "../../../src/lib/ids.ts";
 import { createLogger } from "../../../src/lib/log.ts";
 import { runTracker, type TrackerReport } from "../../../src/jobs/tracker.ts";
-import { callsSpent } from "../../../src/store/carrier_budget.ts";
+import { callsSpent } from "../../../src/store/tracking/carrier_budget.ts";
 import { openStore } from "../../../src/store/kv.ts";
-import { importOrders } from "../../../src/store/orders.ts";
-import { createUser } from "../../../src/store/users.ts";
+import { importOrders } from "../../../src/store/orders/orders.ts";
+import { createUser } from "../../../src/store/account/users.ts";
 import {
   dhlAnswer,
   dhlExpressNumber,

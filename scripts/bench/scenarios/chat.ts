@@ -6,7 +6,7 @@
  * per client IP and per bot URL) are kept by spreading the posts over 500 bots of one
  * workspace and giving each request its own `X-Forwarded-For` address.
  */
-import { createBot } from "../../../src/store/bots.ts";
+import { createBot } from "../../../src/store/chat/bots.ts";
 import {
   type BenchServer,
   type Measurement,

@@ -5,7 +5,7 @@
  * revalidated). Targets (issue 17): under 1 s and under 200 KiB compressed.
  */
 import { hashPassword } from "../../../src/lib/password.ts";
-import { updateUser } from "../../../src/store/users.ts";
+import { updateUser } from "../../../src/store/account/users.ts";
 import { dashboardBundle } from "../../../src/web/bundle.ts";
 import { launchBrowser } from "../../browser.ts";
 import { type Scenario, seedAccount, table } from "../context.ts";

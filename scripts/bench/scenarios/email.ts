@@ -1,5 +1,5 @@
-import { createApiKey } from "../../../src/store/api_keys.ts";
-import { createUser } from "../../../src/store/users.ts";
+import { createApiKey } from "../../../src/store/account/api_keys.ts";
+import { createUser } from "../../../src/store/account/users.ts";
 import {
   type BenchServer,
   MEASUREMENT_COLUMNS,

@@ -1,6 +1,6 @@
 import type { RecurringCost } from "../../../src/domain/recurring.ts";
-import { createItem } from "../../../src/store/collection.ts";
-import { RECURRING_COSTS } from "../../../src/store/recurring_costs.ts";
+import { createItem } from "../../../src/store/insights/collection.ts";
+import { RECURRING_COSTS } from "../../../src/store/insights/recurring_costs.ts";
 import {
   type BenchContext,
   type BenchServer,

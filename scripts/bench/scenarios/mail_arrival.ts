@@ -1,5 +1,5 @@
-import { createEmailSource } from "../../../src/store/email_sources.ts";
-import { createUser } from "../../../src/store/users.ts";
+import { createEmailSource } from "../../../src/store/intake/email_sources.ts";
+import { createUser } from "../../../src/store/account/users.ts";
 import { startDovecot } from "../../dovecot.ts";
 import { freePort } from "../../service.ts";
 import { SmtpClient } from "../../smtp_client.ts";

@@ -1,6 +1,6 @@
 import { newOrder, type Order, type OrderStatus } from "../../../src/domain/order.ts";
 import { newId } from "../../../src/lib/ids.ts";
-import { importOrders } from "../../../src/store/orders.ts";
+import { importOrders } from "../../../src/store/orders/orders.ts";
 import {
   type Measurement,
   pair,

@@ -9,7 +9,7 @@ import { loadConfig } from "../../../src/config.ts";
 import { createDeps, drainDeps } from "../../../src/deps.ts";
 import { startQueueListener } from "../../../src/events/queue.ts";
 import { jobContext } from "../../../src/jobs/registry.ts";
-import { createBot } from "../../../src/store/bots.ts";
+import { createBot } from "../../../src/store/chat/bots.ts";
 import { keys } from "../../../src/store/keys.ts";
 import { openStore } from "../../../src/store/kv.ts";
 import { type Scenario, seedAccount, table } from "../context.ts";

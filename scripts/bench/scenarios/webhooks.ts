@@ -6,9 +6,9 @@
  * stamped just before the commit) to the receiver reading the request.
  */
 import { SecretBox } from "../../../src/lib/secret_box.ts";
-import { issueSession } from "../../../src/store/credentials.ts";
-import { createUser } from "../../../src/store/users.ts";
-import { createSubscription } from "../../../src/store/webhook_subscriptions.ts";
+import { issueSession } from "../../../src/store/account/credentials.ts";
+import { createUser } from "../../../src/store/account/users.ts";
+import { createSubscription } from "../../../src/store/webhooks/subscriptions.ts";
 import { type BenchContext, type BenchServer, type Scenario, table } from "../context.ts";
 import { cpuSeconds } from "../proc.ts";
 

@@ -19,7 +19,7 @@ import {
   getMailboxCursor,
   listMailboxesToPoll,
   saveMailboxCursor,
-} from "../../store/email_sources.ts";
+} from "../../store/intake/email_sources.ts";
 import { customTemplatesOf, receiveMail, rereadMail } from "../mail.ts";
 import { MailboxError, mailboxFailure, type MailboxLogin, MailboxSession } from "./client.ts";
 import { loginOf, rebindPassword } from "./host.ts";

@@ -3,7 +3,7 @@
  * (`family(userId)`, a prefix from keys.ts) that are missing are written. A new index the
  * footprint writes gets its entries for older orders with one migration built on this.
  */
-import { footprintEntries } from "../order_footprint.ts";
+import { footprintEntries } from "../orders/footprint.ts";
 import type { BatchResult, Cursor, MigrationContext } from "./types.ts";
 import { checkedChunks, ConflictStreak } from "./chunks.ts";
 import { orderBatch, type OrderOf } from "./walk.ts";

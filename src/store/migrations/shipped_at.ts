@@ -1,8 +1,8 @@
 import { backfilledShippedAt, type Order } from "../../domain/order.ts";
 import type { UserRecord } from "../../domain/user.ts";
-import { insightScope } from "../insights.ts";
+import { insightScope } from "../insights/sums.ts";
 import { keys } from "../keys.ts";
-import { writeChanges } from "../order_footprint.ts";
+import { writeChanges } from "../orders/footprint.ts";
 import type { BatchResult, Cursor, Migration, MigrationContext } from "./types.ts";
 import { checkedChunks, ConflictStreak } from "./chunks.ts";
 import { orderBatch, type OrderOf, userRecordProblem } from "./walk.ts";

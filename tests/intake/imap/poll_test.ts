@@ -6,7 +6,7 @@ import { deepStrictEqual as eq, equal, match, ok } from "node:assert/strict";
 import { type Dovecot, DOVECOT_TLS, startDovecot } from "../../../scripts/dovecot.ts";
 import type { StoredEmailSource } from "../../../src/domain/email_source.ts";
 import { pollMailbox, pollMailboxes } from "../../../src/intake/imap/poll.ts";
-import { getEmailSource, getMailboxCursor } from "../../../src/store/email_sources.ts";
+import { getEmailSource, getMailboxCursor } from "../../../src/store/intake/email_sources.ts";
 import { keys } from "../../../src/store/keys.ts";
 import { message, orderMail } from "../../email/helpers.ts";
 import { call, signUp, testApp, type TestContext } from "../../helpers.ts";

@@ -1,0 +1,189 @@
+/**
+ * Reading orders: pages of the time-ordered and per-status indexes, exact totals from counters
+ * and time buckets, the search cache for `q`, and whole-workspace reads (snapshot, export,
+ * usage).
+ */
+import { BUCKET_LEVELS_MS, planRange } from "../../domain/buckets.ts";
+import { type Order, ORDER_STATUSES, type OrderStatus } from "../../domain/order.ts";
+import { usageMonth } from "../../domain/plan.ts";
+import type { UserRecord } from "../../domain/user.ts";
+import { keys } from "../keys.ts";
+import { counterValue, getManyChunked, listValues, type Paging, readCounter } from "../kv.ts";
+import type { OrderSearch } from "./search.ts";
+import type { Item } from "../sections.ts";
+
+export interface OrderQuery {
+  status?: OrderStatus;
+  /** Normalised search text; empty or absent means no search. */
+  q?: string;
+  /** Inclusive start and exclusive end of `receivedAt`, in ms. */
+  fromMs?: number;
+  toMs?: number;
+}
+
+/**
+ * One page of orders, newest `receivedAt` first, and the exact number of matches. Without `q`
+ * the page is a range of the time-ordered index (per status when filtered) and the total comes
+ * from counters; with `q` both come from the search cache.
+ */
+export async function listOrders(
+  kv: Deno.Kv,
+  search: OrderSearch,
+  userId: string,
+  query: OrderQuery,
+  paging: Paging,
+): Promise<{ items: Order[]; total: number }> {
+  const { fromMs, toMs } = query;
+  if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) return { items: [], total: 0 };
+  if (query.q) {
+    const hits = await search.find(userId, { ...query, query: query.q });
+    const page = hits.slice(paging.offset, paging.offset + paging.limit);
+    const found = await getManyChunked<Order>(kv, page.map((h) => keys.order(userId, h.id)));
+    return {
+      items: found.flatMap((e) => e.value ? [e.value] : []),
+      total: hits.length,
+    };
+  }
+  const prefix = query.status
+    ? keys.ordersByStatus(userId, query.status)
+    : keys.ordersByReceived(userId);
+  const [items, total] = await Promise.all([
+    pageOfIndex(kv, indexSelector(prefix, fromMs, toMs), paging),
+    fromMs === undefined && toMs === undefined
+      ? readCounter(
+        kv,
+        query.status ? keys.orderStatusCount(userId, query.status) : keys.orderCount(userId),
+      )
+      : countReceived(kv, userId, query.status, fromMs, toMs),
+  ]);
+  return { items, total };
+}
+
+function indexSelector(prefix: Deno.KvKey, fromMs?: number, toMs?: number): Deno.KvListSelector {
+  const start = fromMs === undefined ? undefined : [...prefix, fromMs];
+  const end = toMs === undefined ? undefined : [...prefix, toMs];
+  if (start && end) return { start, end };
+  if (start) return { prefix, start };
+  if (end) return { prefix, end };
+  return { prefix };
+}
+
+async function pageOfIndex(
+  kv: Deno.Kv,
+  selector: Deno.KvListSelector,
+  paging: Paging,
+): Promise<Order[]> {
+  const out: Order[] = [];
+  let skip = paging.offset;
+  const iter = kv.list<Order>(selector, {
+    reverse: true,
+    limit: paging.offset + paging.limit,
+    batchSize: Math.min(1000, paging.offset + paging.limit),
+  });
+  for await (const e of iter) {
+    if (skip > 0) skip--;
+    else out.push(e.value);
+  }
+  return out;
+}
+
+/**
+ * Orders received in `[fromMs, toMs)` (status optional), from the bucket counters. An open end
+ * is closed at the first or last order, widened to the coarsest bucket boundary: buckets hold
+ * nothing beyond the orders, so the sum stays exact with the fewest reads.
+ */
+async function countReceived(
+  kv: Deno.Kv,
+  userId: string,
+  status: OrderStatus | undefined,
+  fromMs: number | undefined,
+  toMs: number | undefined,
+): Promise<number> {
+  const prefix = status ? keys.ordersByStatus(userId, status) : keys.ordersByReceived(userId);
+  const coarsest = BUCKET_LEVELS_MS[BUCKET_LEVELS_MS.length - 1];
+  const edge = async (reverse: boolean) => {
+    for await (const e of kv.list({ prefix }, { limit: 1, reverse })) return Number(e.key.at(-2));
+    return null;
+  };
+  const [first, last] = await Promise.all([
+    fromMs === undefined ? edge(false) : fromMs,
+    toMs === undefined ? edge(true) : toMs,
+  ]);
+  if (first === null || last === null) return 0;
+  const from = fromMs ?? Math.floor(first / coarsest) * coarsest;
+  const to = toMs ?? (Math.floor(last / coarsest) + 1) * coarsest;
+  const dim = status ?? "all";
+  const plan = planRange(from, to);
+  const sums = await Promise.all([
+    ...plan.buckets.map(async ({ level, from, to }) => {
+      let sum = 0;
+      const selector = {
+        start: keys.orderBucket(userId, dim, level, from),
+        end: keys.orderBucket(userId, dim, level, to),
+      };
+      for await (const e of kv.list<Deno.KvU64>(selector, { batchSize: 1000 })) {
+        sum += counterValue(e.value);
+      }
+      return sum;
+    }),
+    ...plan.raw.map(async ([a, b]) => {
+      let n = 0;
+      for await (const _ of kv.list({ start: [...prefix, a], end: [...prefix, b] })) n++;
+      return n;
+    }),
+  ]);
+  return sums.reduce((a, b) => a + b, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole-workspace reads (snapshot, export, usage).
+
+/** Every order of the workspace, newest `receivedAt` first. */
+export function listAllOrders(kv: Deno.Kv, userId: string): Promise<Order[]> {
+  return listValues<Order>(kv, { prefix: keys.ordersByReceived(userId) }, {
+    reverse: true,
+    batchSize: 1000,
+  });
+}
+
+/** The workspace's number of orders, from its counter. */
+export function countOrders(kv: Deno.Kv, userId: string): Promise<number> {
+  return readCounter(kv, keys.orderCount(userId));
+}
+
+/** Orders per status, from the counters. */
+export async function countByStatus(
+  kv: Deno.Kv,
+  userId: string,
+): Promise<Record<OrderStatus, number>> {
+  const entries = await kv.getMany<Deno.KvU64[]>(
+    ORDER_STATUSES.map((s) => keys.orderStatusCount(userId, s)),
+  );
+  return Object.fromEntries(
+    ORDER_STATUSES.map((s, i) => [s, counterValue(entries[i].value)]),
+  ) as Record<OrderStatus, number>;
+}
+
+/** New orders the account created in the month `now` falls in (its timezone). */
+export function ordersCreatedThisMonth(
+  kv: Deno.Kv,
+  user: UserRecord,
+  now: number,
+): Promise<number> {
+  return readCounter(kv, keys.ordersCreatedInMonth(user.id, usageMonth(user, now)));
+}
+
+/** The snapshot's and the export's `orders`: every order, newest received first. */
+export async function ordersSection(ctx: { kv: Deno.Kv; user: UserRecord }): Promise<Item[]> {
+  return await listAllOrders(ctx.kv, ctx.user.id) as unknown as Item[];
+}
+
+/** The snapshot's `analytics`: order counts (all, by status) and their summed cost. */
+export async function orderAnalytics(ctx: { kv: Deno.Kv; user: UserRecord }) {
+  const [byStatus, totalOrders, totalCostCents] = await Promise.all([
+    countByStatus(ctx.kv, ctx.user.id),
+    readCounter(ctx.kv, keys.orderCount(ctx.user.id)),
+    readCounter(ctx.kv, keys.valueCents(ctx.user.id)),
+  ]);
+  return { totalOrders, byStatus, totalCostCents };
+}
