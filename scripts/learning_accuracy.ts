@@ -6,7 +6,7 @@
  * sender's other messages are read with `POST /api/email/preview` before and after. Fields
  * compare as in labeled_accuracy.ts (`matches`).
  */
-import { LEARNABLE_FIELDS } from "../src/domain/learning.ts";
+import { LEARNABLE_FIELDS } from "../src/domain/intake/learning.ts";
 import { readEmail } from "../src/intake/email/read.ts";
 import { matches, service } from "./labeled_accuracy.ts";
 

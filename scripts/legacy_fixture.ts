@@ -9,8 +9,8 @@
  * (`order_by_tracking`), no leaderboard list (`["leaderboard", u]`), no `shippedAt` on shipped
  * orders, no `insights` state on accounts (their sums do not exist), no layout marker.
  */
-import { bucketsOf } from "../src/domain/buckets.ts";
-import { upsCheckDigit } from "../src/domain/check_digits.ts";
+import { bucketsOf } from "../src/domain/orders/buckets.ts";
+import { upsCheckDigit } from "../src/domain/tracking/check_digits.ts";
 import { sha256Hex } from "../src/lib/crypto.ts";
 import { hashPassword } from "../src/lib/password.ts";
 

@@ -5,7 +5,7 @@
  * own regex and checksum definition, interpreted generically, as a second opinion to compare
  * `detectCarrier` with.
  */
-import type { CarrierKey } from "../src/domain/carriers.ts";
+import type { CarrierKey } from "../src/domain/tracking/carriers.ts";
 
 export const CORPUS_DIR = new URL("../../shared/corpus/tracking-numbers/", import.meta.url);
 export const CORPUS_FILES = ["ups", "fedex", "usps", "dhl", "s10"] as const;

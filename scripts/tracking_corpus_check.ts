@@ -7,8 +7,8 @@
  * `deno test --allow-read scripts/tracking_corpus_check.ts`.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import type { CarrierKey } from "../src/domain/carriers.ts";
-import { detectCarrier } from "../src/domain/tracking_number.ts";
+import type { CarrierKey } from "../src/domain/tracking/carriers.ts";
+import { detectCarrier } from "../src/domain/tracking/number.ts";
 import {
   checksumPasses,
   compact,
@@ -23,7 +23,7 @@ import { detected, valid, type Verdict } from "./tracking_fixtures.ts";
 const corpus = await loadCorpus();
 
 /**
- * The documented precedence (src/domain/tracking_number.ts), as an order of the corpus's format
+ * The documented precedence (src/domain/tracking/number.ts), as an order of the corpus's format
  * ids plus two of EXTRA_FORMS below. The first format that accepts a number decides it.
  */
 const PRECEDENCE = [

@@ -9,8 +9,8 @@
  * `deno run --allow-write scripts/tracking_fixtures.ts` (seeded: the output is the same on every
  * run). The tests read only the file written (tests/domain/tracking_number_test.ts).
  */
-import { detectCarrier, TRACKING_FORMS, type TrackingForm } from "../src/domain/tracking_number.ts";
-import type { CarrierKey } from "../src/domain/carriers.ts";
+import { detectCarrier, TRACKING_FORMS, type TrackingForm } from "../src/domain/tracking/number.ts";
+import type { CarrierKey } from "../src/domain/tracking/carriers.ts";
 import { seeded } from "./seeded.ts";
 
 export const FIXTURES = new URL("../tests/fixtures/tracking/numbers.json", import.meta.url);

@@ -5,7 +5,7 @@ import type { AppDeps } from "../src/deps.ts";
 import { createLogger } from "../src/lib/log.ts";
 import { issueSession } from "../src/store/account/credentials.ts";
 import { createUser, type NewUser } from "../src/store/account/users.ts";
-import type { UserRecord } from "../src/domain/user.ts";
+import type { UserRecord } from "../src/domain/account/user.ts";
 
 export interface TestContext extends AsyncDisposable {
   app: ReturnType<typeof createApp>;

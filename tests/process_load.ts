@@ -3,7 +3,7 @@
  * restart) share: JSON calls, clients creating orders, and the delivery bookkeeping read back
  * from the KV file.
  */
-import type { AttemptMarker } from "../src/domain/webhook_attempt.ts";
+import type { AttemptMarker } from "../src/domain/webhooks/attempt.ts";
 import { keys } from "../src/store/keys.ts";
 import type { Received } from "./net/receiver.ts";
 

@@ -4,7 +4,7 @@
  * CPU use and peak memory.
  */
 import { join } from "node:path";
-import type { UserRecord } from "../../src/domain/user.ts";
+import type { UserRecord } from "../../src/domain/account/user.ts";
 import { createApiKey } from "../../src/store/account/api_keys.ts";
 import { openStore } from "../../src/store/kv.ts";
 import { createUser } from "../../src/store/account/users.ts";

@@ -8,7 +8,7 @@
  */
 import { loadConfig } from "../../src/config.ts";
 import { createDeps } from "../../src/deps.ts";
-import { newOrder } from "../../src/domain/order.ts";
+import { newOrder } from "../../src/domain/orders/order.ts";
 import { webhookHandlers } from "../../src/webhooks/delivery.ts";
 import { startQueueListener } from "../../src/events/queue.ts";
 import { buildEvent } from "../../src/events/types.ts";

@@ -6,7 +6,7 @@
  */
 import { loadConfig } from "../../src/config.ts";
 import { createDeps, drainDeps } from "../../src/deps.ts";
-import { IMAP_DEFAULTS, mailboxBinding } from "../../src/domain/email_source.ts";
+import { IMAP_DEFAULTS, mailboxBinding } from "../../src/domain/intake/email_source.ts";
 import { pollMailboxes } from "../../src/intake/imap/poll.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { createEmailSource } from "../../src/store/intake/email_sources.ts";

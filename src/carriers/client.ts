@@ -7,9 +7,9 @@
  * repeated failures. Failures are `UpstreamError`s (502); messages never carry credentials.
  */
 import type { CarrierApis } from "../config.ts";
-import { type CarrierKey, CARRIERS } from "../domain/carriers.ts";
-import { budgetDay, budgetShares, untilBudgetReset } from "../domain/tracker.ts";
-import type { TrackingResult } from "../domain/tracking.ts";
+import { type CarrierKey, CARRIERS } from "../domain/tracking/carriers.ts";
+import { budgetDay, budgetShares, untilBudgetReset } from "../domain/tracking/tracker.ts";
+import type { TrackingResult } from "../domain/tracking/answer.ts";
 import { UpstreamError } from "../errors.ts";
 import type { Logger } from "../lib/log.ts";
 import { type BudgetPurpose, callsSpent, takeCall } from "../store/tracking/carrier_budget.ts";

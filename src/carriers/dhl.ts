@@ -4,7 +4,7 @@
  * `DHL-API-Key`. The `service` is sent whenever the format tells it, because without it DHL may
  * answer with a different, related shipment.
  */
-import type { CarrierKey } from "../domain/carriers.ts";
+import type { CarrierKey } from "../domain/tracking/carriers.ts";
 import {
   boundEvents,
   carrierText,
@@ -14,8 +14,8 @@ import {
   notFound,
   type TrackingEvent,
   type TrackingResult,
-} from "../domain/tracking.ts";
-import type { TrackingForm } from "../domain/tracking_number.ts";
+} from "../domain/tracking/answer.ts";
+import type { TrackingForm } from "../domain/tracking/number.ts";
 import {
   arr,
   type CarrierApi,

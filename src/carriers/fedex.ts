@@ -13,7 +13,7 @@ import {
   notFound,
   type TrackingEvent,
   type TrackingResult,
-} from "../domain/tracking.ts";
+} from "../domain/tracking/answer.ts";
 import {
   arr,
   type CarrierApi,

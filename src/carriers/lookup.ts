@@ -6,10 +6,10 @@
  * `order.tracking_updated`, then `order.shipped` / `order.delivered` when its status really
  * moved; a cached answer fires nothing.
  */
-import { statusEvents } from "../domain/order.ts";
-import { afterAnswer, afterFailure } from "../domain/tracker.ts";
-import type { TrackingResult } from "../domain/tracking.ts";
-import { trackingChange, trackingEventData } from "../domain/tracking_update.ts";
+import { statusEvents } from "../domain/orders/order.ts";
+import { afterAnswer, afterFailure } from "../domain/tracking/tracker.ts";
+import type { TrackingResult } from "../domain/tracking/answer.ts";
+import { trackingChange, trackingEventData } from "../domain/tracking/update.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { BudgetPurpose } from "../store/tracking/carrier_budget.ts";
 import { keys } from "../store/keys.ts";

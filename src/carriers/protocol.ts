@@ -4,9 +4,9 @@
  * through the same flow (budget, pacing, deadline, token cache, 401/429/5xx handling), so each
  * adapter is only its carrier's protocol.
  */
-import type { CarrierKey } from "../domain/carriers.ts";
-import type { TrackingResult } from "../domain/tracking.ts";
-import type { TrackingForm } from "../domain/tracking_number.ts";
+import type { CarrierKey } from "../domain/tracking/carriers.ts";
+import type { TrackingResult } from "../domain/tracking/answer.ts";
+import type { TrackingForm } from "../domain/tracking/number.ts";
 
 /** A request, its URL already absolute (the operator's API base plus the path). */
 export interface HttpRequest {

@@ -13,7 +13,7 @@ import {
   type TrackingEvent,
   type TrackingResult,
   upsStatus,
-} from "../domain/tracking.ts";
+} from "../domain/tracking/answer.ts";
 import {
   arr,
   type CarrierApi,

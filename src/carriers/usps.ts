@@ -13,7 +13,7 @@ import {
   type TrackingEvent,
   type TrackingResult,
   uspsStatus,
-} from "../domain/tracking.ts";
+} from "../domain/tracking/answer.ts";
 import {
   arr,
   type CarrierApi,

@@ -3,7 +3,12 @@
  * its `updatesWebhook` on demand (`POST /api/chat/digest`) or on its schedule by the hourly
  * `chat digest` cron job, which one process at a time runs (a KV lease).
  */
-import { DIGEST_LATEST, DIGEST_PERIOD_MS, digestPost, type DigestSummary } from "../domain/chat.ts";
+import {
+  DIGEST_LATEST,
+  DIGEST_PERIOD_MS,
+  digestPost,
+  type DigestSummary,
+} from "../domain/chat/outgoing.ts";
 import type { AppDeps } from "../deps.ts";
 import { claimDigest, dueDigests } from "../store/chat/digest.ts";
 import { withLease } from "../store/lease.ts";

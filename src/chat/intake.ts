@@ -6,8 +6,8 @@
  * `outputWebhook` when `forwardOn` is set, and a new order of a workspace with public stats is
  * mirrored to the community feed; both run after the answer and never fail the intake.
  */
-import type { StoredBot } from "../domain/bot.ts";
-import type { Reading } from "../domain/intake.ts";
+import type { StoredBot } from "../domain/chat/bot.ts";
+import type { Reading } from "../domain/intake/reading.ts";
 import type { AppDeps } from "../deps.ts";
 import { readChatPost } from "../intake/chat/read.ts";
 import { receiveMessage } from "../intake/receive.ts";
@@ -16,7 +16,7 @@ import { sampleWrites } from "../store/intake/embed_samples.ts";
 import { settingsRead, type WorkspaceSettings } from "../store/account/settings.ts";
 import { getUser } from "../store/account/users.ts";
 import { postToCommunityFeed } from "../vendors/community_feed.ts";
-import type { FeedItem } from "../domain/chat.ts";
+import type { FeedItem } from "../domain/chat/outgoing.ts";
 import { relay } from "./relay.ts";
 
 export interface ChatPost {

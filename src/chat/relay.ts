@@ -6,8 +6,8 @@
  * (a chat webhook URL's path is its credential).
  */
 import { z } from "@hono/zod-openapi";
-import { hostOf, updatePost } from "../domain/chat.ts";
-import type { Order } from "../domain/order.ts";
+import { hostOf, updatePost } from "../domain/chat/outgoing.ts";
+import type { Order } from "../domain/orders/order.ts";
 import type { AppDeps } from "../deps.ts";
 import type { QueueHandlers } from "../events/queue.ts";
 import { claimRelay } from "../store/chat/relays.ts";

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import type { CARRIER_KEYS } from "../domain/carriers.ts";
+import type { CARRIER_KEYS } from "../domain/tracking/carriers.ts";
 import { EVENT_TYPES, type EventType } from "../domain/event_types.ts";
-import type { AppliedPatch, Order, OrderSource } from "../domain/order.ts";
+import type { AppliedPatch, Order, OrderSource } from "../domain/orders/order.ts";
 import { newId } from "../lib/ids.ts";
 
 export const EventTypeSchema = z.enum(EVENT_TYPES).openapi("EventType");

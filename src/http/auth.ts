@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { UserRecord } from "../domain/user.ts";
+import type { UserRecord } from "../domain/account/user.ts";
 import { resolveToken } from "../store/account/credentials.ts";
 import { getUser } from "../store/account/users.ts";
 import type { WorkspaceContext } from "../store/sections.ts";

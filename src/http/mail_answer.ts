@@ -3,7 +3,7 @@
  * which share one reading path and differ only in the plan-limit status (429 / 402).
  */
 import type { Context } from "hono";
-import { planLimitMessage } from "../domain/plan.ts";
+import { planLimitMessage } from "../domain/billing/plan.ts";
 import type { MailResult } from "../intake/mail.ts";
 import type { AppEnv } from "./env.ts";
 import { ApiError, unauthorized } from "./errors.ts";

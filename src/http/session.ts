@@ -1,6 +1,6 @@
 /** What every session-issuing endpoint shares: its rate limit and its answer. */
 import type { Context } from "hono";
-import { toPublicUser, type UserRecord } from "../domain/user.ts";
+import { toPublicUser, type UserRecord } from "../domain/account/user.ts";
 import { issueSession } from "../store/account/credentials.ts";
 import { clientIp } from "./client_ip.ts";
 import type { AppEnv } from "./env.ts";

@@ -1,6 +1,6 @@
 /** The email-verification mail, sent by register (with SMTP configured) and on request. */
 import type { AppDeps } from "../deps.ts";
-import type { UserRecord } from "../domain/user.ts";
+import type { UserRecord } from "../domain/account/user.ts";
 import type { Mail } from "../vendors/mailer.ts";
 import { issueVerificationToken } from "../store/account/email_verifications.ts";
 

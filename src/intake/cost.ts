@@ -4,8 +4,8 @@
  * it is printed in the workspace currency and the message gave no cost of its own. A total in
  * another currency stays as printed: the order shows it with "cost not set".
  */
-import type { Currency } from "../domain/currency.ts";
-import type { MessageFields } from "../domain/order.ts";
+import type { Currency } from "../domain/insights/currency.ts";
+import type { MessageFields } from "../domain/orders/order.ts";
 import { moneyValue } from "./money.ts";
 
 /** The amount and currency of a printed total, when it is one figure with a known currency. */

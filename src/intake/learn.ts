@@ -2,7 +2,7 @@
  * Learning from corrections, after the PATCH of an email order has been committed (CONTRACT
  * "Learning from corrections"): the order's newest stored message is read again, each corrected
  * value that stands in its real text (not in quoted history) gets an expression anchored on what
- * stands around it (domain/learning.ts), checked on the same message, and the sender's learned
+ * stands around it (domain/intake/learning.ts), checked on the same message, and the sender's learned
  * template takes it. Runs in the background, one at a time, at most `MAX_WAITING` waiting: a
  * PATCH never waits for it and never fails because of it.
  */
@@ -15,8 +15,8 @@ import {
   type LearnableField,
   learnExpression,
   type TextLine,
-} from "../domain/learning.ts";
-import type { Order } from "../domain/order.ts";
+} from "../domain/intake/learning.ts";
+import type { Order } from "../domain/orders/order.ts";
 import { newId } from "../lib/ids.ts";
 import { getRawMessage, listIntakeLog } from "../store/intake/log.ts";
 import { saveLearned } from "../store/intake/learned_templates.ts";

@@ -3,8 +3,8 @@
  * receiver, mailbox polling): read it with the workspace's custom templates, check the real
  * sender against the source's allow-list, and hand it to `receiveMessage`.
  */
-import { senderVerdict, type StoredEmailSource } from "../domain/email_source.ts";
-import type { Reading } from "../domain/intake.ts";
+import { senderVerdict, type StoredEmailSource } from "../domain/intake/email_source.ts";
+import type { Reading } from "../domain/intake/reading.ts";
 import { firstCopyOf, getIntakeEntry } from "../store/intake/log.ts";
 import { listTemplates } from "../store/intake/templates.ts";
 import { type CompiledTemplate, compileTemplate } from "./email/custom.ts";

@@ -4,7 +4,7 @@
  * match a printed figure). The decimal separator is the last `.` or `,` followed by exactly
  * one or two digits at the end; any other separator (`.`, `,`, `'`, space) groups thousands.
  */
-import { CURRENCIES } from "../domain/currency.ts";
+import { CURRENCIES } from "../domain/insights/currency.ts";
 import { memoByText } from "./text.ts";
 
 export interface Money {

@@ -7,7 +7,7 @@
  * today's templates correct them. One rebuild per source at a time (a KV lease).
  */
 import type { AppDeps } from "../deps.ts";
-import { sinceDaysStart, type StoredEmailSource } from "../domain/email_source.ts";
+import { sinceDaysStart, type StoredEmailSource } from "../domain/intake/email_source.ts";
 import { compact } from "../lib/compact.ts";
 import {
   changeEmailSource,

@@ -13,8 +13,8 @@ import {
   type MessageFacts,
   type Reading,
   statusSaid,
-} from "../domain/intake.ts";
-import type { PlanLimit } from "../domain/plan.ts";
+} from "../domain/intake/reading.ts";
+import type { PlanLimit } from "../domain/billing/plan.ts";
 import { newId } from "../lib/ids.ts";
 import { stageBlob } from "../store/blob.ts";
 import { type Keeping, logAlone, messageInCommit, type Repeat } from "../store/intake/log.ts";

@@ -3,8 +3,8 @@
  * and templates; every field they give that the user did not edit is corrected, oldest message
  * first. Fires no events.
  */
-import type { IntakeLogEntry } from "../domain/intake.ts";
-import { type MessageFields, type Order, reviseFromMessage } from "../domain/order.ts";
+import type { IntakeLogEntry } from "../domain/intake/reading.ts";
+import { type MessageFields, type Order, reviseFromMessage } from "../domain/orders/order.ts";
 import { getRawMessage, listIntakeLog, ordersWithMessages } from "../store/intake/log.ts";
 import { rewriteOrder } from "../store/orders/orders.ts";
 import { readChatPost } from "./chat/read.ts";

@@ -10,7 +10,7 @@
  */
 import type { SMTPServerSession } from "smtp-server";
 import type { AppDeps } from "../deps.ts";
-import { forwardingSlugOf, type StoredEmailSource } from "../domain/email_source.ts";
+import { forwardingSlugOf, type StoredEmailSource } from "../domain/intake/email_source.ts";
 import { findForwardingSource } from "../store/intake/email_sources.ts";
 import { MAX_MAIL_BYTES, receiveMail } from "./mail.ts";
 import { GuardedSmtpServer, SMTP_LIMITS, type SmtpLimits } from "./smtp_guard.ts";

@@ -8,10 +8,10 @@
 import { API_OF, type ApiKey } from "../carriers/client.ts";
 import { liveLookup, recordFailure, type TrackTarget } from "../carriers/lookup.ts";
 import type { AppDeps } from "../deps.ts";
-import { CARRIER_KEYS, type CarrierKey } from "../domain/carriers.ts";
-import type { Order } from "../domain/order.ts";
-import { budgetDay, dueAt, givenUp, passAllowance } from "../domain/tracker.ts";
-import { detectCarrier, trackingKey } from "../domain/tracking_number.ts";
+import { CARRIER_KEYS, type CarrierKey } from "../domain/tracking/carriers.ts";
+import type { Order } from "../domain/orders/order.ts";
+import { budgetDay, dueAt, givenUp, passAllowance } from "../domain/tracking/tracker.ts";
+import { detectCarrier, trackingKey } from "../domain/tracking/number.ts";
 import { UpstreamError } from "../errors.ts";
 import { safeTimeZone } from "../lib/timezone.ts";
 import { callsSpent } from "../store/tracking/carrier_budget.ts";

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { checkUsername } from "../domain/profile.ts";
-import { normaliseEmail, toPublicUser, type UserRecord } from "../domain/user.ts";
+import { checkUsername } from "../domain/account/profile.ts";
+import { normaliseEmail, toPublicUser, type UserRecord } from "../domain/account/user.ts";
 import { currentUser, workspaceOf } from "../http/auth.ts";
 import { ApiError, badRequest, unauthorized } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema, sessionOnly } from "../http/openapi.ts";

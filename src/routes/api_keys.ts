@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { API_KEY_LIMIT } from "../domain/api_key.ts";
+import { API_KEY_LIMIT } from "../domain/account/api_key.ts";
 import { ApiError } from "../http/errors.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";

@@ -1,7 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { RESET_ANSWER_FLOOR_MS, RESET_MAILS_PER_ADDRESS } from "../domain/password_reset.ts";
-import { EMAIL_MAX, linkedSignIns, toPublicUser } from "../domain/user.ts";
+import {
+  RESET_ANSWER_FLOOR_MS,
+  RESET_MAILS_PER_ADDRESS,
+} from "../domain/account/password_reset.ts";
+import { EMAIL_MAX, linkedSignIns, toPublicUser } from "../domain/account/user.ts";
 import { bearer, currentUser, workspaceOf } from "../http/auth.ts";
 import { sessionFor, sessionIssuing } from "../http/session.ts";
 import { sendVerificationMail } from "../http/verification_mail.ts";
@@ -27,7 +30,7 @@ import { endSession } from "../store/account/credentials.ts";
 import { requestReset, resetPassword } from "../store/account/password_resets.ts";
 import { buildSnapshot } from "../store/snapshot.ts";
 import { registrationGuard } from "../store/account/invitations.ts";
-import { REFUSAL_TEXT } from "../domain/registration.ts";
+import { REFUSAL_TEXT } from "../domain/account/registration.ts";
 import { createUser, findUserByLogin, isOperator } from "../store/account/users.ts";
 
 /** With `TURNSTILE_SECRET_KEY` set, register and login need a good bot-check token. */

@@ -1,7 +1,7 @@
 /** The account's own ways in: change password, sign out everywhere, remove a linked sign-in. */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { IdentityProvider } from "../domain/user.ts";
+import type { IdentityProvider } from "../domain/account/user.ts";
 import { currentUser } from "../http/auth.ts";
 import type { AppEnv } from "../http/env.ts";
 import { ApiError, badRequest, notFound, unauthorized } from "../http/errors.ts";

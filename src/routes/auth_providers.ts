@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { VerifiedIdentity } from "../domain/user.ts";
+import type { VerifiedIdentity } from "../domain/account/user.ts";
 import type { AppEnv } from "../http/env.ts";
 import { ApiError } from "../http/errors.ts";
 import { errors, jsonBody, jsonResponse } from "../http/openapi.ts";
@@ -10,7 +10,7 @@ import { SessionSchema } from "../schemas/account.ts";
 import { signInWithIdentity } from "../store/account/identities.ts";
 import { sessionFor, sessionIssuing } from "../http/session.ts";
 import { registrationGuard } from "../store/account/invitations.ts";
-import { REFUSAL_TEXT } from "../domain/registration.ts";
+import { REFUSAL_TEXT } from "../domain/account/registration.ts";
 
 const ProvidersSchema = z.object({
   password: z.boolean().openapi({ description: "Email (or username) and password; always on" }),

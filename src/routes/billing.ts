@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { isPaid } from "../domain/billing.ts";
-import { monthlyCap, usageResetsAt } from "../domain/plan.ts";
+import { isPaid } from "../domain/billing/provider.ts";
+import { monthlyCap, usageResetsAt } from "../domain/billing/plan.ts";
 import { currentUser, requireAuth } from "../http/auth.ts";
 import type { AppEnv } from "../http/env.ts";
 import { ApiError, badRequest, unauthorized } from "../http/errors.ts";

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { botLogEntry, botView, type StoredBot } from "../domain/bot.ts";
+import { botLogEntry, botView, type StoredBot } from "../domain/chat/bot.ts";
 import type { AppDeps } from "../deps.ts";
 import { AccountGoneError } from "../errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";

@@ -1,15 +1,15 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { cachedAnswer, liveLookup, type TrackTarget } from "../carriers/lookup.ts";
-import { CARRIER_KEYS, CARRIER_NAMES, type CarrierKey } from "../domain/carriers.ts";
-import { budgetShares, LOOKUP_SHARE } from "../domain/tracker.ts";
-import { TRACKING_STATUSES, type TrackingResult } from "../domain/tracking.ts";
+import { CARRIER_KEYS, CARRIER_NAMES, type CarrierKey } from "../domain/tracking/carriers.ts";
+import { budgetShares, LOOKUP_SHARE } from "../domain/tracking/tracker.ts";
+import { TRACKING_STATUSES, type TrackingResult } from "../domain/tracking/answer.ts";
 import {
   detectCarrier,
   MAX_RAW_LENGTH,
   type TrackingForm,
   trackingKey,
-} from "../domain/tracking_number.ts";
-import { calendarDate } from "../domain/tracking_update.ts";
+} from "../domain/tracking/number.ts";
+import { calendarDate } from "../domain/tracking/update.ts";
 import { UpstreamError } from "../errors.ts";
 import { currentUser } from "../http/auth.ts";
 import { ApiError, badRequest } from "../http/errors.ts";

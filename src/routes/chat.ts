@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { sendDigest } from "../chat/digest.ts";
-import { installUrl } from "../domain/chat.ts";
+import { installUrl } from "../domain/chat/outgoing.ts";
 import { AccountGoneError } from "../errors.ts";
 import { ApiError } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";

@@ -6,7 +6,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { capabilities } from "../capabilities.ts";
-import { CURRENCIES } from "../domain/currency.ts";
+import { CURRENCIES } from "../domain/insights/currency.ts";
 import { authed, errors, jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { checkSecretsKey, SECRETS_MISMATCH_TEXT } from "../store/secrets_check.ts";

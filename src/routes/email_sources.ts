@@ -8,7 +8,7 @@ import {
   PASSWORD_FOR_MOVE,
   publicSource,
   type StoredEmailSource,
-} from "../domain/email_source.ts";
+} from "../domain/intake/email_source.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";

@@ -6,7 +6,7 @@ import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openap
 import { rateLimit } from "../http/rate_limit.ts";
 import { createRouter } from "../http/router.ts";
 import { sendVerificationMail } from "../http/verification_mail.ts";
-import { toPublicUser } from "../domain/user.ts";
+import { toPublicUser } from "../domain/account/user.ts";
 import { UserResponseSchema } from "../schemas/account.ts";
 import { confirmEmail } from "../store/account/email_verifications.ts";
 

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { forwardingSlugOf } from "../domain/email_source.ts";
+import { forwardingSlugOf } from "../domain/intake/email_source.ts";
 import type { AppEnv } from "../http/env.ts";
 import { ApiError, ErrorSchema, unauthorized } from "../http/errors.ts";
 import { mailAnswer } from "../http/mail_answer.ts";

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
-import type { UserRecord } from "../domain/user.ts";
+import type { UserRecord } from "../domain/account/user.ts";
 import { currentUser } from "../http/auth.ts";
 import { authed, errors, jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";

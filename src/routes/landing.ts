@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { CARRIER_KEYS } from "../domain/carriers.ts";
+import { CARRIER_KEYS } from "../domain/tracking/carriers.ts";
 import { jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { landingSnapshot } from "../store/service/stats.ts";

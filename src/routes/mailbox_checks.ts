@@ -11,7 +11,7 @@ import {
   movesMailbox,
   PASSWORD_FOR_MOVE,
   publicSource,
-} from "../domain/email_source.ts";
+} from "../domain/intake/email_source.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { rateLimit } from "../http/rate_limit.ts";

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { isOrderStatus, normaliseQuery, type OrderPatch } from "../domain/order.ts";
-import { planLimitMessage } from "../domain/plan.ts";
+import { isOrderStatus, normaliseQuery, type OrderPatch } from "../domain/orders/order.ts";
+import { planLimitMessage } from "../domain/billing/plan.ts";
 import { currentUser } from "../http/auth.ts";
 import type { AppEnv } from "../http/env.ts";
 import { ApiError, badRequest, notFound, unauthorized } from "../http/errors.ts";

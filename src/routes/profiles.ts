@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { USERNAME_MAX } from "../domain/profile.ts";
-import type { UserRecord } from "../domain/user.ts";
+import { USERNAME_MAX } from "../domain/account/profile.ts";
+import type { UserRecord } from "../domain/account/user.ts";
 import { MAX_ID_LENGTH } from "../lib/ids.ts";
 import { principalOf } from "../http/auth.ts";
 import { found, resourceParam } from "../http/scope.ts";

@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { RECURRING_COSTS_MAX, type RecurringCost } from "../domain/recurring.ts";
+import { RECURRING_COSTS_MAX, type RecurringCost } from "../domain/insights/recurring_costs.ts";
 import { currentUser } from "../http/auth.ts";
 import { ApiError, unauthorized } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";

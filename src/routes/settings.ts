@@ -5,7 +5,7 @@ import { checkedReceiverUrl } from "../http/receiver_url.ts";
 import { createRouter } from "../http/router.ts";
 import { ReceiverUrl } from "../schemas/webhooks.ts";
 import { currencyOf, updateSettings } from "../store/account/settings.ts";
-import { CURRENCIES } from "../domain/currency.ts";
+import { CURRENCIES } from "../domain/insights/currency.ts";
 import { currentUser } from "../http/auth.ts";
 
 const URL_FIELD = "Receiver URL under the private-address rule (`https:`, no private or " +

@@ -4,7 +4,7 @@
  * a deleted share is a 404 at once; neither shows anything the card does not.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { CARD_FONT, CARD_HEIGHT, CARD_WIDTH, cardSvg } from "../domain/share_svg.ts";
+import { CARD_FONT, CARD_HEIGHT, CARD_WIDTH, cardSvg } from "../domain/insights/share_svg.ts";
 import type { ShareCard } from "../events/types.ts";
 import { errors } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";

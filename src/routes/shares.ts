@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { PROFIT_RANGES } from "../domain/money.ts";
-import { type CardText, orderCard, profitCard, SHARES_MAX } from "../domain/share.ts";
+import { PROFIT_RANGES } from "../domain/insights/profitability.ts";
+import { type CardText, orderCard, profitCard, SHARES_MAX } from "../domain/insights/share.ts";
 import { buildEvent, type ShareCard } from "../events/types.ts";
 import { currentUser } from "../http/auth.ts";
 import { ApiError, unauthorized } from "../http/errors.ts";

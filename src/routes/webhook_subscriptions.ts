@@ -1,5 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { applyChanges, MAX_SUBSCRIPTIONS, publicSubscription } from "../domain/webhook.ts";
+import {
+  applyChanges,
+  MAX_SUBSCRIPTIONS,
+  publicSubscription,
+} from "../domain/webhooks/subscription.ts";
 import { sendTestEvent } from "../webhooks/send.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../http/errors.ts";

@@ -5,8 +5,8 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { RouteConfig } from "@hono/zod-openapi";
-import { CARRIER_KEYS } from "../domain/carriers.ts";
-import { EDITABLE_FIELDS, type EditableField } from "../domain/order.ts";
+import { CARRIER_KEYS } from "../domain/tracking/carriers.ts";
+import { EDITABLE_FIELDS, type EditableField } from "../domain/orders/order.ts";
 import { EVENT_TYPES, type EventType } from "../domain/event_types.ts";
 import { DeliveryHeadersSchema } from "../webhooks/headers.ts";
 import {

@@ -5,8 +5,8 @@ import {
   type Order,
   ORDER_SOURCES,
   ORDER_STATUSES,
-} from "../domain/order.ts";
-import { isWebUrl, WEB_URL_MAX } from "../domain/web_url.ts";
+} from "../domain/orders/order.ts";
+import { isWebUrl, WEB_URL_MAX } from "../domain/orders/web_url.ts";
 import { lenientQueryParam, pageSchema, PagingQuery } from "../http/paging.ts";
 import type { Same } from "../lib/types.ts";
 

@@ -1,5 +1,5 @@
-import type { ApiKeyRecord } from "../domain/api_key.ts";
-import { type PublicUser, toPublicUser } from "../domain/user.ts";
+import type { ApiKeyRecord } from "../domain/account/api_key.ts";
+import { type PublicUser, toPublicUser } from "../domain/account/user.ts";
 import { listApiKeys } from "./account/api_keys.ts";
 import { botsExport } from "./chat/bots.ts";
 import { emailSourcesSection } from "./intake/email_sources.ts";

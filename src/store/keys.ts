@@ -195,7 +195,7 @@ export const keys = {
   // Money and insights: maintained sums, recurring costs, shares, leaderboard, billing
   /**
    * Insight sums of one generation (store/insights/sums.ts): `[..., generation, ...part]` -> KvU64,
-   * the parts of domain/insights.ts and domain/leaderboard.ts. A timezone change starts a new
+   * the parts of domain/insights/sums.ts and domain/insights/leaderboard.ts. A timezone change starts a new
    * generation, rebuilt from the orders; older generations are deleted.
    */
   insightsRoot: (userId: string) => ["ws", userId, "insight"] as const,
@@ -243,7 +243,7 @@ export const keys = {
   // Platform-wide counters (health counts, landing stats)
   stat: (name: "users" | "orders" | "value_cents") => ["stats", name] as const,
   healthProbe: () => ["health", "probe"] as const,
-  /** The landing page's figures as last taken (domain/landing.ts), one per UTC hour. */
+  /** The landing page's figures as last taken (domain/service/landing.ts), one per UTC hour. */
   landingSnapshot: () => ["landing", "snapshot"] as const,
   /** A known text sealed with the secrets key: does the key this process has open this KV's secrets? */
   secretsCheck: () => ["secrets", "check"] as const,

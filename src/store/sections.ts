@@ -3,7 +3,7 @@
  * sections are read. Capabilities import these types; `snapshot.ts` and `export.ts` list the
  * loaders, so no capability module depends on them.
  */
-import type { UserRecord } from "../domain/user.ts";
+import type { UserRecord } from "../domain/account/user.ts";
 import type { ApiKeyUseRecorder } from "./account/api_key_use.ts";
 
 export interface WorkspaceContext {

@@ -1,4 +1,4 @@
-import { type PublicUser, toPublicUser } from "../domain/user.ts";
+import { type PublicUser, toPublicUser } from "../domain/account/user.ts";
 import { ordersSection } from "./orders/list.ts";
 import { analyticsSection } from "./insights/queries.ts";
 import { type Item, type Loader, loadSections, type WorkspaceContext } from "./sections.ts";

@@ -8,9 +8,9 @@
  * that revision, so a concurrent change makes the account be read again instead of being
  * overwritten with figures of the past.
  */
-import { onLeaderboard } from "../domain/leaderboard.ts";
-import type { Order } from "../domain/order.ts";
-import type { UserRecord } from "../domain/user.ts";
+import { onLeaderboard } from "../domain/insights/leaderboard.ts";
+import type { Order } from "../domain/orders/order.ts";
+import type { UserRecord } from "../domain/account/user.ts";
 import { insightScope } from "./insights/sums.ts";
 import { unknownFamilies } from "./key_families.ts";
 import { keys } from "./keys.ts";

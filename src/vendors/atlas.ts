@@ -1,8 +1,8 @@
 import { createRemoteJWKSet, errors, jwtVerify } from "jose";
 import type { Config } from "../config.ts";
-import { displayNameFrom } from "../domain/profile.ts";
+import { displayNameFrom } from "../domain/account/profile.ts";
 import { SignInError } from "../errors.ts";
-import type { VerifiedIdentity } from "../domain/user.ts";
+import type { VerifiedIdentity } from "../domain/account/user.ts";
 import { UPSTREAM_TIMEOUT_MS } from "./upstream.ts";
 
 /** Asymmetric algorithms only: a shared-secret (HS*) token could be forged by anyone holding it. */

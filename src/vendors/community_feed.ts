@@ -2,10 +2,10 @@
  * The community feed: a chat-platform webhook the operator configures (`COMMUNITY_FEED_URL`, so
  * not under the private-address rule), where checkouts of workspaces with public stats are
  * mirrored under a fixed sender name (`COMMUNITY_FEED_NAME`). The body is built from the item's
- * four public values only (`domain/chat.ts` `feedPost`).
+ * four public values only (`domain/chat/outgoing.ts` `feedPost`).
  */
 import type { Config } from "../config.ts";
-import { type FeedItem, feedPost } from "../domain/chat.ts";
+import { type FeedItem, feedPost } from "../domain/chat/outgoing.ts";
 import { UpstreamError } from "../errors.ts";
 import { callUpstream } from "./upstream.ts";
 

@@ -1,6 +1,6 @@
 import type { Config } from "../config.ts";
-import { displayNameFrom } from "../domain/profile.ts";
-import type { VerifiedIdentity } from "../domain/user.ts";
+import { displayNameFrom } from "../domain/account/profile.ts";
+import type { VerifiedIdentity } from "../domain/account/user.ts";
 import { SignInError } from "../errors.ts";
 import { callUpstream } from "./upstream.ts";
 

@@ -8,7 +8,7 @@
 import Stripe from "stripe";
 import type { CheckoutSessionObject, StripeEvent, SubscriptionObject } from "./stripe_api.d.ts";
 import type { Config } from "../config.ts";
-import type { BillingEvent } from "../domain/billing.ts";
+import type { BillingEvent } from "../domain/billing/provider.ts";
 import { UpstreamError } from "../errors.ts";
 import { UPSTREAM_TIMEOUT_MS } from "./upstream.ts";
 

@@ -6,8 +6,8 @@ import {
   receives,
   ROTATE_SECRET_ERROR,
   type StoredSubscription,
-} from "../domain/webhook.ts";
-import { attemptStep } from "../domain/webhook_attempt.ts";
+} from "../domain/webhooks/subscription.ts";
+import { attemptStep } from "../domain/webhooks/attempt.ts";
 import type { AppDeps } from "../deps.ts";
 import { recordOutcome } from "../store/webhooks/outcomes.ts";
 import {

@@ -7,7 +7,7 @@ import {
   outcomeOfStatus,
   ROTATE_SECRET_ERROR,
   type StoredSubscription,
-} from "../domain/webhook.ts";
+} from "../domain/webhooks/subscription.ts";
 import type { AppDeps } from "../deps.ts";
 import type { SecretBox } from "../lib/secret_box.ts";
 import { newId } from "../lib/ids.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { roughly, snapshotServes } from "../../src/domain/landing.ts";
+import { roughly, snapshotServes } from "../../src/domain/service/landing.ts";
 import { keys } from "../../src/store/keys.ts";
 import { addToCounter } from "../../src/store/kv.ts";
 import { call, signUp, testApp } from "../helpers.ts";

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
-import { apiKeyName } from "../../src/domain/api_key.ts";
-import { checkDisplayName, checkTimezone, checkUsername } from "../../src/domain/profile.ts";
-import { toPublicUser, type UserRecord } from "../../src/domain/user.ts";
+import { apiKeyName } from "../../src/domain/account/api_key.ts";
+import {
+  checkDisplayName,
+  checkTimezone,
+  checkUsername,
+} from "../../src/domain/account/profile.ts";
+import { toPublicUser, type UserRecord } from "../../src/domain/account/user.ts";
 import { hashPassword, verifyPassword } from "../../src/lib/password.ts";
 
 Deno.test("username rules", () => {

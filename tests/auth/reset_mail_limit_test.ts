@@ -7,7 +7,7 @@ import {
   RESET_ANSWER_FLOOR_MS,
   RESET_MAIL_WINDOW_MS,
   takeResetMailTurn,
-} from "../../src/domain/password_reset.ts";
+} from "../../src/domain/account/password_reset.ts";
 import { requestReset } from "../../src/store/account/password_resets.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 

@@ -4,7 +4,7 @@
  * numbers the carrier does not know, and the carriers' own error shapes.
  */
 import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
-import type { TrackingResult } from "../../src/domain/tracking.ts";
+import type { TrackingResult } from "../../src/domain/tracking/answer.ts";
 import {
   dhlAnswer,
   dhlExpressNumber,

@@ -8,7 +8,7 @@ import {
   gs1CheckDigit,
   mod7CheckDigit,
   upsCheckDigit,
-} from "../../src/domain/check_digits.ts";
+} from "../../src/domain/tracking/check_digits.ts";
 
 export type Stage = "label" | "transit" | "out" | "delivered" | "exception";
 

@@ -1,8 +1,8 @@
 import { type CarrierOptions, Carriers } from "../../src/carriers/client.ts";
 import type { TrackQuery } from "../../src/carriers/protocol.ts";
 import { testConfig } from "../../src/config.ts";
-import type { CarrierKey } from "../../src/domain/carriers.ts";
-import { detectCarrier } from "../../src/domain/tracking_number.ts";
+import type { CarrierKey } from "../../src/domain/tracking/carriers.ts";
+import { detectCarrier } from "../../src/domain/tracking/number.ts";
 import { createLogger } from "../../src/lib/log.ts";
 import { type Fakes, NO_PACING, startFakes } from "./fakes.ts";
 

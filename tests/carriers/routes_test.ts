@@ -4,7 +4,7 @@
  * answer updates and the events it fires, and every error status.
  */
 import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
-import type { Order } from "../../src/domain/order.ts";
+import type { Order } from "../../src/domain/orders/order.ts";
 import type { EventEnvelope } from "../../src/events/types.ts";
 import { keys } from "../../src/store/keys.ts";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";

@@ -1,4 +1,4 @@
-import type { BotView } from "../../src/domain/bot.ts";
+import type { BotView } from "../../src/domain/chat/bot.ts";
 import { jobContext } from "../../src/jobs/registry.ts";
 import { call, type CallResult, type TestContext } from "../helpers.ts";
 import { webhookApp, type WebhookContext } from "../webhooks/helpers.ts";

@@ -1,5 +1,5 @@
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
-import { BUCKET_LEVELS_MS, bucketsOf, planRange } from "../../src/domain/buckets.ts";
+import { BUCKET_LEVELS_MS, bucketsOf, planRange } from "../../src/domain/orders/buckets.ts";
 
 const Q = BUCKET_LEVELS_MS[0];
 const DAY = BUCKET_LEVELS_MS[1];

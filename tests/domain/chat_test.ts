@@ -1,8 +1,14 @@
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
-import { applyBotChanges, recentOrdersOf, type StoredBot } from "../../src/domain/bot.ts";
-import { feedPost, hostOf, installUrl, nextDue, updatePost } from "../../src/domain/chat.ts";
-import type { IntakeLogEntry } from "../../src/domain/intake.ts";
-import type { Order } from "../../src/domain/order.ts";
+import { applyBotChanges, recentOrdersOf, type StoredBot } from "../../src/domain/chat/bot.ts";
+import {
+  feedPost,
+  hostOf,
+  installUrl,
+  nextDue,
+  updatePost,
+} from "../../src/domain/chat/outgoing.ts";
+import type { IntakeLogEntry } from "../../src/domain/intake/reading.ts";
+import type { Order } from "../../src/domain/orders/order.ts";
 
 Deno.test("feedPost: the four public values only, cut to the platform's limits", () => {
   eq(feedPost({ itemSummary: "Lamp" }, "Feed"), {

@@ -4,7 +4,7 @@ import {
   forwardingSlugOf,
   pollDue,
   type StoredEmailSource,
-} from "../../src/domain/email_source.ts";
+} from "../../src/domain/intake/email_source.ts";
 
 Deno.test("forwardingSlugOf: the slug of an address at MAIL_DOMAIN, in its usual spellings", () => {
   const domain = "in.example.com";

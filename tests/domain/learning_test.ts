@@ -5,7 +5,7 @@ import {
   learnExpression,
   type TextLine,
   valuePattern,
-} from "../../src/domain/learning.ts";
+} from "../../src/domain/intake/learning.ts";
 
 const lines = (...texts: string[]): TextLine[] => texts.map((text) => ({ text, quoted: false }));
 const any = () => true;

@@ -7,10 +7,18 @@ import {
   periodStart,
   profitability,
   zeroSums,
-} from "../../src/domain/money.ts";
-import { calendarMonth, insightContributions, isCalendarMonth } from "../../src/domain/insights.ts";
-import { newOrder, type Order } from "../../src/domain/order.ts";
-import { leaderboardContributions, rank, windowStart } from "../../src/domain/leaderboard.ts";
+} from "../../src/domain/insights/profitability.ts";
+import {
+  calendarMonth,
+  insightContributions,
+  isCalendarMonth,
+} from "../../src/domain/insights/sums.ts";
+import { newOrder, type Order } from "../../src/domain/orders/order.ts";
+import {
+  leaderboardContributions,
+  rank,
+  windowStart,
+} from "../../src/domain/insights/leaderboard.ts";
 
 const sums = (orders: number, spent: number, revenue = 0, soldCost = 0): MoneySums => ({
   orders,

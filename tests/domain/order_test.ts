@@ -15,7 +15,7 @@ import {
   signalsOf,
   statusAfterSignals,
   statusEvents,
-} from "../../src/domain/order.ts";
+} from "../../src/domain/orders/order.ts";
 
 const T0 = Date.parse("2025-03-01T10:00:00.000Z");
 const T1 = T0 + 60_000;

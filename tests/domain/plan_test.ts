@@ -1,5 +1,5 @@
 import { equal } from "node:assert/strict";
-import { monthlyCap, usageMonth, usageResetsAt } from "../../src/domain/plan.ts";
+import { monthlyCap, usageMonth, usageResetsAt } from "../../src/domain/billing/plan.ts";
 
 const billing = { billingEnabled: true, freePlanMonthlyOrders: 100 };
 const free = { plan: "free", timezone: "America/New_York" };

@@ -7,7 +7,7 @@ import {
   dueDates,
   FREQUENCIES,
   type Frequency,
-} from "../../src/domain/recurring.ts";
+} from "../../src/domain/insights/recurring_costs.ts";
 
 Deno.test("months and leap years", () => {
   equal(daysInMonth(2024, 2), 29);

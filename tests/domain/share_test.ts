@@ -1,7 +1,12 @@
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
-import { formatCents, orderCard, periodLabel, publicText } from "../../src/domain/share.ts";
-import { cardSvg, wrap } from "../../src/domain/share_svg.ts";
-import { newOrder } from "../../src/domain/order.ts";
+import {
+  formatCents,
+  orderCard,
+  periodLabel,
+  publicText,
+} from "../../src/domain/insights/share.ts";
+import { cardSvg, wrap } from "../../src/domain/insights/share_svg.ts";
+import { newOrder } from "../../src/domain/orders/order.ts";
 
 Deno.test("money is formatted without a currency", () => {
   equal(formatCents(0), "0.00");

@@ -12,8 +12,8 @@ import {
   scanSignature,
   STOP_AFTER_MS,
   untilBudgetReset,
-} from "../../src/domain/tracker.ts";
-import type { TrackingResult } from "../../src/domain/tracking.ts";
+} from "../../src/domain/tracking/tracker.ts";
+import type { TrackingResult } from "../../src/domain/tracking/answer.ts";
 
 const HOUR = 3_600_000;
 const T0 = Date.parse("2025-03-10T06:00:00Z");

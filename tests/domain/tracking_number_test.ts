@@ -1,12 +1,12 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { CARRIER_KEYS, CARRIERS } from "../../src/domain/carriers.ts";
+import { CARRIER_KEYS, CARRIERS } from "../../src/domain/tracking/carriers.ts";
 import {
   detectCarrier,
   MAX_RAW_LENGTH,
   NUMERIC_LENGTHS,
   TRACKING_FORMS,
   type TrackingForm,
-} from "../../src/domain/tracking_number.ts";
+} from "../../src/domain/tracking/number.ts";
 import {
   detected,
   disagreements,

@@ -1,5 +1,5 @@
 import { deepEqual } from "node:assert/strict";
-import { MAX_SCAN_RESULTS, scanTrackingNumbers } from "../../src/domain/tracking_scan.ts";
+import { MAX_SCAN_RESULTS, scanTrackingNumbers } from "../../src/domain/tracking/scan.ts";
 
 /** Only the numbers, in the order found. */
 const numbers = (text: string, maxResults?: number) =>

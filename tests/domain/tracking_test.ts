@@ -7,16 +7,16 @@ import {
   joinLocation,
   upsStatus,
   uspsStatus,
-} from "../../src/domain/tracking.ts";
-import { trackingKey } from "../../src/domain/tracking_number.ts";
+} from "../../src/domain/tracking/answer.ts";
+import { trackingKey } from "../../src/domain/tracking/number.ts";
 import {
   calendarDate,
   deliveryTime,
   trackingChange,
   trackingEventData,
-} from "../../src/domain/tracking_update.ts";
-import type { TrackingResult } from "../../src/domain/tracking.ts";
-import { newOrder } from "../../src/domain/order.ts";
+} from "../../src/domain/tracking/update.ts";
+import type { TrackingResult } from "../../src/domain/tracking/answer.ts";
+import { newOrder } from "../../src/domain/orders/order.ts";
 
 Deno.test("UPS status types and codes (research section 4)", () => {
   const table: [unknown, unknown, unknown, string][] = [

@@ -10,7 +10,7 @@ import {
   receives,
   type StoredSubscription,
   uniqueEventTypes,
-} from "../../src/domain/webhook.ts";
+} from "../../src/domain/webhooks/subscription.ts";
 
 const SUB: StoredSubscription = {
   id: "whsub_1",

@@ -6,8 +6,8 @@
  * fields.
  */
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
-import { mergeMessage, newOrder, reviseFromMessage } from "../../src/domain/order.ts";
-import { isWebUrl } from "../../src/domain/web_url.ts";
+import { mergeMessage, newOrder, reviseFromMessage } from "../../src/domain/orders/order.ts";
+import { isWebUrl } from "../../src/domain/orders/web_url.ts";
 import { EventBus } from "../../src/events/bus.ts";
 import { QUEUE } from "../../src/events/transport.ts";
 import { ingestOrder, mergeIntoOrder } from "../../src/store/orders/orders.ts";

@@ -1,5 +1,5 @@
 import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
-import type { Reading } from "../../src/domain/intake.ts";
+import type { Reading } from "../../src/domain/intake/reading.ts";
 import { listEvents } from "../../src/events/emit.ts";
 import { type IncomingMessage, receiveMessage } from "../../src/intake/receive.ts";
 import { getRawMessage, listIntakeLog } from "../../src/store/intake/log.ts";

@@ -4,8 +4,8 @@
  * gives up, and that it runs under its lease.
  */
 import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
-import type { Order } from "../../src/domain/order.ts";
-import { budgetDay, STOP_AFTER_MS } from "../../src/domain/tracker.ts";
+import type { Order } from "../../src/domain/orders/order.ts";
+import { budgetDay, STOP_AFTER_MS } from "../../src/domain/tracking/tracker.ts";
 import type { EventEnvelope } from "../../src/events/types.ts";
 import { runTracker } from "../../src/jobs/tracker.ts";
 import { everyMinutes } from "../../src/lib/periods.ts";

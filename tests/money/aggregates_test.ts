@@ -4,7 +4,7 @@
  * predates the sums.
  */
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
-import type { UserRecord } from "../../src/domain/user.ts";
+import type { UserRecord } from "../../src/domain/account/user.ts";
 import { InsightReader, type PartSum, rebuildInsights } from "../../src/store/insights/sums.ts";
 import { keys } from "../../src/store/keys.ts";
 import {

@@ -1,6 +1,6 @@
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
 import { SecretBox } from "../../src/lib/secret_box.ts";
-import { CURRENCIES } from "../../src/domain/currency.ts";
+import { CURRENCIES } from "../../src/domain/insights/currency.ts";
 import { checkSecretsKey, SECRETS_MISMATCH_TEXT } from "../../src/store/secrets_check.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 

@@ -7,7 +7,7 @@
  * outbox, API keys, and account deletion.
  */
 import { deepStrictEqual as eq, equal, ok, rejects } from "node:assert/strict";
-import { newOrder } from "../../src/domain/order.ts";
+import { newOrder } from "../../src/domain/orders/order.ts";
 import { createApp } from "../../src/app.ts";
 import { testConfig } from "../../src/config.ts";
 import { createDeps, drainDeps } from "../../src/deps.ts";

@@ -11,7 +11,7 @@ import {
   ORDERS_PER_ACCOUNT,
   writeLegacyStore,
 } from "../../scripts/legacy_fixture.ts";
-import type { Order } from "../../src/domain/order.ts";
+import type { Order } from "../../src/domain/orders/order.ts";
 import { createLogger } from "../../src/lib/log.ts";
 import { rewriteOrder } from "../../src/store/orders/orders.ts";
 import { verifyStore } from "../../src/store/verify.ts";

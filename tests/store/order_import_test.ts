@@ -1,5 +1,5 @@
 import { deepStrictEqual as eq, equal, rejects } from "node:assert/strict";
-import { newOrder } from "../../src/domain/order.ts";
+import { newOrder } from "../../src/domain/orders/order.ts";
 import { listEvents } from "../../src/events/emit.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { keys } from "../../src/store/keys.ts";

@@ -1,5 +1,5 @@
 import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
-import type { Order } from "../../src/domain/order.ts";
+import type { Order } from "../../src/domain/orders/order.ts";
 import { type InCommit, ingestOrder, mergeIntoOrder } from "../../src/store/orders/orders.ts";
 import { listEvents } from "../../src/events/emit.ts";
 import { createUser } from "../../src/store/account/users.ts";

@@ -1,6 +1,6 @@
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
 import { bigramSignature, OrderSearch } from "../../src/store/orders/search.ts";
-import { newOrder } from "../../src/domain/order.ts";
+import { newOrder } from "../../src/domain/orders/order.ts";
 import { newId } from "../../src/lib/ids.ts";
 import {
   deleteOrder,

@@ -3,7 +3,7 @@
  * written, moved and removed in the order's own commits.
  */
 import { deepStrictEqual as eq } from "node:assert/strict";
-import type { Order } from "../../src/domain/order.ts";
+import type { Order } from "../../src/domain/orders/order.ts";
 import { keys } from "../../src/store/keys.ts";
 import { orderIdsByTracking } from "../../src/store/tracking/answers.ts";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";

@@ -11,7 +11,7 @@ import { createApp } from "../../src/app.ts";
 import { testConfig } from "../../src/config.ts";
 import { createDeps, drainDeps } from "../../src/deps.ts";
 import { localDate } from "../../src/lib/timezone.ts";
-import type { Order } from "../../src/domain/order.ts";
+import type { Order } from "../../src/domain/orders/order.ts";
 import { createLogger } from "../../src/lib/log.ts";
 import { keys } from "../../src/store/keys.ts";
 import { LAYOUT_VERSION } from "../../src/store/migrations/index.ts";

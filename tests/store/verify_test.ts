@@ -7,7 +7,7 @@
 import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { writeLegacyOrder, writeLegacyStore } from "../../scripts/legacy_fixture.ts";
-import type { Order } from "../../src/domain/order.ts";
+import type { Order } from "../../src/domain/orders/order.ts";
 import { keys } from "../../src/store/keys.ts";
 import { migrateLayout } from "../../src/store/migrations/run.ts";
 import { shippedAt } from "../../src/store/migrations/shipped_at.ts";

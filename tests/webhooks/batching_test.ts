@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { afterAttempt, type StoredSubscription } from "../../src/domain/webhook.ts";
+import { afterAttempt, type StoredSubscription } from "../../src/domain/webhooks/subscription.ts";
 import { keys } from "../../src/store/keys.ts";
 import { claimAttempts } from "../../src/store/webhooks/attempts.ts";
 import type { WebhookLogEntry } from "../../src/store/webhooks/logs.ts";

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { ROTATE_SECRET_ERROR, type StoredSubscription } from "../../src/domain/webhook.ts";
+import {
+  ROTATE_SECRET_ERROR,
+  type StoredSubscription,
+} from "../../src/domain/webhooks/subscription.ts";
 import { webhookHandlers } from "../../src/webhooks/delivery.ts";
 import { type QueueListener, startQueueListener } from "../../src/events/queue.ts";
 import { buildEvent } from "../../src/events/types.ts";

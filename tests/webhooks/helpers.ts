@@ -6,7 +6,7 @@ import {
   type QueueListener,
   startQueueListener,
 } from "../../src/events/queue.ts";
-import { newOrder } from "../../src/domain/order.ts";
+import { newOrder } from "../../src/domain/orders/order.ts";
 import { buildEvent, type EventEnvelope, type OrderEventData } from "../../src/events/types.ts";
 import type { Resolver } from "../../src/net/resolver.ts";
 import { call, testApp, type TestContext } from "../helpers.ts";

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { StoredSubscription } from "../../src/domain/webhook.ts";
+import type { StoredSubscription } from "../../src/domain/webhooks/subscription.ts";
 import {
   type AttemptMarker,
   attemptStep,
   CLAIM_MARGIN_MS,
-} from "../../src/domain/webhook_attempt.ts";
+} from "../../src/domain/webhooks/attempt.ts";
 import { webhookHandlers } from "../../src/webhooks/delivery.ts";
 import { buildEvent, type EventEnvelope } from "../../src/events/types.ts";
 import { OUTBOUND_TIMEOUT_MS } from "../../src/net/outbound.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { StoredSubscription } from "../../src/domain/webhook.ts";
+import type { StoredSubscription } from "../../src/domain/webhooks/subscription.ts";
 import { keys } from "../../src/store/keys.ts";
 import { call, signUp } from "../helpers.ts";
 import { subscribe, testResolver, webhookApp } from "./helpers.ts";

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { ROTATE_SECRET_ERROR, type StoredSubscription } from "../../src/domain/webhook.ts";
+import {
+  ROTATE_SECRET_ERROR,
+  type StoredSubscription,
+} from "../../src/domain/webhooks/subscription.ts";
 import { SecretBox } from "../../src/lib/secret_box.ts";
 import { keys } from "../../src/store/keys.ts";
 import type { WebhookLogEntry } from "../../src/store/webhooks/logs.ts";

@@ -6,10 +6,10 @@
 import { join } from "node:path";
 import { testConfig } from "../../../src/config.ts";
 import { createDeps } from "../../../src/deps.ts";
-import { type CarrierKey } from "../../../src/domain/carriers.ts";
-import { newOrder } from "../../../src/domain/order.ts";
-import { budgetDay, budgetShares } from "../../../src/domain/tracker.ts";
-import { detectCarrier } from "../../../src/domain/tracking_number.ts";
+import { type CarrierKey } from "../../../src/domain/tracking/carriers.ts";
+import { newOrder } from "../../../src/domain/orders/order.ts";
+import { budgetDay, budgetShares } from "../../../src/domain/tracking/tracker.ts";
+import { detectCarrier } from "../../../src/domain/tracking/number.ts";
 import { newId } from "../../../src/lib/ids.ts";
 import { createLogger } from "../../../src/lib/log.ts";
 import { runTracker, type TrackerReport } from "../../../src/jobs/tracker.ts";

@@ -1,4 +1,4 @@
-import type { RecurringCost } from "../../../src/domain/recurring.ts";
+import type { RecurringCost } from "../../../src/domain/insights/recurring_costs.ts";
 import { createItem } from "../../../src/store/insights/collection.ts";
 import { RECURRING_COSTS } from "../../../src/store/insights/recurring_costs.ts";
 import {

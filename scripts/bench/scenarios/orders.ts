@@ -1,4 +1,4 @@
-import { newOrder, type Order, type OrderStatus } from "../../../src/domain/order.ts";
+import { newOrder, type Order, type OrderStatus } from "../../../src/domain/orders/order.ts";
 import { newId } from "../../../src/lib/ids.ts";
 import { importOrders } from "../../../src/store/orders/orders.ts";
 import {

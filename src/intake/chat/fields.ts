@@ -4,8 +4,8 @@
  * Sources are tried in order (fields, then description, then content) and the first source
  * that has a field's label gives it.
  */
-import type { MessageFields } from "../../domain/order.ts";
-import { detectCarrier } from "../../domain/tracking_number.ts";
+import type { MessageFields } from "../../domain/orders/order.ts";
+import { detectCarrier } from "../../domain/tracking/number.ts";
 import type { Pair } from "./pairs.ts";
 import { firstUrl, httpUrl, isNoValue } from "./text.ts";
 import type { FieldKind } from "./vocabulary.ts";

@@ -9,8 +9,8 @@
  * are read in English, German, French, Spanish, Dutch, Italian and Japanese; bot names never
  * decide anything.
  */
-import type { MessageFacts, Reading } from "../../domain/intake.ts";
-import type { MessageFields } from "../../domain/order.ts";
+import type { MessageFacts, Reading } from "../../domain/intake/reading.ts";
+import type { MessageFields } from "../../domain/orders/order.ts";
 import { compact } from "../../lib/compact.ts";
 import { type ChatBody, type ChatEmbed, parseChatBody } from "./body.ts";
 import { fieldsFromPairs, isName, itemsFromPairs, type LineItem, readLineItem } from "./fields.ts";

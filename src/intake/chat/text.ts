@@ -5,7 +5,7 @@
  * linear or bounded by the line; inputs are already cut to the platform's limits.
  */
 
-import { isWebUrl } from "../../domain/web_url.ts";
+import { isWebUrl } from "../../domain/orders/web_url.ts";
 
 /** Zero-width, bidi and other invisible characters (bots pad names and values with them). */
 const INVISIBLE =

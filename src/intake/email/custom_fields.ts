@@ -3,9 +3,9 @@
  * subject, then the block list one line per block), and the conversion of each capture
  * (quantity to an integer, a tracking number to its carrier, a date to `YYYY-MM-DD`).
  */
-import type { MessageFields } from "../../domain/order.ts";
-import { detectCarrier } from "../../domain/tracking_number.ts";
-import { CARRIER_KEYS, type CarrierKey } from "../../domain/carriers.ts";
+import type { MessageFields } from "../../domain/orders/order.ts";
+import { detectCarrier } from "../../domain/tracking/number.ts";
+import { CARRIER_KEYS, type CarrierKey } from "../../domain/tracking/carriers.ts";
 import { applyTemplate, type CompiledTemplate, MAX_MATCH_TEXT } from "./custom.ts";
 import { dayString, headerDay, parseDay } from "./dates.ts";
 import type { Letter } from "./letter.ts";

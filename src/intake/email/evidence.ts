@@ -3,7 +3,7 @@
  * source and the label or text it was anchored on. The reader keeps one per field it sets, so
  * the preview can show why a value was read and a weak reading can be told from a strong one.
  */
-import type { MessageFields } from "../../domain/order.ts";
+import type { MessageFields } from "../../domain/orders/order.ts";
 import { clip } from "../text.ts";
 import type { Labelled } from "./labels.ts";
 

@@ -4,8 +4,8 @@
  * URLs (query keys such as `tracknum`, `trknbr`, `tracking-id`, `piececode`, `tLabels`, and
  * path or fragment segments).
  */
-import { detectCarrier } from "../../domain/tracking_number.ts";
-import type { CarrierKey } from "../../domain/carriers.ts";
+import { detectCarrier } from "../../domain/tracking/number.ts";
+import type { CarrierKey } from "../../domain/tracking/carriers.ts";
 import { memoByText } from "../text.ts";
 
 const REDIRECT_KEYS = [

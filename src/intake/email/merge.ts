@@ -3,9 +3,9 @@
  * template > a built-in template (the store's name) > generic extraction. Money keeps the
  * printed display string: a markup price is shown as the figure the mail prints for it.
  */
-import type { CarrierKey } from "../../domain/carriers.ts";
-import type { MessageFields } from "../../domain/order.ts";
-import { detectCarrier } from "../../domain/tracking_number.ts";
+import type { CarrierKey } from "../../domain/tracking/carriers.ts";
+import type { MessageFields } from "../../domain/orders/order.ts";
+import { detectCarrier } from "../../domain/tracking/number.ts";
 import { findMoney, type Money } from "../money.ts";
 import { normaliseLine } from "../text.ts";
 import type { CustomValues } from "./custom_fields.ts";

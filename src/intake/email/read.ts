@@ -5,8 +5,8 @@
  * generic extraction -> status signals -> the order rule: an order needs strong evidence, and
  * a mail that is never an order (newsletter, code, review request...) is `ignored`.
  */
-import type { MessageFacts, Reading } from "../../domain/intake.ts";
-import type { MessageFields, StatusSignals } from "../../domain/order.ts";
+import type { MessageFacts, Reading } from "../../domain/intake/reading.ts";
+import type { MessageFields, StatusSignals } from "../../domain/orders/order.ts";
 import { clip, foldForMatch, forgetRememberedTexts } from "../text.ts";
 import { type CompiledTemplate } from "./custom.ts";
 import { type Extracted, extractFields } from "./extract.ts";

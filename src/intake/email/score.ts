@@ -4,7 +4,7 @@
  * U+00A0/U+202F become spaces; `store` ignores case; `status` is what the reading's fields and
  * signals make of a new order.
  */
-import { newOrder, type OrderStatus } from "../../domain/order.ts";
+import { newOrder, type OrderStatus } from "../../domain/orders/order.ts";
 import { plainSpaces } from "../text.ts";
 import type { EmailReading } from "./read.ts";
 

@@ -6,14 +6,14 @@
  * number in ten or seven by chance (FedEx 12/15 digits, DHL Express 10/11) need a label, a
  * carrier URL or a carrier name in their block.
  */
-import type { CarrierKey } from "../../domain/carriers.ts";
+import type { CarrierKey } from "../../domain/tracking/carriers.ts";
 import {
   detectCarrier,
   isS10,
   TRACKING_FORMS,
   type TrackingForm,
-} from "../../domain/tracking_number.ts";
-import { scanTrackingNumbers } from "../../domain/tracking_scan.ts";
+} from "../../domain/tracking/number.ts";
+import { scanTrackingNumbers } from "../../domain/tracking/scan.ts";
 import { foldKeepingOffsets } from "../text.ts";
 import type { Block } from "./html.ts";
 import { labelledValues } from "./labels.ts";

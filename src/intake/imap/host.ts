@@ -4,7 +4,7 @@
  * in ALLOWED_PRIVATE_ADDRESSES (as `http:` receivers). `loginOf` is where a session connects.
  */
 import type { AppDeps } from "../../deps.ts";
-import { mailboxBinding, type StoredEmailSource } from "../../domain/email_source.ts";
+import { mailboxBinding, type StoredEmailSource } from "../../domain/intake/email_source.ts";
 import { SecretBox } from "../../lib/secret_box.ts";
 import { formatIp } from "../../net/address.ts";
 import type { Outbound } from "../../net/outbound.ts";

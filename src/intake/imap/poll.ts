@@ -9,7 +9,7 @@ import {
   mailboxIdentity,
   pollDue,
   type StoredEmailSource,
-} from "../../domain/email_source.ts";
+} from "../../domain/intake/email_source.ts";
 import { compact } from "../../lib/compact.ts";
 import { withLease } from "../../store/lease.ts";
 import {

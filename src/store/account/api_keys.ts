@@ -3,7 +3,7 @@ import {
   API_KEY_PREFIX_LENGTH,
   apiKeyName,
   type ApiKeyRecord,
-} from "../../domain/api_key.ts";
+} from "../../domain/account/api_key.ts";
 import { AccountGoneError } from "../../errors.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
 import { newId, randomToken } from "../../lib/ids.ts";

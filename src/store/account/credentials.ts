@@ -1,4 +1,4 @@
-import { sameWaysIn, type UserRecord } from "../../domain/user.ts";
+import { sameWaysIn, type UserRecord } from "../../domain/account/user.ts";
 import { AccountGoneError } from "../../errors.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
 import { randomHex } from "../../lib/ids.ts";

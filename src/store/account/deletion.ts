@@ -1,4 +1,4 @@
-import type { UserRecord } from "../../domain/user.ts";
+import type { UserRecord } from "../../domain/account/user.ts";
 import { apiKeyLookupKeysOf } from "./api_keys.ts";
 import { botUrlKeysOf } from "../chat/bots.ts";
 import { digestKeysOf } from "../chat/digest.ts";

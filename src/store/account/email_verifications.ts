@@ -3,7 +3,7 @@
  * in a link, only the SHA-256 stored, globally for the confirm call and under the workspace
  * for deletion; valid 24 hours; spent in the commit that marks the email verified.
  */
-import type { UserRecord } from "../../domain/user.ts";
+import type { UserRecord } from "../../domain/account/user.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
 import { randomToken } from "../../lib/ids.ts";
 import { keys } from "../keys.ts";

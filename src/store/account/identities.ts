@@ -5,9 +5,9 @@ import {
   normaliseEmail,
   type UserRecord,
   type VerifiedIdentity,
-} from "../../domain/user.ts";
+} from "../../domain/account/user.ts";
 import { ConflictError } from "../../errors.ts";
-import type { RegistrationRefusal } from "../../domain/registration.ts";
+import type { RegistrationRefusal } from "../../domain/account/registration.ts";
 import type { RegistrationGuard } from "./invitations.ts";
 import {
   createUser,

@@ -10,7 +10,7 @@ import {
   type RegistrationMode,
   type RegistrationRefusal,
   registrationRefusal,
-} from "../../domain/registration.ts";
+} from "../../domain/account/registration.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
 import { randomToken } from "../../lib/ids.ts";
 import { keys } from "../keys.ts";

@@ -1,5 +1,5 @@
-import { RESET_MAIL_WINDOW_MS, takeResetMailTurn } from "../../domain/password_reset.ts";
-import { EMAIL_MAX, normaliseEmail, type UserRecord } from "../../domain/user.ts";
+import { RESET_MAIL_WINDOW_MS, takeResetMailTurn } from "../../domain/account/password_reset.ts";
+import { EMAIL_MAX, normaliseEmail, type UserRecord } from "../../domain/account/user.ts";
 import { sha256Hex } from "../../lib/crypto.ts";
 import { randomToken } from "../../lib/ids.ts";
 import { endAllSessions } from "./credentials.ts";

@@ -1,6 +1,6 @@
-import { hostOf } from "../../domain/chat.ts";
-import { type Currency, currencyForTimezone } from "../../domain/currency.ts";
-import type { UserRecord } from "../../domain/user.ts";
+import { hostOf } from "../../domain/chat/outgoing.ts";
+import { type Currency, currencyForTimezone } from "../../domain/insights/currency.ts";
+import type { UserRecord } from "../../domain/account/user.ts";
 import { compact } from "../../lib/compact.ts";
 import { keys } from "../keys.ts";
 import type { WorkspaceContext } from "../sections.ts";

@@ -1,11 +1,11 @@
-import type { RegistrationRefusal } from "../../domain/registration.ts";
-import type { IdentityProvider, UserRecord } from "../../domain/user.ts";
-import { EMAIL_MAX, identityLinks, normaliseEmail } from "../../domain/user.ts";
-import { USERNAME_MAX, usernameKey } from "../../domain/profile.ts";
+import type { RegistrationRefusal } from "../../domain/account/registration.ts";
+import type { IdentityProvider, UserRecord } from "../../domain/account/user.ts";
+import { EMAIL_MAX, identityLinks, normaliseEmail } from "../../domain/account/user.ts";
+import { USERNAME_MAX, usernameKey } from "../../domain/account/profile.ts";
 import { compact } from "../../lib/compact.ts";
 import { newId, randomHex, randomToken } from "../../lib/ids.ts";
-import { afterTimezoneChange, FRESH_STATE } from "../../domain/insights.ts";
-import { onLeaderboard } from "../../domain/leaderboard.ts";
+import { afterTimezoneChange, FRESH_STATE } from "../../domain/insights/sums.ts";
+import { onLeaderboard } from "../../domain/insights/leaderboard.ts";
 import { keys } from "../keys.ts";
 import { commit, lookup, withRetry } from "../kv.ts";
 

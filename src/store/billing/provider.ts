@@ -1,10 +1,10 @@
 /**
  * Billing state: which account a provider customer belongs to, and the provider's events,
  * each applied once (its id is recorded in the commit that applies it) and placed by its own
- * time (domain/billing.ts), so retries, duplicates and late events change nothing.
+ * time (domain/billing/provider.ts), so retries, duplicates and late events change nothing.
  */
-import { afterSubscriptionEvent, type BillingEvent } from "../../domain/billing.ts";
-import type { UserRecord } from "../../domain/user.ts";
+import { afterSubscriptionEvent, type BillingEvent } from "../../domain/billing/provider.ts";
+import type { UserRecord } from "../../domain/account/user.ts";
 import { keys } from "../keys.ts";
 import { backReferencedKeys, commit, lookup, withRetry } from "../kv.ts";
 

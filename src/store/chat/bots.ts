@@ -12,9 +12,9 @@ import {
   exportedBot,
   recentOrdersOf,
   type StoredBot,
-} from "../../domain/bot.ts";
-import type { IntakeLogEntry } from "../../domain/intake.ts";
-import type { UserRecord } from "../../domain/user.ts";
+} from "../../domain/chat/bot.ts";
+import type { IntakeLogEntry } from "../../domain/intake/reading.ts";
+import type { UserRecord } from "../../domain/account/user.ts";
 import { sha256Hex, timingSafeEqual } from "../../lib/crypto.ts";
 import { newId, randomToken } from "../../lib/ids.ts";
 import { latestIntakeEntries } from "../intake/log.ts";

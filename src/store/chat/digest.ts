@@ -4,7 +4,7 @@
  * lets the digest job read only what is due. Record and index change in one commit; a job
  * claims a due digest by moving it to its next time before sending (at most once per slot).
  */
-import { DIGEST_PERIOD_MS, type DigestCadence, nextDue } from "../../domain/chat.ts";
+import { DIGEST_PERIOD_MS, type DigestCadence, nextDue } from "../../domain/chat/outgoing.ts";
 import { keys } from "../keys.ts";
 import { commit, withRetry } from "../kv.ts";
 

@@ -4,7 +4,7 @@
  * deletion), list, get, change under optimistic concurrency, delete. A record may have global
  * copies (a public lookup) written and deleted in the same commits.
  */
-import type { UserRecord } from "../../domain/user.ts";
+import type { UserRecord } from "../../domain/account/user.ts";
 import { keys } from "../keys.ts";
 import {
   addToCounter,

@@ -2,14 +2,14 @@
  * The insight answers read from the maintained sums (store/insights/sums.ts): profitability,
  * calendar and leaderboard. Each reads a handful of key ranges, whatever the number of orders.
  */
-import { type CalendarKind, calendarMonth } from "../../domain/insights.ts";
+import { type CalendarKind, calendarMonth } from "../../domain/insights/sums.ts";
 import {
   type Contender,
   onLeaderboard,
   rank,
   type Timeframe,
   windowStart,
-} from "../../domain/leaderboard.ts";
+} from "../../domain/insights/leaderboard.ts";
 import {
   addSums,
   type MoneyMetric,
@@ -20,8 +20,8 @@ import {
   profitability,
   type ProfitRange,
   zeroSums,
-} from "../../domain/money.ts";
-import type { UserRecord } from "../../domain/user.ts";
+} from "../../domain/insights/profitability.ts";
+import type { UserRecord } from "../../domain/account/user.ts";
 import { localDate, safeTimeZone } from "../../lib/timezone.ts";
 import { InsightReader, type PartSum } from "./sums.ts";
 import type { InsightSumCache } from "./cache.ts";

@@ -1,5 +1,5 @@
 /** Recurring costs (`sub_`): a capped collection of the workspace. */
-import { RECURRING_COSTS_MAX, type RecurringCost } from "../../domain/recurring.ts";
+import { RECURRING_COSTS_MAX, type RecurringCost } from "../../domain/insights/recurring_costs.ts";
 import type { CollectionSpec } from "./collection.ts";
 import { listItems } from "./collection.ts";
 import { keys } from "../keys.ts";

@@ -3,7 +3,7 @@
  * key by slug, which the public page reads; both go in one commit, so a deleted share is gone
  * from the page at once.
  */
-import { SHARES_MAX } from "../../domain/share.ts";
+import { SHARES_MAX } from "../../domain/insights/share.ts";
 import type { ShareCard } from "../../events/types.ts";
 import { type CollectionSpec, listItems } from "./collection.ts";
 import { keys } from "../keys.ts";

@@ -18,10 +18,10 @@ import {
   type InsightState,
   isSummed,
   LEGACY_STATE,
-} from "../../domain/insights.ts";
-import { leaderboardContributions } from "../../domain/leaderboard.ts";
-import type { Order } from "../../domain/order.ts";
-import type { UserRecord } from "../../domain/user.ts";
+} from "../../domain/insights/sums.ts";
+import { leaderboardContributions } from "../../domain/insights/leaderboard.ts";
+import type { Order } from "../../domain/orders/order.ts";
+import type { UserRecord } from "../../domain/account/user.ts";
 import { safeTimeZone } from "../../lib/timezone.ts";
 import { keys } from "../keys.ts";
 import { addToCounter, commit, counterValue, deletePrefix } from "../kv.ts";

@@ -9,7 +9,7 @@ import {
   type MailboxCursor,
   publicSource,
   type StoredEmailSource,
-} from "../../domain/email_source.ts";
+} from "../../domain/intake/email_source.ts";
 import { AccountGoneError } from "../../errors.ts";
 import { keys } from "../keys.ts";
 import { changeValue, commit, deleteValue, listValues, lookup, withRetry } from "../kv.ts";

@@ -3,7 +3,7 @@
  * can see what a bot sends and write a template for it (`GET /api/embed-samples`). Written in
  * the commit of the post's log entry; each expires after a month.
  */
-import type { IntakeLogEntry } from "../../domain/intake.ts";
+import type { IntakeLogEntry } from "../../domain/intake/reading.ts";
 import type { ChatEmbed } from "../../intake/chat/body.ts";
 import { keys } from "../keys.ts";
 import { commit, lookup } from "../kv.ts";

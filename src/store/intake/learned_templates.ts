@@ -3,7 +3,7 @@
  * from a user's corrections, stored with the hand-written ones (and tried like them), one per
  * sender, at most `MAX_LEARNED_TEMPLATES` per workspace (a new one drops the oldest learned one).
  */
-import { MAX_LEARNED_TEMPLATES } from "../../domain/learning.ts";
+import { MAX_LEARNED_TEMPLATES } from "../../domain/intake/learning.ts";
 import type { CustomField, LearnedFrom } from "../../intake/email/custom.ts";
 import { keys } from "../keys.ts";
 import { commit, withRetry } from "../kv.ts";

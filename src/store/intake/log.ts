@@ -3,7 +3,7 @@
  * order), its dedupe key and its stored raw copy. Entries are written by `logWrites` inside the
  * commit that stores the message's order (or alone, when no order comes of it).
  */
-import type { IntakeChannel, IntakeLogEntry } from "../../domain/intake.ts";
+import type { IntakeChannel, IntakeLogEntry } from "../../domain/intake/reading.ts";
 import { getBlob, type StagedBlob } from "../blob.ts";
 import { keys } from "../keys.ts";
 import { commit, getManyChunked, keyFits, withRetry } from "../kv.ts";

@@ -1,4 +1,4 @@
-import { onLeaderboard } from "../../domain/leaderboard.ts";
+import { onLeaderboard } from "../../domain/insights/leaderboard.ts";
 import { keys } from "../keys.ts";
 import type { BatchResult, Cursor, Migration, MigrationContext } from "./types.ts";
 import { userBatch } from "./walk.ts";

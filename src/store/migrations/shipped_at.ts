@@ -1,5 +1,5 @@
-import { backfilledShippedAt, type Order } from "../../domain/order.ts";
-import type { UserRecord } from "../../domain/user.ts";
+import { backfilledShippedAt, type Order } from "../../domain/orders/order.ts";
+import type { UserRecord } from "../../domain/account/user.ts";
 import { insightScope } from "../insights/sums.ts";
 import { keys } from "../keys.ts";
 import { writeChanges } from "../orders/footprint.ts";

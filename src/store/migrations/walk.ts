@@ -4,8 +4,8 @@
  * unknown key under a known prefix, a value cut short or of another shape) are handed to
  * `skip` with the reason, never to the caller.
  */
-import { isOrderStatus, type Order } from "../../domain/order.ts";
-import type { UserRecord } from "../../domain/user.ts";
+import { isOrderStatus, type Order } from "../../domain/orders/order.ts";
+import type { UserRecord } from "../../domain/account/user.ts";
 import { keys } from "../keys.ts";
 import type { Cursor } from "./types.ts";
 

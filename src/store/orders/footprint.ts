@@ -3,9 +3,9 @@
  * order change (create, merge, PATCH, delete, import) is written as the difference between the
  * footprints before and after, so indexes and counters can never disagree with the order.
  */
-import { bucketsOf } from "../../domain/buckets.ts";
-import { normaliseOrderNumber, type Order } from "../../domain/order.ts";
-import { trackingKey } from "../../domain/tracking_number.ts";
+import { bucketsOf } from "../../domain/orders/buckets.ts";
+import { normaliseOrderNumber, type Order } from "../../domain/orders/order.ts";
+import { trackingKey } from "../../domain/tracking/number.ts";
 import { keys } from "../keys.ts";
 import { addToCounter } from "../kv.ts";
 import { CHANGE_TTL_MS, type ChangeEntry, searchEntry } from "./search.ts";

@@ -3,10 +3,10 @@
  * and time buckets, the search cache for `q`, and whole-workspace reads (snapshot, export,
  * usage).
  */
-import { BUCKET_LEVELS_MS, planRange } from "../../domain/buckets.ts";
-import { type Order, ORDER_STATUSES, type OrderStatus } from "../../domain/order.ts";
-import { usageMonth } from "../../domain/plan.ts";
-import type { UserRecord } from "../../domain/user.ts";
+import { BUCKET_LEVELS_MS, planRange } from "../../domain/orders/buckets.ts";
+import { type Order, ORDER_STATUSES, type OrderStatus } from "../../domain/orders/order.ts";
+import { usageMonth } from "../../domain/billing/plan.ts";
+import type { UserRecord } from "../../domain/account/user.ts";
 import { keys } from "../keys.ts";
 import { counterValue, getManyChunked, listValues, type Paging, readCounter } from "../kv.ts";
 import type { OrderSearch } from "./search.ts";

@@ -8,7 +8,7 @@
  * `InCommit` extension: the caller's own checks and writes (an intake message's dedupe key, its
  * log entry, its stored raw message) commit with the order or not at all.
  */
-import type { UserRecord } from "../../domain/user.ts";
+import type { UserRecord } from "../../domain/account/user.ts";
 import {
   applyPatch,
   mergeEvents,
@@ -21,9 +21,14 @@ import {
   type OrderSource,
   patchEvents,
   type StatusSignals,
-} from "../../domain/order.ts";
-import { type BillingSettings, monthlyCap, type PlanLimit, usageMonth } from "../../domain/plan.ts";
-import { trackingKey } from "../../domain/tracking_number.ts";
+} from "../../domain/orders/order.ts";
+import {
+  type BillingSettings,
+  monthlyCap,
+  type PlanLimit,
+  usageMonth,
+} from "../../domain/billing/plan.ts";
+import { trackingKey } from "../../domain/tracking/number.ts";
 import { ConflictError } from "../../errors.ts";
 import type { EventBus } from "../../events/bus.ts";
 import {

@@ -19,7 +19,7 @@ import {
   ORDER_STATUSES,
   type OrderStatus,
   searchText,
-} from "../../domain/order.ts";
+} from "../../domain/orders/order.ts";
 import { keys } from "../keys.ts";
 
 /** What a change entry holds: enough to filter without reading the order. */

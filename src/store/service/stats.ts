@@ -1,5 +1,5 @@
 /** Platform-wide figures (health, landing page) from the counters every change maintains. */
-import { roughly, snapshotServes } from "../../domain/landing.ts";
+import { roughly, snapshotServes } from "../../domain/service/landing.ts";
 import { keys } from "../keys.ts";
 import { commit, counterValue } from "../kv.ts";
 

@@ -3,10 +3,10 @@
  * the tracker's schedule, one record), the orders by tracking number, and the reads the tracker
  * makes to find what to refresh.
  */
-import type { Order } from "../../domain/order.ts";
-import type { TrackSchedule } from "../../domain/tracker.ts";
-import type { TrackingResult } from "../../domain/tracking.ts";
-import type { UserRecord } from "../../domain/user.ts";
+import type { Order } from "../../domain/orders/order.ts";
+import type { TrackSchedule } from "../../domain/tracking/tracker.ts";
+import type { TrackingResult } from "../../domain/tracking/answer.ts";
+import type { UserRecord } from "../../domain/account/user.ts";
 import { keys } from "../keys.ts";
 import { commit, listValues, lookup, withRetry } from "../kv.ts";
 

@@ -1,6 +1,6 @@
 /**
  * Calls made to each carrier API per UTC day, counted before each call, in two shares (the
- * tracker's and the lookups', domain/tracker.ts `budgetShares`). Global keys: the carriers'
+ * tracker's and the lookups', domain/tracking/tracker.ts `budgetShares`). Global keys: the carriers'
  * quotas are the deployment's, not an account's.
  */
 import { keys } from "../keys.ts";

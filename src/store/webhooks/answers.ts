@@ -1,4 +1,4 @@
-import type { AttemptMarker } from "../../domain/webhook_attempt.ts";
+import type { AttemptMarker } from "../../domain/webhooks/attempt.ts";
 import { keys } from "../keys.ts";
 import { getManyChunked } from "../kv.ts";
 import type { EventRef } from "./attempts.ts";

@@ -1,4 +1,4 @@
-import type { AttemptMarker } from "../../domain/webhook_attempt.ts";
+import type { AttemptMarker } from "../../domain/webhooks/attempt.ts";
 import { Batcher } from "../../lib/batcher.ts";
 import { keys } from "../keys.ts";
 import { commit, getManyChunked, MAX_CHECKS } from "../kv.ts";

@@ -1,4 +1,4 @@
-import type { StoredSubscription } from "../../domain/webhook.ts";
+import type { StoredSubscription } from "../../domain/webhooks/subscription.ts";
 import { Batcher } from "../../lib/batcher.ts";
 import { keys } from "../keys.ts";
 import { commit, MAX_CHECKS, withRetry } from "../kv.ts";

@@ -5,7 +5,7 @@ import {
   SECRET_PREFIX_LENGTH,
   type StoredSubscription,
   uniqueEventTypes,
-} from "../../domain/webhook.ts";
+} from "../../domain/webhooks/subscription.ts";
 import { newSigningSecret } from "../../webhooks/signature.ts";
 import type { EventType } from "../../domain/event_types.ts";
 import { newId } from "../../lib/ids.ts";

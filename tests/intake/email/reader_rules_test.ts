@@ -10,7 +10,7 @@ import { findItems } from "../../../src/intake/email/items.ts";
 import { readEmail } from "../../../src/intake/email/read.ts";
 import { bytes, mail, NOW } from "./mail.ts";
 import { findTracking } from "../../../src/intake/email/tracking.ts";
-import { isS10 } from "../../../src/domain/tracking_number.ts";
+import { isS10 } from "../../../src/domain/tracking/number.ts";
 import { labelledValues } from "../../../src/intake/email/labels.ts";
 import { orderNumberInSentence } from "../../../src/intake/email/extract.ts";
 import { perPiecePrice } from "../../../src/intake/email/item_details.ts";

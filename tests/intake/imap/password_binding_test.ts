@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
 import { startDovecot } from "../../../scripts/dovecot.ts";
-import { mailboxBinding } from "../../../src/domain/email_source.ts";
+import { mailboxBinding } from "../../../src/domain/intake/email_source.ts";
 import { pollMailbox } from "../../../src/intake/imap/poll.ts";
 import { changeEmailSource, getEmailSource } from "../../../src/store/intake/email_sources.ts";
 import { orderMail } from "../../email/helpers.ts";

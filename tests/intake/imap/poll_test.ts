@@ -4,7 +4,7 @@
  */
 import { deepStrictEqual as eq, equal, match, ok } from "node:assert/strict";
 import { type Dovecot, DOVECOT_TLS, startDovecot } from "../../../scripts/dovecot.ts";
-import type { StoredEmailSource } from "../../../src/domain/email_source.ts";
+import type { StoredEmailSource } from "../../../src/domain/intake/email_source.ts";
 import { pollMailbox, pollMailboxes } from "../../../src/intake/imap/poll.ts";
 import { getEmailSource, getMailboxCursor } from "../../../src/store/intake/email_sources.ts";
 import { keys } from "../../../src/store/keys.ts";

@@ -4,8 +4,8 @@
  * left out. The store keeps these sums per month and per day (`orderMoney` is what one order
  * adds); this module turns them, with the recurring costs, into the answer.
  */
-import type { Order } from "./order.ts";
-import { addMonths, dueByMonth, type RecurringCost } from "./recurring.ts";
+import type { Order } from "../orders/order.ts";
+import { addMonths, dueByMonth, type RecurringCost } from "./recurring_costs.ts";
 
 export const PROFIT_RANGES = ["month", "quarter", "year", "all"] as const;
 export type ProfitRange = typeof PROFIT_RANGES[number];

@@ -4,10 +4,10 @@
  * after), so the sums are exact whatever the order of changes. Days and months are those of the
  * account's timezone at write time; the store rebuilds the sums when the timezone changes.
  */
-import { localDate } from "../lib/timezone.ts";
-import { MONEY_METRICS, orderMoney } from "./money.ts";
-import type { Order } from "./order.ts";
-import { daysInMonth } from "./recurring.ts";
+import { localDate } from "../../lib/timezone.ts";
+import { MONEY_METRICS, orderMoney } from "./profitability.ts";
+import type { Order } from "../orders/order.ts";
+import { daysInMonth } from "./recurring_costs.ts";
 
 /**
  * Which insight sums an account's orders are in: the generation (a key prefix, new on every

@@ -3,9 +3,9 @@
  * "Carrier lookups"): the fields and status signals it is merged with, by the same merge rules
  * as a message, so fields in `userEdited` are never touched. Pure; the clock is passed in.
  */
-import { localDate } from "../lib/timezone.ts";
-import type { MessageFields, Order, StatusSignals } from "./order.ts";
-import { isInstant, type TrackingResult } from "./tracking.ts";
+import { localDate } from "../../lib/timezone.ts";
+import type { MessageFields, Order, StatusSignals } from "../orders/order.ts";
+import { isInstant, type TrackingResult } from "./answer.ts";
 
 /** A carrier time as a calendar date: an instant in the account's zone, a local time as written. */
 export function calendarDate(time: string, timeZone: string): string {

@@ -1,4 +1,4 @@
-import type { InsightState } from "./insights.ts";
+import type { InsightState } from "../insights/sums.ts";
 
 /** Sign-in providers an account can be linked to, by the provider's subject id. */
 export type IdentityProvider = "atlas" | "discord";
@@ -44,7 +44,7 @@ export interface UserRecord {
   insights?: InsightState;
   /** The billing provider's customer. */
   billingCustomerId?: string;
-  /** Where the last subscription event applied sits in time (domain/billing.ts `eventOrder`). */
+  /** Where the last subscription event applied sits in time (domain/billing/provider.ts `eventOrder`). */
   subscriptionEventAt?: number;
   /** Linked sign-in identities: provider -> link (or, in older records, the subject alone). */
   identities?: Partial<Record<IdentityProvider, IdentityLink | string>>;

@@ -3,7 +3,7 @@
  * community feed's mirrored checkout, an order's shipped or delivered announcement, and the
  * digest; and the digest's schedule.
  */
-import type { Order } from "./order.ts";
+import type { Order } from "../orders/order.ts";
 
 /** The platform's limits on what a post may hold (longer text is cut, never refused). */
 const LIMITS = { title: 256, description: 4096, fieldValue: 1024 };

@@ -10,7 +10,7 @@ import {
   signalsOf,
   statusAfterSignals,
   type StatusSignals,
-} from "./order.ts";
+} from "../orders/order.ts";
 
 export const INTAKE_CHANNELS = ["email", "chat"] as const;
 export type IntakeChannel = typeof INTAKE_CHANNELS[number];

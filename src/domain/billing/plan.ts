@@ -2,7 +2,7 @@
  * The free plan's monthly cap on new orders. Months are calendar months of the account's
  * timezone; merges never count; a deleted order does not give its place back.
  */
-import { localMonth, safeTimeZone, startOfNextMonth } from "../lib/timezone.ts";
+import { localMonth, safeTimeZone, startOfNextMonth } from "../../lib/timezone.ts";
 
 export interface BillingSettings {
   billingEnabled: boolean;

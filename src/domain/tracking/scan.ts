@@ -11,7 +11,7 @@ import {
   TRACKING_FORMS,
   type TrackingForm,
   trackingForm,
-} from "./tracking_number.ts";
+} from "./number.ts";
 
 export type TrackingCandidate = { carrier: CarrierKey; trackingNumber: string; form: TrackingForm };
 

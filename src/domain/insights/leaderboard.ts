@@ -6,10 +6,10 @@
  * today and the 6 days before it, `month` today and the 29 before, `all` every day. Canceled
  * orders are left out, as in profitability.
  */
-import type { Order } from "./order.ts";
-import { dayNumber, fromDayNumber } from "./recurring.ts";
-import type { Contribution } from "./insights.ts";
-import type { UserRecord } from "./user.ts";
+import type { Order } from "../orders/order.ts";
+import { dayNumber, fromDayNumber } from "./recurring_costs.ts";
+import type { Contribution } from "./sums.ts";
+import type { UserRecord } from "../account/user.ts";
 
 export const TIMEFRAMES = ["week", "month", "all"] as const;
 export type Timeframe = typeof TIMEFRAMES[number];

@@ -1,6 +1,6 @@
 /**
  * The one rule for a link an order keeps (`imageUrl`, `trackingUrl`), whoever gives it: the
- * API's schema, the chat reader and the ingest seam (`webLinksOnly`, domain/order.ts) all ask
+ * API's schema, the chat reader and the ingest seam (`webLinksOnly`, domain/orders/order.ts) all ask
  * here. Anything else (`javascript:`, `data:`, `file:` ...) would reach webhooks, the export,
  * chat embeds and every client that makes a link or an image of it.
  */

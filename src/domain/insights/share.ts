@@ -3,8 +3,8 @@
  * and the SVG it is drawn from. A card shows only the item name, store, image, status and the
  * money the owner chose; never order or tracking numbers, emails or addresses.
  */
-import type { Profitability, ProfitRange } from "./money.ts";
-import type { Order, OrderStatus } from "./order.ts";
+import type { Profitability, ProfitRange } from "./profitability.ts";
+import type { Order, OrderStatus } from "../orders/order.ts";
 
 export const SHARES_MAX = 500;
 export const TITLE_MAX = 120;

@@ -6,7 +6,7 @@
  * placed by its own `created` time (then by kind: created < updated < deleted for events of
  * the same second); an event older than the last one applied changes nothing.
  */
-import type { UserRecord } from "./user.ts";
+import type { UserRecord } from "../account/user.ts";
 
 export const PAID_STATUSES = ["active", "trialing"] as const;
 

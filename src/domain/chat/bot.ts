@@ -3,8 +3,8 @@
  * `<BASE_URL>/api/webhooks/chat/<webhookHandle>/<slug>`, whose path is the credential. Pure
  * rules: the stored record, the views the API, the snapshot and the export show, and changes.
  */
-import { hostOf } from "./chat.ts";
-import type { IntakeLogEntry } from "./intake.ts";
+import { hostOf } from "./outgoing.ts";
+import type { IntakeLogEntry } from "../intake/reading.ts";
 
 export const BOT_NAME_MAX = 80;
 

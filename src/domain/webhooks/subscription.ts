@@ -1,5 +1,5 @@
-import type { EventType } from "./event_types.ts";
-import { compact } from "../lib/compact.ts";
+import type { EventType } from "../event_types.ts";
+import { compact } from "../../lib/compact.ts";
 
 /** Subscriptions per account; the 26th create answers 429. */
 export const MAX_SUBSCRIPTIONS = 25;

@@ -3,7 +3,7 @@
  * number is next due, how it backs off while its scans stay the same, when it is given up, and
  * how a carrier's daily budget is shared between passes. Pure; the clock is passed in.
  */
-import { isInstant, type TrackingResult } from "./tracking.ts";
+import { isInstant, type TrackingResult } from "./answer.ts";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

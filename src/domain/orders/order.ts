@@ -3,9 +3,9 @@
  * existing order, PATCH edits, the status machine and which events a change fires.
  * docs/orders.md explains the decisions the spec leaves open.
  */
-import type { EventType } from "./event_types.ts";
+import type { EventType } from "../event_types.ts";
 import { isWebUrl } from "./web_url.ts";
-import { detectCarrier } from "./tracking_number.ts";
+import { detectCarrier } from "../tracking/number.ts";
 
 export const ORDER_STATUSES = ["ordered", "shipped", "delivered", "canceled", "issue"] as const;
 export type OrderStatus = typeof ORDER_STATUSES[number];
