@@ -22,7 +22,7 @@ export type ShareCard = {
 };
 
 /**
- * The `data` of each event type. src/schemas/events.ts describes each one in zod for the
+ * The `data` of each event type. src/schemas/webhooks/events.ts describes each one in zod for the
  * OpenAPI `webhooks`, and fails to compile when its schema and this type differ.
  */
 export interface EventData {

@@ -12,7 +12,7 @@ import {
   TimezoneField,
   UsernameField,
   UserResponseSchema,
-} from "../schemas/account.ts";
+} from "../schemas/account/account.ts";
 import { deleteAccount } from "../store/account/deletion.ts";
 import { buildExport } from "../store/export.ts";
 import { buildSnapshot } from "../store/snapshot.ts";

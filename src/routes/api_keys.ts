@@ -4,7 +4,7 @@ import { ApiError } from "../http/errors.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
-import { ApiKeyNameField, ApiKeyRecordSchema } from "../schemas/account.ts";
+import { ApiKeyNameField, ApiKeyRecordSchema } from "../schemas/account/account.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../store/account/api_keys.ts";
 
 const NOT_FOUND = "API key not found";

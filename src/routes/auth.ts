@@ -25,7 +25,7 @@ import {
   TimezoneField,
   UsernameField,
   UserSchema,
-} from "../schemas/account.ts";
+} from "../schemas/account/account.ts";
 import { endSession } from "../store/account/credentials.ts";
 import { requestReset, resetPassword } from "../store/account/password_resets.ts";
 import { buildSnapshot } from "../store/snapshot.ts";

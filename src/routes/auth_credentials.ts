@@ -10,7 +10,7 @@ import { createRouter } from "../http/router.ts";
 import { resourceParam } from "../http/scope.ts";
 import { sessionFor, sessionIssuing } from "../http/session.ts";
 import { hashPassword, verifyPassword } from "../lib/password.ts";
-import { PasswordField, SessionSchema } from "../schemas/account.ts";
+import { PasswordField, SessionSchema } from "../schemas/account/account.ts";
 import { changePassword, endAllSessions } from "../store/account/credentials.ts";
 import { unlinkIdentity } from "../store/account/identities.ts";
 

@@ -6,7 +6,7 @@ import { ApiError } from "../http/errors.ts";
 import { errors, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { verifyDiscordToken } from "../vendors/discord.ts";
-import { SessionSchema } from "../schemas/account.ts";
+import { SessionSchema } from "../schemas/account/account.ts";
 import { signInWithIdentity } from "../store/account/identities.ts";
 import { sessionFor, sessionIssuing } from "../http/session.ts";
 import { registrationGuard } from "../store/account/invitations.ts";

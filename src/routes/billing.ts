@@ -7,7 +7,7 @@ import type { AppEnv } from "../http/env.ts";
 import { ApiError, badRequest, unauthorized } from "../http/errors.ts";
 import { authed, errors, jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
-import { UsageSchema } from "../schemas/billing.ts";
+import { UsageSchema } from "../schemas/billing/plan.ts";
 import { applyBillingEvent, linkCustomer } from "../store/billing/provider.ts";
 import { ordersCreatedThisMonth } from "../store/orders/list.ts";
 

@@ -20,7 +20,7 @@ import {
   BotWithStatsSchema,
   CreateBotBody,
   PatchBotBody,
-} from "../schemas/chat.ts";
+} from "../schemas/chat/chat.ts";
 import {
   botStats,
   createBot,

@@ -6,7 +6,7 @@ import { ApiError } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { compact } from "../lib/compact.ts";
-import { ChatSettingsSchema, DigestCadenceSchema } from "../schemas/chat.ts";
+import { ChatSettingsSchema, DigestCadenceSchema } from "../schemas/chat/chat.ts";
 import { type DigestRecord, getDigest, setDigest } from "../store/chat/digest.ts";
 
 const TAGS = ["Chat"];

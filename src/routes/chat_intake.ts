@@ -9,7 +9,7 @@ import { parseJsonSafely } from "../http/body.ts";
 import { rateLimit } from "../http/rate_limit.ts";
 import { createRouter } from "../http/router.ts";
 import { MAX_ID_LENGTH } from "../lib/ids.ts";
-import { ChatAnswerSchema, ChatPostBody, ChatPostForm } from "../schemas/chat.ts";
+import { ChatAnswerSchema, ChatPostBody, ChatPostForm } from "../schemas/chat/chat.ts";
 import { findBotByUrl } from "../store/chat/bots.ts";
 
 /** The spec's chat intake limits: per client IP across all bots, then per bot URL. */

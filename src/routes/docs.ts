@@ -10,7 +10,7 @@ import {
   registerSharedResponses,
 } from "../http/openapi_document.ts";
 import type { AppEnv } from "../http/env.ts";
-import { eventWebhooks } from "../schemas/events.ts";
+import { eventWebhooks } from "../schemas/webhooks/events.ts";
 import { LICENSE, VERSION } from "../version.ts";
 
 const PAGE = `<!doctype html>

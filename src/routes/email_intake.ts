@@ -7,7 +7,7 @@ import { createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { customTemplatesOf, receiveMail } from "../intake/mail.ts";
 
-import { planLimitResponse } from "../schemas/billing.ts";
+import { planLimitResponse } from "../schemas/billing/plan.ts";
 import {
   DuplicateSchema,
   ImportBody,
@@ -16,7 +16,7 @@ import {
   InboxSchema,
   PreviewBody,
   PreviewSchema,
-} from "../schemas/email.ts";
+} from "../schemas/intake/email.ts";
 import { getEmailSource } from "../store/intake/email_sources.ts";
 import { getIntakeEntry, getRawMessage, listIntakeLog } from "../store/intake/log.ts";
 import { ErrorSchema } from "../http/errors.ts";

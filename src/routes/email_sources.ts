@@ -25,7 +25,7 @@ import {
   PatchEmailSourceBody,
   RebuildBody,
   RebuildProgressSchema,
-} from "../schemas/email.ts";
+} from "../schemas/intake/email.ts";
 import {
   changeEmailSource,
   createEmailSource,

@@ -7,7 +7,7 @@ import { rateLimit } from "../http/rate_limit.ts";
 import { createRouter } from "../http/router.ts";
 import { sendVerificationMail } from "../http/verification_mail.ts";
 import { toPublicUser } from "../domain/account/user.ts";
-import { UserResponseSchema } from "../schemas/account.ts";
+import { UserResponseSchema } from "../schemas/account/account.ts";
 import { confirmEmail } from "../store/account/email_verifications.ts";
 
 const TAGS = ["Authentication"];

@@ -14,7 +14,7 @@ import {
   CopierConfigSchema,
   CopierSubmitBody,
   EmbedSampleSchema,
-} from "../schemas/chat.ts";
+} from "../schemas/chat/chat.ts";
 import {
   type CopierRecord,
   findCopierUser,

@@ -8,8 +8,8 @@ import { errors, json, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { receiveMail } from "../intake/mail.ts";
 import { timingSafeEqual } from "../lib/crypto.ts";
-import { planLimitResponse } from "../schemas/billing.ts";
-import { DuplicateSchema, ImportedSchema, InboundMailBody } from "../schemas/email.ts";
+import { planLimitResponse } from "../schemas/billing/plan.ts";
+import { DuplicateSchema, ImportedSchema, InboundMailBody } from "../schemas/intake/email.ts";
 import { findForwardingSource } from "../store/intake/email_sources.ts";
 
 export const INBOUND_KEY_HEADER = "x-service-inbound-key";

@@ -12,7 +12,7 @@ import { createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { asOrderReader } from "../intake/email/readers.ts";
 import { customTemplatesOf, readMail, storeMail } from "../intake/mail.ts";
-import { DuplicateSchema, ImportedSchema } from "../schemas/email.ts";
+import { DuplicateSchema, ImportedSchema } from "../schemas/intake/email.ts";
 import { getEmailSource } from "../store/intake/email_sources.ts";
 import { firstCopyOf, getIntakeEntry, getRawMessage } from "../store/intake/log.ts";
 

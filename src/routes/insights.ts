@@ -12,7 +12,7 @@ import {
   LeaderboardSchema,
   ProfitabilitySchema,
   ProfitRangeQuery,
-} from "../schemas/money.ts";
+} from "../schemas/insights/insights.ts";
 import { readCalendar, readLeaderboard, readProfitability } from "../store/insights/queries.ts";
 import { ensureRebuilt, insightScope } from "../store/insights/sums.ts";
 

@@ -19,7 +19,7 @@ import { createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { checkMailboxNow } from "../intake/imap/poll.ts";
 import { testMailboxConnection } from "../intake/imap/test_connection.ts";
-import { EmailSourceSchema, PatchEmailSourceBody } from "../schemas/email.ts";
+import { EmailSourceSchema, PatchEmailSourceBody } from "../schemas/intake/email.ts";
 import { getEmailSource } from "../store/intake/email_sources.ts";
 
 /** The 404 of every email-source route (routes do not import each other). */

@@ -3,7 +3,7 @@ import { authed, errors, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { reparseOrders } from "../intake/reparse.ts";
-import { IntakeEntrySchema } from "../schemas/email.ts";
+import { IntakeEntrySchema } from "../schemas/intake/email.ts";
 import { listIntakeLog } from "../store/intake/log.ts";
 import { getOrder } from "../store/orders/orders.ts";
 

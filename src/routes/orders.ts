@@ -11,7 +11,7 @@ import { envelope, parsePaging } from "../http/paging.ts";
 import { createRouter } from "../http/router.ts";
 import { learnAfterEdit } from "../intake/learn.ts";
 import { dayRange, safeTimeZone } from "../lib/timezone.ts";
-import { planLimitResponse } from "../schemas/billing.ts";
+import { planLimitResponse } from "../schemas/billing/plan.ts";
 import {
   CreateOrderBody,
   ListOrdersQuery,
@@ -19,7 +19,7 @@ import {
   OrderPageSchema,
   OrderResultSchema,
   PatchOrderBody,
-} from "../schemas/orders.ts";
+} from "../schemas/orders/orders.ts";
 import { listOrders, type OrderQuery } from "../store/orders/list.ts";
 import {
   deleteOrder,

@@ -13,7 +13,7 @@ import {
   PatchRecurringCostBody,
   RecurringCostEnvelope,
   RecurringCostPage,
-} from "../schemas/money.ts";
+} from "../schemas/insights/insights.ts";
 import { changeItem, createItem, deleteItem, getItem } from "../store/insights/collection.ts";
 import { listRecurringCosts, RECURRING_COSTS } from "../store/insights/recurring_costs.ts";
 

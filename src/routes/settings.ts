@@ -3,7 +3,7 @@ import type { AppDeps } from "../deps.ts";
 import { authed, errors, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { checkedReceiverUrl } from "../http/receiver_url.ts";
 import { createRouter } from "../http/router.ts";
-import { ReceiverUrl } from "../schemas/webhooks.ts";
+import { ReceiverUrl } from "../schemas/webhooks/subscriptions.ts";
 import { currencyOf, updateSettings } from "../store/account/settings.ts";
 import { CURRENCIES } from "../domain/insights/currency.ts";
 import { currentUser } from "../http/auth.ts";

@@ -8,7 +8,7 @@ import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openap
 import { createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { randomHex } from "../lib/ids.ts";
-import { ShareCardSchema } from "../schemas/events.ts";
+import { ShareCardSchema } from "../schemas/webhooks/events.ts";
 import { createItem, deleteItem } from "../store/insights/collection.ts";
 import { readProfitability } from "../store/insights/queries.ts";
 import { getOrder } from "../store/orders/orders.ts";

@@ -11,7 +11,7 @@ import {
   CreateTemplateBody,
   PatchTemplateBody,
   TemplateSchema,
-} from "../schemas/email.ts";
+} from "../schemas/intake/email.ts";
 import {
   changeTemplate,
   createTemplate,

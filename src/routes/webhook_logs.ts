@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { authed, errors, jsonResponse } from "../http/openapi.ts";
 import { logLimitQuery, type PageBounds, parsePaging } from "../http/paging.ts";
 import { createRouter } from "../http/router.ts";
-import { WebhookLogSchema } from "../schemas/webhooks.ts";
+import { WebhookLogSchema } from "../schemas/webhooks/subscriptions.ts";
 import { listWebhookLogs } from "../store/webhooks/logs.ts";
 
 const BOUNDS: PageBounds = { defaultLimit: 100, maxLimit: 500 };

@@ -20,7 +20,7 @@ import {
   TestResultSchema,
   WebhookSubscriptionSchema,
   WebhookSubscriptionWithSecretSchema,
-} from "../schemas/webhooks.ts";
+} from "../schemas/webhooks/subscriptions.ts";
 import {
   changeSubscription,
   createSubscription,

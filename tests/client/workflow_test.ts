@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import createClient from "openapi-fetch";
 import type { z } from "@hono/zod-openapi";
 import { DeliveryHeadersSchema } from "../../src/webhooks/headers.ts";
-import { EVENT_DATA, eventSchema, TestEventSchema } from "../../src/schemas/events.ts";
+import { EVENT_DATA, eventSchema, TestEventSchema } from "../../src/schemas/webhooks/events.ts";
 import { startReceiver } from "../net/receiver.ts";
 import { serve } from "../serve.ts";
 import { eventually, expectedSignature, webhookApp } from "../webhooks/helpers.ts";

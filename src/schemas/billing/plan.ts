@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { json } from "../http/openapi.ts";
+import { json } from "../../http/openapi.ts";
 
 /** The 429 (402, 202 `rejected`) body when the free plan's monthly cap is used up. */
 export const PlanLimitErrorSchema = z.object({

@@ -7,8 +7,8 @@ import {
   DISPLAY_NAME_MAX,
   USERNAME_MAX,
   USERNAME_MIN,
-} from "../domain/account/profile.ts";
-import { API_KEY_NAME_MAX, UNTITLED_KEY } from "../domain/account/api_key.ts";
+} from "../../domain/account/profile.ts";
+import { API_KEY_NAME_MAX, UNTITLED_KEY } from "../../domain/account/api_key.ts";
 
 /** A string field checked by a domain rule; failures read `<field>: <what is wrong>`. */
 function ruled<T>(check: (raw: string) => Checked<T>) {

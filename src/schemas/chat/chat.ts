@@ -1,8 +1,8 @@
 /** Request and response bodies of bots, chat intake, chat settings and the embed copier. */
 import { z } from "@hono/zod-openapi";
-import { BOT_LOG_OUTCOMES, BOT_NAME_MAX } from "../domain/chat/bot.ts";
-import { DIGEST_CADENCES } from "../domain/chat/outgoing.ts";
-import { ReceiverUrl } from "./webhooks.ts";
+import { BOT_LOG_OUTCOMES, BOT_NAME_MAX } from "../../domain/chat/bot.ts";
+import { DIGEST_CADENCES } from "../../domain/chat/outgoing.ts";
+import { ReceiverUrl } from "../webhooks/subscriptions.ts";
 
 const URL_RULE = "Receiver URL under the private-address rule (`https:`, no private or " +
   "internal address; errors start with `outputWebhook: `).";

@@ -5,10 +5,10 @@ import {
   type Order,
   ORDER_SOURCES,
   ORDER_STATUSES,
-} from "../domain/orders/order.ts";
-import { isWebUrl, WEB_URL_MAX } from "../domain/orders/web_url.ts";
-import { lenientQueryParam, pageSchema, PagingQuery } from "../http/paging.ts";
-import type { Same } from "../lib/types.ts";
+} from "../../domain/orders/order.ts";
+import { isWebUrl, WEB_URL_MAX } from "../../domain/orders/web_url.ts";
+import { lenientQueryParam, pageSchema, PagingQuery } from "../../http/paging.ts";
+import type { Same } from "../../lib/types.ts";
 
 export const OrderStatusSchema = z.enum(ORDER_STATUSES).openapi("OrderStatus", {
   description: "Order status. See docs/orders.md for the moves messages and edits make.",

@@ -1,10 +1,10 @@
 /** Request and response bodies of email sources, email intake, the inbox and templates. */
 import { z } from "@hono/zod-openapi";
-import { EMAIL_SOURCE_KINDS } from "../domain/intake/email_source.ts";
-import { INTAKE_OUTCOMES } from "../domain/intake/reading.ts";
-import { ORDER_STATUSES } from "../domain/orders/order.ts";
-import { CUSTOM_FIELDS, CUSTOM_STATUSES } from "../intake/email/custom.ts";
-import { lenientQueryParam } from "../http/paging.ts";
+import { EMAIL_SOURCE_KINDS } from "../../domain/intake/email_source.ts";
+import { INTAKE_OUTCOMES } from "../../domain/intake/reading.ts";
+import { ORDER_STATUSES } from "../../domain/orders/order.ts";
+import { CUSTOM_FIELDS, CUSTOM_STATUSES } from "../../intake/email/custom.ts";
+import { lenientQueryParam } from "../../http/paging.ts";
 
 const timestamp = z.string().openapi({ description: "ISO 8601 UTC, millisecond precision" });
 

@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { EventTypeSchema } from "../events/types.ts";
+import { EventTypeSchema } from "../../events/types.ts";
 import {
   AUTO_PAUSE_FAILURES,
   MAX_SUBSCRIPTIONS,
   SECRET_PREFIX_LENGTH,
-} from "../domain/webhooks/subscription.ts";
+} from "../../domain/webhooks/subscription.ts";
 
 const URL_RULE = "Must be `https:` and must not resolve to a private or internal address " +
   "(every A and AAAA answer is checked, and again at send time). `http:` is accepted only " +

@@ -1,8 +1,8 @@
 /** Request and response bodies of the money and insight endpoints. */
 import { z } from "@hono/zod-openapi";
-import { CALENDAR_KINDS } from "../domain/insights/sums.ts";
-import { LEADERBOARD_SIZE, TIMEFRAMES } from "../domain/insights/leaderboard.ts";
-import { PROFIT_RANGES } from "../domain/insights/profitability.ts";
+import { CALENDAR_KINDS } from "../../domain/insights/sums.ts";
+import { LEADERBOARD_SIZE, TIMEFRAMES } from "../../domain/insights/leaderboard.ts";
+import { PROFIT_RANGES } from "../../domain/insights/profitability.ts";
 import {
   FREQUENCIES,
   RECURRING_COSTS_MAX,
@@ -10,9 +10,9 @@ import {
   type RecurringCost,
   START_DATE_MAX,
   START_DATE_MIN,
-} from "../domain/insights/recurring_costs.ts";
-import { pageSchema } from "../http/paging.ts";
-import type { Same } from "../lib/types.ts";
+} from "../../domain/insights/recurring_costs.ts";
+import { pageSchema } from "../../http/paging.ts";
+import type { Same } from "../../lib/types.ts";
 
 /** The largest amount of one recurring cost, so sums of many due dates stay exact. */
 export const COST_CENTS_MAX = 1_000_000_000_000;

@@ -5,19 +5,19 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { RouteConfig } from "@hono/zod-openapi";
-import { CARRIER_KEYS } from "../domain/tracking/carriers.ts";
-import { EDITABLE_FIELDS, type EditableField } from "../domain/orders/order.ts";
-import { EVENT_TYPES, type EventType } from "../domain/event_types.ts";
-import { DeliveryHeadersSchema } from "../webhooks/headers.ts";
+import { CARRIER_KEYS } from "../../domain/tracking/carriers.ts";
+import { EDITABLE_FIELDS, type EditableField } from "../../domain/orders/order.ts";
+import { EVENT_TYPES, type EventType } from "../../domain/event_types.ts";
+import { DeliveryHeadersSchema } from "../../webhooks/headers.ts";
 import {
   type EventData,
   type EventEnvelope,
   EventEnvelopeSchema,
   type TestEventData,
-} from "../events/types.ts";
-import { json } from "../http/openapi.ts";
-import type { Same } from "../lib/types.ts";
-import { OrderSchema } from "./orders.ts";
+} from "../../events/types.ts";
+import { json } from "../../http/openapi.ts";
+import type { Same } from "../../lib/types.ts";
+import { OrderSchema } from "../orders/orders.ts";
 
 const order = OrderSchema.openapi({ description: "The whole order after the change" });
 const source = OrderSchema.shape.source.openapi({
