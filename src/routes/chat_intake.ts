@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { receiveChatPost } from "../chat/intake.ts";
+import { receiveChatPost } from "../intake/chat_post.ts";
 import { badRequest, unauthorized } from "../http/errors.ts";
 import { clientIp } from "../http/client_ip.ts";
 import type { AppEnv } from "../http/env.ts";

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { receiveChatPost } from "../chat/intake.ts";
+import { receiveChatPost } from "../intake/chat_post.ts";
 import { userscript } from "../chat/userscript.ts";
 import type { AppDeps } from "../deps.ts";
 import { AccountGoneError } from "../errors.ts";

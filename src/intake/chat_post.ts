@@ -9,15 +9,15 @@
 import type { StoredBot } from "../domain/chat/bot.ts";
 import type { Reading } from "../domain/intake/reading.ts";
 import type { AppDeps } from "../deps.ts";
-import { readChatPost } from "../intake/chat/read.ts";
-import { receiveMessage } from "../intake/receive.ts";
+import { readChatPost } from "./chat/read.ts";
+import { receiveMessage } from "./receive.ts";
 import { tallyPost } from "../store/chat/bots.ts";
 import { sampleWrites } from "../store/intake/embed_samples.ts";
 import { settingsRead, type WorkspaceSettings } from "../store/account/settings.ts";
 import { getUser } from "../store/account/users.ts";
 import { postToCommunityFeed } from "../vendors/community_feed.ts";
 import type { FeedItem } from "../domain/chat/outgoing.ts";
-import { relay } from "./relay.ts";
+import { relay } from "../chat/relay.ts";
 
 export interface ChatPost {
   userId: string;
