@@ -17,7 +17,7 @@ import { type EventTransport, OUTBOX, QUEUE } from "./events/transport.ts";
 import { ClaimWriter } from "./store/webhooks/attempts.ts";
 import { OutcomeWriter } from "./store/webhooks/outcomes.ts";
 import { AnswerJournal } from "./store/webhooks/answers.ts";
-import { type CarrierOptions, Carriers } from "./carriers/client.ts";
+import { type CarrierOptions, Carriers } from "./tracking/client.ts";
 import { type BillingClient, createBillingClient } from "./vendors/stripe.ts";
 import { createEmailReader, type EmailReader } from "./intake/email/readers.ts";
 

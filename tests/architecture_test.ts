@@ -39,7 +39,7 @@ const BELOW_HTTP = [
   "jobs",
   "intake",
   "chat",
-  "carriers",
+  "tracking",
   "vendors",
   "lib",
 ];

@@ -14,7 +14,7 @@ import { DIGEST_SCHEDULE, runDigests } from "../chat/digest.ts";
 import { relayHandlers } from "../chat/relay.ts";
 import { drainOutbox, OUTBOX_DRAIN_SCHEDULE } from "./outbox_drain.ts";
 import { everyMinutes } from "../lib/periods.ts";
-import { runTracker, TRACKER_JOB } from "./tracker.ts";
+import { runTracker, TRACKER_JOB } from "../tracking/tracker.ts";
 
 /** What a run needs: the service's dependencies and its queue handlers (built once). */
 export interface JobContext {

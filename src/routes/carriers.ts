@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { cachedAnswer, liveLookup, type TrackTarget } from "../carriers/lookup.ts";
+import { cachedAnswer, liveLookup, type TrackTarget } from "../tracking/lookup.ts";
 import { CARRIER_KEYS, CARRIER_NAMES, type CarrierKey } from "../domain/tracking/carriers.ts";
 import { budgetShares, LOOKUP_SHARE } from "../domain/tracking/tracker.ts";
 import { TRACKING_STATUSES, type TrackingResult } from "../domain/tracking/answer.ts";

@@ -5,7 +5,7 @@
  * pacing, and credentials kept out of errors and logs.
  */
 import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
-import { DEFAULT_GAPS_MS } from "../../src/carriers/client.ts";
+import { DEFAULT_GAPS_MS } from "../../src/tracking/client.ts";
 import { budgetDay } from "../../src/domain/tracking/tracker.ts";
 import type { UpstreamError } from "../../src/errors.ts";
 import { callsSpent } from "../../src/store/tracking/carrier_budget.ts";

@@ -5,7 +5,7 @@
  * `Retry-After`. Tests and the benchmark point `*_API_BASE` at them. Answers come from
  * `parcels` (number -> the carrier's JSON body) or `answer(number)`.
  */
-import type { ApiKey } from "../../src/carriers/client.ts";
+import type { ApiKey } from "../../src/tracking/client.ts";
 
 export interface FakeRequest {
   method: string;

@@ -1,5 +1,5 @@
-import { type CarrierOptions, Carriers } from "../../src/carriers/client.ts";
-import type { TrackQuery } from "../../src/carriers/protocol.ts";
+import { type CarrierOptions, Carriers } from "../../src/tracking/client.ts";
+import type { TrackQuery } from "../../src/tracking/protocol.ts";
 import { testConfig } from "../../src/config.ts";
 import type { CarrierKey } from "../../src/domain/tracking/carriers.ts";
 import { detectCarrier } from "../../src/domain/tracking/number.ts";

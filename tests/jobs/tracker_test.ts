@@ -7,7 +7,7 @@ import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
 import type { Order } from "../../src/domain/orders/order.ts";
 import { budgetDay, STOP_AFTER_MS } from "../../src/domain/tracking/tracker.ts";
 import type { EventEnvelope } from "../../src/events/types.ts";
-import { runTracker } from "../../src/jobs/tracker.ts";
+import { runTracker } from "../../src/tracking/tracker.ts";
 import { everyMinutes } from "../../src/lib/periods.ts";
 import { CRON_JOBS, jobContext } from "../../src/jobs/registry.ts";
 import { callsSpent } from "../../src/store/tracking/carrier_budget.ts";

@@ -12,7 +12,7 @@ import { budgetDay, budgetShares } from "../../../src/domain/tracking/tracker.ts
 import { detectCarrier } from "../../../src/domain/tracking/number.ts";
 import { newId } from "../../../src/lib/ids.ts";
 import { createLogger } from "../../../src/lib/log.ts";
-import { runTracker, type TrackerReport } from "../../../src/jobs/tracker.ts";
+import { runTracker, type TrackerReport } from "../../../src/tracking/tracker.ts";
 import { callsSpent } from "../../../src/store/tracking/carrier_budget.ts";
 import { openStore } from "../../../src/store/kv.ts";
 import { importOrders } from "../../../src/store/orders/orders.ts";

@@ -1,7 +1,7 @@
 /**
  * A carrier's tracking answer in one shape for every carrier, and the rules that map each
  * carrier's own status codes onto it (research/carriers.md sections 2 and 4). Pure: the adapters
- * in `src/carriers/` read the carriers' JSON and call these.
+ * in `src/tracking/` read the carriers' JSON and call these.
  */
 import type { CarrierKey } from "./carriers.ts";
 

@@ -5,8 +5,8 @@
  * spread over the passes left in the UTC day) and its pacing. A number whose scans do not change
  * waits longer each time; one without a change for 60 days is left alone.
  */
-import { API_OF, type ApiKey } from "../carriers/client.ts";
-import { liveLookup, recordFailure, type TrackTarget } from "../carriers/lookup.ts";
+import { API_OF, type ApiKey } from "./client.ts";
+import { liveLookup, recordFailure, type TrackTarget } from "./lookup.ts";
 import type { AppDeps } from "../deps.ts";
 import { CARRIER_KEYS, type CarrierKey } from "../domain/tracking/carriers.ts";
 import type { Order } from "../domain/orders/order.ts";
