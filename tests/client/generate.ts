@@ -1,5 +1,5 @@
 /**
- * src/web/openapi.d.ts: the TypeScript types openapi-typescript generates from
+ * src/web/generated/openapi.d.ts: the TypeScript types openapi-typescript generates from
  * GET /api/openapi.json, for openapi-fetch clients (the tests here and the dashboard, src/web/app/).
  * `deno task openapi-types` writes it; tests/client/types_test.ts fails while it is stale.
  *
@@ -10,7 +10,7 @@ import { call, testApp } from "../helpers.ts";
 
 const OPENAPI_TYPESCRIPT = "openapi-typescript@7.13.0";
 
-export const TYPES_FILE = new URL("../../src/web/openapi.d.ts", import.meta.url);
+export const TYPES_FILE = new URL("../../src/web/generated/openapi.d.ts", import.meta.url);
 
 export async function clientTypes(): Promise<string> {
   await using ctx = await testApp();

@@ -12,7 +12,7 @@ import { EVENT_DATA, eventSchema, TestEventSchema } from "../../src/schemas/webh
 import { startReceiver } from "../net/receiver.ts";
 import { serve } from "../serve.ts";
 import { eventually, expectedSignature, webhookApp } from "../webhooks/helpers.ts";
-import type { paths, webhooks } from "../../src/web/openapi.d.ts";
+import type { paths, webhooks } from "../../src/web/generated/openapi.d.ts";
 
 /** The body a receiver of `T` gets, as the generated types say. */
 type Delivery<T extends keyof webhooks> =

@@ -1,14 +1,14 @@
 // @ts-check
 /**
  * The one way screens reach the service: the openapi-fetch client typed by the types
- * openapi-typescript generates from GET /api/openapi.json (../openapi.d.ts). A path, parameter
+ * openapi-typescript generates from GET /api/openapi.json (../generated/openapi.d.ts). A path, parameter
  * or field the API no longer has fails `deno check`.
  */
 import createClient from "openapi-fetch";
 import { session, signedOut } from "./session.js";
 
-/** @typedef {import("../openapi.d.ts").paths} paths */
-/** @typedef {import("../openapi.d.ts").components["schemas"]} Schemas */
+/** @typedef {import("../generated/openapi.d.ts").paths} paths */
+/** @typedef {import("../generated/openapi.d.ts").components["schemas"]} Schemas */
 
 /** @type {import("openapi-fetch").Client<paths>} */
 export const api = createClient({ baseUrl: location.origin });

@@ -8,7 +8,7 @@
  * this page.
  */
 
-/** @typedef {import("../openapi.d.ts").components["schemas"]["User"]} User */
+/** @typedef {import("../generated/openapi.d.ts").components["schemas"]["User"]} User */
 /** @typedef {{token: string, user: User}} Session */
 
 const KEY = "order-tracker.session";

@@ -10,7 +10,7 @@ import { session } from "../session.js";
 import { ErrorText, Facts, Loading, Page, useLoad } from "../ui.js";
 import { AccountNav } from "./parts.js";
 
-/** @typedef {import("../../openapi.d.ts").components["schemas"]["OperatorStatus"]} Status */
+/** @typedef {import("../../generated/openapi.d.ts").components["schemas"]["OperatorStatus"]} Status */
 
 /** @param {number} s */
 const duration = (s) =>
