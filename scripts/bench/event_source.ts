@@ -11,7 +11,7 @@ import { createDeps } from "../../src/deps.ts";
 import { newOrder } from "../../src/domain/orders/order.ts";
 import { webhookHandlers } from "../../src/webhooks/delivery.ts";
 import { startQueueListener } from "../../src/events/queue.ts";
-import { buildEvent } from "../../src/events/types.ts";
+import { buildEvent } from "../../src/domain/events/envelope.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { openStore } from "../../src/store/kv.ts";
 

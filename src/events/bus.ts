@@ -10,12 +10,12 @@ import { metrics } from "../lib/metrics.ts";
 import { keys } from "../store/keys.ts";
 import { EVENT_RETENTION_MS } from "./emit.ts";
 import type { EventTransport } from "./transport.ts";
-import type { EventEnvelope } from "./types.ts";
-import { commit } from "../store/kv.ts";
+import type { EventEnvelope } from "../domain/events/envelope.ts";
+import { commit, type EventCommitter } from "../store/kv.ts";
 
 export type CommitListener = (events: EventEnvelope[]) => void;
 
-export class EventBus {
+export class EventBus implements EventCommitter {
   readonly #listeners = new Set<CommitListener>();
 
   constructor(readonly transport: EventTransport) {}

@@ -1,6 +1,6 @@
 import { keys } from "../store/keys.ts";
 import { listValues } from "../store/kv.ts";
-import type { EventEnvelope } from "./types.ts";
+import type { EventEnvelope } from "../domain/events/envelope.ts";
 
 /** How long the workspace's event log keeps an event. */
 export const EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;

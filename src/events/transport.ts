@@ -1,6 +1,6 @@
 import { addToOutbox, removeFromOutbox } from "../store/outbox.ts";
 import type { EventMessage } from "./emit.ts";
-import type { EventEnvelope } from "./types.ts";
+import type { EventEnvelope } from "../domain/events/envelope.ts";
 
 /**
  * How events committed with a change reach delivery. The committing process hands them to its

@@ -5,7 +5,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { CARD_FONT, CARD_HEIGHT, CARD_WIDTH, cardSvg } from "../domain/insights/share_svg.ts";
-import type { ShareCard } from "../events/types.ts";
+import type { ShareCard } from "../domain/events/envelope.ts";
 import { errors } from "../http/openapi.ts";
 import { createRouter } from "../http/router.ts";
 import { MAX_ID_LENGTH } from "../lib/ids.ts";

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { PROFIT_RANGES } from "../domain/insights/profitability.ts";
 import { type CardText, orderCard, profitCard, SHARES_MAX } from "../domain/insights/share.ts";
-import { buildEvent, type ShareCard } from "../events/types.ts";
+import { buildEvent, type ShareCard } from "../domain/events/envelope.ts";
 import { currentUser } from "../http/auth.ts";
 import { ApiError, unauthorized } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";

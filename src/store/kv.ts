@@ -1,5 +1,6 @@
 import { dirname } from "node:path";
 import { ConflictError } from "../errors.ts";
+import type { EventEnvelope } from "../domain/events/envelope.ts";
 import { metrics } from "../lib/metrics.ts";
 
 /**
@@ -7,6 +8,17 @@ import { metrics } from "../lib/metrics.ts";
  * assigns to the app.
  */
 export type Persistence = "sqlite" | "memory" | "remote" | "deploy";
+
+/**
+ * What a change with events commits through: the event bus (`events/bus.ts`) as the store sees
+ * it, so the store does not import the event path that imports the store.
+ */
+export interface EventCommitter {
+  commit(
+    op: Deno.AtomicOperation,
+    events: EventEnvelope[],
+  ): Promise<Deno.KvCommitResult | Deno.KvCommitError>;
+}
 
 export interface OpenedStore {
   kv: Deno.Kv;

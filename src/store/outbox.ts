@@ -1,4 +1,4 @@
-import type { EventEnvelope } from "../events/types.ts";
+import type { EventEnvelope } from "../domain/events/envelope.ts";
 import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
 

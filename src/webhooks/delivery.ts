@@ -25,7 +25,7 @@ import {
 } from "../events/queue.ts";
 import { logEntry, outcomeOf, sendEvent, signingKeyOf } from "./send.ts";
 import type { WebhookLogEntry } from "../store/webhooks/logs.ts";
-import { type EventEnvelope, EventEnvelopeSchema } from "../events/types.ts";
+import { type EventEnvelope, EventEnvelopeSchema } from "../domain/events/envelope.ts";
 import { metrics } from "../lib/metrics.ts";
 import { annotate, withSpan } from "../lib/tracing.ts";
 

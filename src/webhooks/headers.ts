@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { VERSION } from "../version.ts";
-import { type EventEnvelope, EventTypeSchema } from "../events/types.ts";
+import { type EventEnvelope, EventTypeSchema } from "../domain/events/envelope.ts";
 
 export const USER_AGENT = `order-tracker-webhooks/${VERSION}`;
 

@@ -15,8 +15,8 @@ import type { Exchange } from "../net/http.ts";
 import type { OutboundResult } from "../net/outbound.ts";
 import { addWebhookLog, type WebhookLogEntry } from "../store/webhooks/logs.ts";
 import { signatureHeader, signingKey } from "./signature.ts";
-import type { EventType } from "../domain/event_types.ts";
-import { buildTestEvent, type EventEnvelope } from "../events/types.ts";
+import type { EventType } from "../domain/events/types.ts";
+import { buildTestEvent, type EventEnvelope } from "../domain/events/envelope.ts";
 import { commit } from "../store/kv.ts";
 import { type Attempt, deliveryHeaders } from "./headers.ts";
 

@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
 import type { Order } from "../../src/domain/orders/order.ts";
-import type { EventEnvelope } from "../../src/events/types.ts";
+import type { EventEnvelope } from "../../src/domain/events/envelope.ts";
 import { keys } from "../../src/store/keys.ts";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";
 import {

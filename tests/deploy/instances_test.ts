@@ -12,7 +12,7 @@ import { testConfig } from "../../src/config.ts";
 import { createDeps, drainDeps } from "../../src/deps.ts";
 import type { AppDeps } from "../../src/deps.ts";
 import { dispatch, startQueueListener } from "../../src/events/queue.ts";
-import type { EventEnvelope } from "../../src/events/types.ts";
+import type { EventEnvelope } from "../../src/domain/events/envelope.ts";
 import { type IncomingMessage, receiveMessage } from "../../src/intake/receive.ts";
 import { type JobContext, jobContext } from "../../src/jobs/registry.ts";
 import { createLogger } from "../../src/lib/log.ts";

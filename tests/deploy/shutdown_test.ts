@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { startService } from "../../scripts/service.ts";
 import { testConfig } from "../../src/config.ts";
 import { createDeps, drainDeps } from "../../src/deps.ts";
-import type { EventEnvelope } from "../../src/events/types.ts";
+import type { EventEnvelope } from "../../src/domain/events/envelope.ts";
 import { CRON_JOBS, jobContext } from "../../src/jobs/registry.ts";
 import { keys } from "../../src/store/keys.ts";
 import { sleep, startReceiver } from "../net/receiver.ts";

@@ -6,7 +6,7 @@
 import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
 import type { Order } from "../../src/domain/orders/order.ts";
 import { budgetDay, STOP_AFTER_MS } from "../../src/domain/tracking/tracker.ts";
-import type { EventEnvelope } from "../../src/events/types.ts";
+import type { EventEnvelope } from "../../src/domain/events/envelope.ts";
 import { runTracker } from "../../src/tracking/tracker.ts";
 import { everyMinutes } from "../../src/lib/periods.ts";
 import { CRON_JOBS, jobContext } from "../../src/jobs/registry.ts";

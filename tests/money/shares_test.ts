@@ -1,5 +1,5 @@
 import { deepStrictEqual as eq, equal, match } from "node:assert/strict";
-import type { EventEnvelope } from "../../src/events/types.ts";
+import type { EventEnvelope } from "../../src/domain/events/envelope.ts";
 import { keys } from "../../src/store/keys.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 

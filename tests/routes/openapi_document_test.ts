@@ -3,7 +3,7 @@
  * rules a route added later is held to as well.
  */
 import assert from "node:assert/strict";
-import { EVENT_TYPES } from "../../src/domain/event_types.ts";
+import { EVENT_TYPES } from "../../src/domain/events/types.ts";
 import { OPERATION_ID_OVERRIDES } from "../../src/http/operation_ids.ts";
 import { call, testApp } from "../helpers.ts";
 

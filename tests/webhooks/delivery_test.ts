@@ -5,7 +5,7 @@ import {
 } from "../../src/domain/webhooks/subscription.ts";
 import { webhookHandlers } from "../../src/webhooks/delivery.ts";
 import { type QueueListener, startQueueListener } from "../../src/events/queue.ts";
-import { buildEvent } from "../../src/events/types.ts";
+import { buildEvent } from "../../src/domain/events/envelope.ts";
 import { SecretBox } from "../../src/lib/secret_box.ts";
 import { PRIVATE_ADDRESS_MESSAGE } from "../../src/net/outbound.ts";
 import { keys } from "../../src/store/keys.ts";

@@ -7,7 +7,11 @@ import {
   startQueueListener,
 } from "../../src/events/queue.ts";
 import { newOrder } from "../../src/domain/orders/order.ts";
-import { buildEvent, type EventEnvelope, type OrderEventData } from "../../src/events/types.ts";
+import {
+  buildEvent,
+  type EventEnvelope,
+  type OrderEventData,
+} from "../../src/domain/events/envelope.ts";
 import type { Resolver } from "../../src/net/resolver.ts";
 import { call, testApp, type TestContext } from "../helpers.ts";
 

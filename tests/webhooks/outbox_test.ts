@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { testConfig } from "../../src/config.ts";
 import { createDeps, drainDeps } from "../../src/deps.ts";
 import { webhookHandlers } from "../../src/webhooks/delivery.ts";
-import { buildEvent } from "../../src/events/types.ts";
+import { buildEvent } from "../../src/domain/events/envelope.ts";
 import { drainOutbox, OUTBOX_GRACE_MS } from "../../src/jobs/outbox_drain.ts";
 import { keys } from "../../src/store/keys.ts";
 import { withLease } from "../../src/store/lease.ts";

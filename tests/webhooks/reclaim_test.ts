@@ -7,7 +7,7 @@ import {
   CLAIM_MARGIN_MS,
 } from "../../src/domain/webhooks/attempt.ts";
 import { webhookHandlers } from "../../src/webhooks/delivery.ts";
-import { buildEvent, type EventEnvelope } from "../../src/events/types.ts";
+import { buildEvent, type EventEnvelope } from "../../src/domain/events/envelope.ts";
 import { OUTBOUND_TIMEOUT_MS } from "../../src/net/outbound.ts";
 import { keys } from "../../src/store/keys.ts";
 import { claimAttempts, endAttempt } from "../../src/store/webhooks/attempts.ts";

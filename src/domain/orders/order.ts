@@ -3,7 +3,7 @@
  * existing order, PATCH edits, the status machine and which events a change fires.
  * docs/orders.md explains the decisions the spec leaves open.
  */
-import type { EventType } from "../event_types.ts";
+import type { EventType } from "../events/types.ts";
 import { isWebUrl } from "./web_url.ts";
 import { detectCarrier } from "../tracking/number.ts";
 

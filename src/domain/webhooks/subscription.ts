@@ -1,4 +1,4 @@
-import type { EventType } from "../event_types.ts";
+import type { EventType } from "../events/types.ts";
 import { compact } from "../../lib/compact.ts";
 
 /** Subscriptions per account; the 26th create answers 429. */

@@ -1,20 +1,20 @@
 /**
  * The outbound events in zod, for the OpenAPI `webhooks`: each event type's envelope and `data`,
- * and the delivery headers. The envelopes are built by src/events/types.ts; the checks below
+ * and the delivery headers. The envelopes are built by src/domain/events/envelope.ts; the checks below
  * stop the build when a schema and the type the builder takes differ.
  */
 import { z } from "@hono/zod-openapi";
 import type { RouteConfig } from "@hono/zod-openapi";
 import { CARRIER_KEYS } from "../../domain/tracking/carriers.ts";
 import { EDITABLE_FIELDS, type EditableField } from "../../domain/orders/order.ts";
-import { EVENT_TYPES, type EventType } from "../../domain/event_types.ts";
+import { EVENT_TYPES, type EventType } from "../../domain/events/types.ts";
 import { DeliveryHeadersSchema } from "../../webhooks/headers.ts";
 import {
   type EventData,
   type EventEnvelope,
   EventEnvelopeSchema,
   type TestEventData,
-} from "../../events/types.ts";
+} from "../../domain/events/envelope.ts";
 import { json } from "../../http/openapi.ts";
 import type { Same } from "../../lib/types.ts";
 import { OrderSchema } from "../orders/orders.ts";

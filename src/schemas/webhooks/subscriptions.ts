@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { EventTypeSchema } from "../../events/types.ts";
+import { EventTypeSchema } from "../../domain/events/envelope.ts";
 import {
   AUTO_PAUSE_FAILURES,
   MAX_SUBSCRIPTIONS,

@@ -4,7 +4,7 @@
  * from the page at once.
  */
 import { SHARES_MAX } from "../../domain/insights/share.ts";
-import type { ShareCard } from "../../events/types.ts";
+import type { ShareCard } from "../../domain/events/envelope.ts";
 import { type CollectionSpec, listItems } from "./collection.ts";
 import { keys } from "../keys.ts";
 import { backReferencedKeys, lookup } from "../kv.ts";

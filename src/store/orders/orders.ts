@@ -30,19 +30,19 @@ import {
 } from "../../domain/billing/plan.ts";
 import { trackingKey } from "../../domain/tracking/number.ts";
 import { ConflictError } from "../../errors.ts";
-import type { EventBus } from "../../events/bus.ts";
 import {
   buildEvent,
   buildEventOf,
   type EventEnvelope,
   type EventSpec,
-} from "../../events/types.ts";
+} from "../../domain/events/envelope.ts";
 import { newId } from "../../lib/ids.ts";
 import { keys } from "../keys.ts";
 import {
   addToCounter,
   commit,
   counterValue,
+  type EventCommitter,
   lookup,
   lookupMany,
   MAX_CHECKS,
@@ -88,7 +88,7 @@ export interface IngestInput {
 /** What every change needs: the clock, and the event bus its commit goes through. */
 export interface ChangeOptions {
   now: number;
-  events: EventBus;
+  events: EventCommitter;
 }
 
 export interface IngestOptions extends ChangeOptions {

@@ -1,4 +1,4 @@
-import type { EventType } from "../../domain/event_types.ts";
+import type { EventType } from "../../domain/events/types.ts";
 import { keys } from "../keys.ts";
 import { listValues } from "../kv.ts";
 

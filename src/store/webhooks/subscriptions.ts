@@ -7,7 +7,7 @@ import {
   uniqueEventTypes,
 } from "../../domain/webhooks/subscription.ts";
 import { newSigningSecret } from "../../webhooks/signature.ts";
-import type { EventType } from "../../domain/event_types.ts";
+import type { EventType } from "../../domain/events/types.ts";
 import { newId } from "../../lib/ids.ts";
 import type { SecretBox } from "../../lib/secret_box.ts";
 import { keys } from "../keys.ts";

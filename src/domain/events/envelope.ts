@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import type { CARRIER_KEYS } from "../domain/tracking/carriers.ts";
-import { EVENT_TYPES, type EventType } from "../domain/event_types.ts";
-import type { AppliedPatch, Order, OrderSource } from "../domain/orders/order.ts";
-import { newId } from "../lib/ids.ts";
+import type { CARRIER_KEYS } from "../tracking/carriers.ts";
+import { EVENT_TYPES, type EventType } from "./types.ts";
+import type { AppliedPatch, Order, OrderSource } from "../orders/order.ts";
+import { newId } from "../../lib/ids.ts";
 
 export const EventTypeSchema = z.enum(EVENT_TYPES).openapi("EventType");
 
