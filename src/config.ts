@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { isAddressList } from "./net/address.ts";
-import { hasQueues, type Persistence, persistenceOf } from "./store/kv.ts";
+import { isAddressList } from "./lib/ip.ts";
+import { LOG_LEVELS, type LogLevel } from "./lib/log.ts";
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 const optionalText = z.string().trim().min(1).optional();
@@ -8,6 +8,25 @@ const addressList = z.string().refine(
   (v) => isAddressList(list(v)),
   "must be comma-separated IP addresses or CIDR ranges",
 ).optional();
+
+/**
+ * Where KV lives: a local SQLite file, in memory, a KV Connect URL, or the database Deno Deploy
+ * assigns to the app.
+ */
+export type Persistence = "sqlite" | "memory" | "remote" | "deploy";
+
+/** A path's store; no path is Deno Deploy's own database. */
+export function persistenceOf(path: string | undefined): Persistence {
+  if (path === undefined) return "deploy";
+  if (path === ":memory:") return "memory";
+  if (/^https?:\/\//i.test(path)) return "remote";
+  return "sqlite";
+}
+
+/** Only a local KV has queues: KV Connect and Deno Deploy have none. */
+export function hasQueues(persistence: Persistence): boolean {
+  return persistence === "sqlite" || persistence === "memory";
+}
 
 /** Every environment variable the service reads, with its default. */
 const EnvSchema = z.object({
@@ -52,7 +71,7 @@ const EnvSchema = z.object({
   STRIPE_PRICE_ID: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_API_BASE: z.url().default("https://api.stripe.com"),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   OPERATOR_EMAILS: z.string().optional(),
   METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   // Set by Deno Deploy on every instance.
@@ -88,8 +107,6 @@ function decodedLength(b64: string): number {
     return -1;
   }
 }
-
-export type LogLevel = z.infer<typeof EnvSchema>["LOG_LEVEL"];
 
 export interface Config {
   port: number;

@@ -1,4 +1,3 @@
-import type { Config } from "./config.ts";
 import { RateLimits } from "./lib/rate_limits.ts";
 import { ClientAddress } from "./net/client_address.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
@@ -8,12 +7,14 @@ import { InsightSumCache } from "./store/insights/cache.ts";
 import { BackgroundTasks } from "./lib/background.ts";
 import { createMailer, type Mailer } from "./vendors/mailer.ts";
 import { type AtlasVerifier, createAtlasVerifier } from "./vendors/atlas.ts";
-import { hasQueues, type Persistence, persistenceOf } from "./store/kv.ts";
-import { type SecretBox, secretBoxFor } from "./lib/secret_box.ts";
+import { type Config, hasQueues, type Persistence, persistenceOf } from "./config.ts";
+import type { SecretBox } from "./lib/secret_box.ts";
+import { secretBoxFor } from "./secrets.ts";
 import { Outbound } from "./net/outbound.ts";
 import { dnsResolver, type Resolver } from "./net/resolver.ts";
 import { EventBus } from "./events/bus.ts";
-import { type EventTransport, OUTBOX, QUEUE } from "./events/transport.ts";
+import type { Events } from "./events/events.ts";
+import { OUTBOX, QUEUE } from "./events/transport.ts";
 import { ClaimWriter } from "./store/webhooks/attempts.ts";
 import { OutcomeWriter } from "./store/webhooks/outcomes.ts";
 import { AnswerJournal } from "./store/webhooks/answers.ts";
@@ -58,21 +59,6 @@ export interface AppDeps {
   billing: BillingClient | null;
   /** Where email is read: reader workers (`EMAIL_READERS`), or this thread. */
   emailReader: EmailReader;
-}
-
-/**
- * The one events object of a store: how committed events travel (the KV queue, or an outbox
- * where KV has none), the bus every commit with events goes through (and whose listeners hear
- * of it at once), and the writers that batch webhook delivery claims and outcomes into shared
- * commits.
- */
-export interface Events {
-  transport: EventTransport;
-  bus: EventBus;
-  claims: ClaimWriter;
-  outcomes: OutcomeWriter;
-  /** Answers received and not yet recorded, beside a KV file (none elsewhere). */
-  answers: AnswerJournal;
 }
 
 export interface DepsInput {

@@ -56,15 +56,46 @@ Deno.test("nothing below HTTP imports http/ or routes/", async () => {
   equal(upward.join("\n"), "");
 });
 
-Deno.test("domain/ imports only domain/ and lib/ (pure rules, no I/O)", async () => {
-  const wrong: string[] = [];
+/**
+ * What each layer below HTTP may import besides itself: `lib/` and `config.ts` are leaves, the
+ * rules are pure, the store knows KV and nothing above it, the event path writes through the
+ * store (the store commits events through its own `EventCommitter`, never `events/`).
+ */
+const MAY_IMPORT: Record<string, string[]> = {
+  "lib": [],
+  "config.ts": ["lib"],
+  "errors.ts": [],
+  "domain": ["lib"],
+  "store": ["domain", "lib", "config.ts", "errors.ts"],
+  "net": ["lib", "errors.ts"],
+  "events": ["store", "domain", "lib"],
+  "vendors": ["domain", "lib", "config.ts", "errors.ts", "net"],
+};
+
+for (const [layer, allowed] of Object.entries(MAY_IMPORT)) {
+  const may = allowed.length ? `only ${allowed.join(", ")}` : "nothing else of the project";
+  Deno.test(`${layer} imports ${may}`, async () => {
+    const wrong: string[] = [];
+    for (const [from, deps] of await graph()) {
+      if (folderOf(from) !== layer) continue;
+      for (const to of deps) {
+        const target = folderOf(to);
+        if (target !== layer && !allowed.includes(target)) wrong.push(`${from} -> ${to}`);
+      }
+    }
+    equal(wrong.join("\n"), "");
+  });
+}
+
+Deno.test("wings below HTTP take narrow dependency types of their own, never AppDeps (deps.ts)", async () => {
+  const wide: string[] = [];
   for (const [from, deps] of await graph()) {
-    if (folderOf(from) !== "domain") continue;
+    if (!BELOW_HTTP.includes(folderOf(from))) continue;
     for (const to of deps) {
-      if (!["domain", "lib"].includes(folderOf(to))) wrong.push(`${from} -> ${to}`);
+      if (["deps.ts", "app.ts"].includes(folderOf(to))) wide.push(`${from} -> ${to}`);
     }
   }
-  equal(wrong.join("\n"), "");
+  equal(wide.join("\n"), "");
 });
 
 Deno.test("no import cycles, type-only imports included", async () => {

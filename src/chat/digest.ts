@@ -9,12 +9,17 @@ import {
   digestPost,
   type DigestSummary,
 } from "../domain/chat/outgoing.ts";
-import type { AppDeps } from "../deps.ts";
+import type { OrderSearch } from "../store/orders/search.ts";
 import { claimDigest, dueDigests } from "../store/chat/digest.ts";
 import { withLease } from "../store/lease.ts";
 import { listOrders } from "../store/orders/list.ts";
 import { getSettings } from "../store/account/settings.ts";
-import { relay, type RelayResult } from "./relay.ts";
+import { type ChatDeps, relay, type RelayResult } from "./relay.ts";
+
+/** The digest reads orders too. */
+export interface DigestDeps extends ChatDeps {
+  orderSearch: OrderSearch;
+}
 
 /** Hourly: a digest goes out within the hour after it is due. */
 export const DIGEST_SCHEDULE = "7 * * * *";
@@ -25,7 +30,7 @@ const BATCH = 50;
 
 /** Orders received in the period before `now`: how many, where they are now, the newest. */
 export async function summarise(
-  deps: AppDeps,
+  deps: DigestDeps,
   userId: string,
   cadence: "daily" | "weekly",
   now: number,
@@ -49,7 +54,7 @@ export async function summarise(
 
 /** Posts a digest now; `no_webhook` when the workspace has no `updatesWebhook`. */
 export async function sendDigest(
-  deps: AppDeps,
+  deps: DigestDeps,
   userId: string,
   cadence: "daily" | "weekly",
 ): Promise<RelayResult | "no_webhook"> {
@@ -66,7 +71,7 @@ export async function sendDigest(
  * One run of the cron job: every digest due now is claimed (moved to its next slot) and then
  * sent, batch after batch, until none is due or shutdown begins.
  */
-export async function runDigests(deps: AppDeps, options: { signal?: AbortSignal } = {}) {
+export async function runDigests(deps: DigestDeps, options: { signal?: AbortSignal } = {}) {
   await withLease(deps.kv, "chat digest", LEASE_MS, deps.now, async () => {
     for (;;) {
       const due = await dueDigests(deps.kv, deps.now(), BATCH);

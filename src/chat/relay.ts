@@ -8,12 +8,21 @@
 import { z } from "@hono/zod-openapi";
 import { hostOf, updatePost } from "../domain/chat/outgoing.ts";
 import type { Order } from "../domain/orders/order.ts";
-import type { AppDeps } from "../deps.ts";
+import type { Logger } from "../lib/log.ts";
+import type { Outbound } from "../net/outbound.ts";
 import type { QueueHandlers } from "../events/queue.ts";
 import { claimRelay } from "../store/chat/relays.ts";
 import { getSettings } from "../store/account/settings.ts";
 import { MAX_DELIVERY_AGE_MS } from "../store/webhooks/attempts.ts";
 import { VERSION } from "../version.ts";
+
+/** What the chat wing uses of the app's services. */
+export interface ChatDeps {
+  kv: Deno.Kv;
+  log: Logger;
+  now: () => number;
+  outbound: Outbound;
+}
 
 export const RELAY_USER_AGENT = `order-tracker-chat/${VERSION}`;
 
@@ -23,7 +32,7 @@ export type RelayResult = { ok: true; status: number } | { ok: false; error: str
 
 /** POSTs an execute-webhook body; never throws. Failures are logged. */
 export async function relay(
-  deps: AppDeps,
+  deps: ChatDeps,
   kind: RelayKind,
   url: string,
   body: string,
@@ -64,7 +73,7 @@ const OrderEvent = z.object({
  * `updatesWebhook` as one embed. Each event is claimed first, so its copies announce it once.
  * Throws only when storage fails (the transport then delivers the event again).
  */
-export function relayHandlers(deps: AppDeps): QueueHandlers {
+export function relayHandlers(deps: ChatDeps): QueueHandlers {
   return {
     event: async (raw) => {
       const parsed = OrderEvent.safeParse(raw);

@@ -1,4 +1,5 @@
-import type { AppDeps } from "../deps.ts";
+import type { Logger } from "../lib/log.ts";
+import type { Events } from "./events.ts";
 import type { EventMessage } from "./emit.ts";
 import { commit } from "../store/kv.ts";
 import { watchGauge } from "../lib/metrics.ts";
@@ -62,12 +63,23 @@ export function combineHandlers(...sets: QueueHandlers[]): QueueHandlers {
   return out;
 }
 
+/** What the event listener uses of the app's services. */
+export interface QueueDeps {
+  kv: Deno.Kv;
+  log: Logger;
+  events: Events;
+}
+
 /**
  * Routes one message to the handler of its `kind`. A message without a handler is logged and
  * acknowledged (retrying it cannot help). This is the transport-free entry point: the KV queue
  * calls it here, and the outbox drain job (`src/jobs/outbox_drain.ts`) where KV has no queues.
  */
-export async function dispatch(deps: AppDeps, handlers: QueueHandlers, raw: unknown) {
+export async function dispatch(
+  deps: Pick<QueueDeps, "log">,
+  handlers: QueueHandlers,
+  raw: unknown,
+) {
   const kind = (raw as { kind?: unknown } | null)?.kind;
   const handler = typeof kind === "string" && Object.hasOwn(handlers, kind)
     ? handlers[kind]
@@ -87,7 +99,7 @@ export async function dispatch(deps: AppDeps, handlers: QueueHandlers, raw: unkn
  * what a crash left undone. With the outbox there is no queue to listen to; the drain job
  * redoes what a crash left undone.
  */
-export function startQueueListener(deps: AppDeps, handlers: QueueHandlers): QueueListener {
+export function startQueueListener(deps: QueueDeps, handlers: QueueHandlers): QueueListener {
   const running = new Set<Promise<void>>();
   const track = (task: Promise<void>) => {
     running.add(task);

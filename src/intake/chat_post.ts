@@ -8,7 +8,7 @@
  */
 import type { StoredBot } from "../domain/chat/bot.ts";
 import type { Reading } from "../domain/intake/reading.ts";
-import type { AppDeps } from "../deps.ts";
+import type { IntakeDeps } from "./deps.ts";
 import { readChatPost } from "./chat/read.ts";
 import { receiveMessage } from "./receive.ts";
 import { tallyPost } from "../store/chat/bots.ts";
@@ -48,7 +48,7 @@ function chatReading(reading: Reading, bot: StoredBot | undefined): Reading {
   return reading;
 }
 
-export async function receiveChatPost(deps: AppDeps, post: ChatPost): Promise<ChatAnswer> {
+export async function receiveChatPost(deps: IntakeDeps, post: ChatPost): Promise<ChatAnswer> {
   const { userId, bot } = post;
   const read = readChatPost(post.body);
   // Forwarding needs the settings: read with the order's own read, not in a trip of their own.
@@ -85,7 +85,7 @@ export async function receiveChatPost(deps: AppDeps, post: ChatPost): Promise<Ch
 
 /** The relays of a post that made or merged an order; `feed` only for a new order. */
 function afterOrder(
-  deps: AppDeps,
+  deps: IntakeDeps,
   post: ChatPost,
   settings: WorkspaceSettings,
   feed: FeedItem | undefined,

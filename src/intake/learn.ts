@@ -6,7 +6,7 @@
  * template takes it. Runs in the background, one at a time, at most `MAX_WAITING` waiting: a
  * PATCH never waits for it and never fails because of it.
  */
-import type { AppDeps } from "../deps.ts";
+import type { IntakeDeps } from "./deps.ts";
 import {
   findReadSpans,
   findSpans,
@@ -144,7 +144,7 @@ let chain: Promise<unknown> = Promise.resolve();
  * cleared field teaches nothing). Returns at once.
  */
 export function learnAfterEdit(
-  deps: AppDeps,
+  deps: IntakeDeps,
   userId: string,
   orderId: string,
   patch: Record<string, unknown>,

@@ -6,7 +6,7 @@
  * reads as one, and the orders of the others have their messages re-read (`reparseOrders`), so
  * today's templates correct them. One rebuild per source at a time (a KV lease).
  */
-import type { AppDeps } from "../deps.ts";
+import type { IntakeDeps } from "./deps.ts";
 import { sinceDaysStart, type StoredEmailSource } from "../domain/intake/email_source.ts";
 import { compact } from "../lib/compact.ts";
 import {
@@ -43,7 +43,7 @@ export interface RebuildResult {
  * (it runs on after that), false when a rebuild of the source is already running.
  */
 export function startRebuild(
-  deps: AppDeps,
+  deps: IntakeDeps,
   userId: string,
   source: StoredEmailSource,
   sinceDays: number,
@@ -72,7 +72,7 @@ export function startRebuild(
 }
 
 export async function rebuildSource(
-  deps: AppDeps,
+  deps: IntakeDeps,
   userId: string,
   source: StoredEmailSource,
   sinceDays: number,
@@ -127,7 +127,7 @@ export async function rebuildSource(
   return result;
 }
 
-const optionsOf = (deps: AppDeps) => ({
+const optionsOf = (deps: IntakeDeps) => ({
   now: deps.now(),
   billing: deps.config,
   events: deps.events.bus,
@@ -136,7 +136,7 @@ const optionsOf = (deps: AppDeps) => ({
 
 /** The mailbox's messages received since `since` (the newest ones), oldest first. */
 async function rereadMailbox(
-  deps: AppDeps,
+  deps: IntakeDeps,
   source: StoredEmailSource,
   since: number,
   signal: AbortSignal,
@@ -156,7 +156,7 @@ async function rereadMailbox(
 
 /** The source's stored messages received since `since`, oldest first. */
 async function rereadStored(
-  deps: AppDeps,
+  deps: IntakeDeps,
   userId: string,
   source: StoredEmailSource,
   since: number,

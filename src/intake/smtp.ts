@@ -9,7 +9,7 @@
  * so one client cannot lock the others out.
  */
 import type { SMTPServerSession } from "smtp-server";
-import type { AppDeps } from "../deps.ts";
+import type { IntakeDeps } from "./deps.ts";
 import { forwardingSlugOf, type StoredEmailSource } from "../domain/intake/email_source.ts";
 import { findForwardingSource } from "../store/intake/email_sources.ts";
 import { MAX_MAIL_BYTES, receiveMail } from "./mail.ts";
@@ -47,7 +47,7 @@ function reply(code: number, message: string): Error {
 }
 
 export async function startSmtpReceiver(
-  deps: AppDeps,
+  deps: IntakeDeps,
   options: SmtpReceiverOptions,
 ): Promise<SmtpReceiver> {
   // The recipients accepted so far, per session (dropped when the session ends).
@@ -149,7 +149,7 @@ export async function startSmtpReceiver(
 }
 
 /** Stores the message for every recipient; how many workspaces still exist to take it. */
-async function deliver(deps: AppDeps, recipients: Target[], raw: Uint8Array): Promise<number> {
+async function deliver(deps: IntakeDeps, recipients: Target[], raw: Uint8Array): Promise<number> {
   let stored = 0;
   for (const { userId, source } of recipients) {
     const result = await receiveMail(deps.kv, { userId, raw, source }, {
@@ -177,7 +177,7 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
  * The receiver as the configuration says (`SMTP_PORT` unset: none), certificate and key read
  * from their files.
  */
-export async function smtpReceiverFromConfig(deps: AppDeps): Promise<SmtpReceiver | null> {
+export async function smtpReceiverFromConfig(deps: IntakeDeps): Promise<SmtpReceiver | null> {
   const { port, host, tlsCertFile, tlsKeyFile } = deps.config.smtpReceiver;
   if (port === undefined) return null;
   const tls = tlsCertFile && tlsKeyFile

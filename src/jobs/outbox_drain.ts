@@ -1,8 +1,15 @@
 import type { EventMessage } from "../events/emit.ts";
 import { dispatch, type QueueHandlers } from "../events/queue.ts";
-import type { AppDeps } from "../deps.ts";
+import type { Logger } from "../lib/log.ts";
 import { withLease } from "../store/lease.ts";
 import { listOutbox } from "../store/outbox.ts";
+
+/** What the drain uses of the app's services. */
+export interface DrainDeps {
+  kv: Deno.Kv;
+  log: Logger;
+  now: () => number;
+}
 
 /** Every minute (cron's finest step); registered everywhere, it drains where events use the outbox. */
 export const OUTBOX_DRAIN_SCHEDULE = "* * * * *";
@@ -31,7 +38,7 @@ export interface DrainOptions {
  * of events handled, or null when another process holds the lease.
  */
 export async function drainOutbox(
-  deps: AppDeps,
+  deps: DrainDeps,
   handlers: QueueHandlers,
   options: DrainOptions = {},
 ): Promise<number | null> {

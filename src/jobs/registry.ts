@@ -6,19 +6,26 @@
  * nothing to do on this deployment returns at once. Each wing adds its own entries here
  * (relays, digests, the carrier tracker, mailbox polling).
  */
-import type { AppDeps } from "../deps.ts";
-import { combineHandlers, type QueueHandlers } from "../events/queue.ts";
+import type { IntakeDeps } from "../intake/deps.ts";
+import type { WebhookDeps } from "../webhooks/send.ts";
+import { combineHandlers, type QueueDeps, type QueueHandlers } from "../events/queue.ts";
 import { pollMailboxes } from "../intake/imap/poll.ts";
 import { webhookHandlers } from "../webhooks/delivery.ts";
-import { DIGEST_SCHEDULE, runDigests } from "../chat/digest.ts";
+import { DIGEST_SCHEDULE, type DigestDeps, runDigests } from "../chat/digest.ts";
 import { relayHandlers } from "../chat/relay.ts";
 import { drainOutbox, OUTBOX_DRAIN_SCHEDULE } from "./outbox_drain.ts";
 import { everyMinutes } from "../lib/periods.ts";
-import { runTracker, TRACKER_JOB } from "../tracking/tracker.ts";
+import { runTracker, TRACKER_JOB, type TrackerDeps } from "../tracking/tracker.ts";
+
+/**
+ * What the jobs use of the app's services: what each wing they run takes (`AppDeps` satisfies
+ * it), not the whole of `AppDeps`.
+ */
+export type JobDeps = QueueDeps & WebhookDeps & DigestDeps & TrackerDeps & IntakeDeps;
 
 /** What a run needs: the service's dependencies and its queue handlers (built once). */
 export interface JobContext {
-  deps: AppDeps;
+  deps: JobDeps;
   queue: QueueHandlers;
 }
 
@@ -32,13 +39,13 @@ export interface CronJob {
 }
 
 /** The queue message kinds, each with its handler, for one set of dependencies. */
-function queueHandlers(deps: AppDeps): QueueHandlers {
+function queueHandlers(deps: JobDeps): QueueHandlers {
   // Every consumer of committed events: webhook delivery, chat update relays.
   return combineHandlers(webhookHandlers(deps), relayHandlers(deps));
 }
 
 /** The jobs' context for one set of dependencies. */
-export function jobContext(deps: AppDeps): JobContext {
+export function jobContext(deps: JobDeps): JobContext {
   return { deps, queue: queueHandlers(deps) };
 }
 

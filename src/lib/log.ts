@@ -1,6 +1,9 @@
-import type { LogLevel } from "../config.ts";
 import { activity } from "./activity.ts";
 import { currentTraceId } from "./tracing.ts";
+
+/** `LOG_LEVEL`'s values, least severe first. */
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export type LogLevel = typeof LOG_LEVELS[number];
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 

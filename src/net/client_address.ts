@@ -1,4 +1,4 @@
-import { AddressList, formatIp, parseIp } from "./address.ts";
+import { AddressList, formatIp, parseIp } from "../lib/ip.ts";
 
 /**
  * Who the client is, for the per-IP rate limits and the bot check (docs/architecture.md,

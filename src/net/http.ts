@@ -1,4 +1,4 @@
-import { formatIp, type Ip, parseIp } from "./address.ts";
+import { formatIp, type Ip, parseIp } from "../lib/ip.ts";
 import {
   ClosedEarly,
   ConnReader,

@@ -1,4 +1,5 @@
-import { AddressList, formatIp, type Ip, parseIp, refusedRange } from "./address.ts";
+import { AddressList, formatIp, type Ip, parseIp } from "../lib/ip.ts";
+import { refusedRange } from "./address.ts";
 import { ConnectionPool, type Exchange, requestPinned } from "./http.ts";
 import type { Resolver } from "./resolver.ts";
 

@@ -1,13 +1,8 @@
 import { dirname } from "node:path";
+import { type Persistence, persistenceOf } from "../config.ts";
 import { ConflictError } from "../errors.ts";
 import type { EventEnvelope } from "../domain/events/envelope.ts";
 import { metrics } from "../lib/metrics.ts";
-
-/**
- * Where KV lives: a local SQLite file, in memory, a KV Connect URL, or the database Deno Deploy
- * assigns to the app.
- */
-export type Persistence = "sqlite" | "memory" | "remote" | "deploy";
 
 /**
  * What a change with events commits through: the event bus (`events/bus.ts`) as the store sees
@@ -23,19 +18,6 @@ export interface EventCommitter {
 export interface OpenedStore {
   kv: Deno.Kv;
   persistence: Persistence;
-}
-
-/** A path's store; no path is Deno Deploy's own database. */
-export function persistenceOf(path: string | undefined): Persistence {
-  if (path === undefined) return "deploy";
-  if (path === ":memory:") return "memory";
-  if (/^https?:\/\//i.test(path)) return "remote";
-  return "sqlite";
-}
-
-/** Only a local KV has queues: KV Connect and Deno Deploy have none. */
-export function hasQueues(persistence: Persistence): boolean {
-  return persistence === "sqlite" || persistence === "memory";
 }
 
 /**

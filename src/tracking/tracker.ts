@@ -5,9 +5,11 @@
  * spread over the passes left in the UTC day) and its pacing. A number whose scans do not change
  * waits longer each time; one without a change for 60 days is left alone.
  */
-import { API_OF, type ApiKey } from "./client.ts";
+import { API_OF, type ApiKey, type Carriers } from "./client.ts";
 import { liveLookup, recordFailure, type TrackTarget } from "./lookup.ts";
-import type { AppDeps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { Events } from "../events/events.ts";
+import type { Logger } from "../lib/log.ts";
 import { CARRIER_KEYS, type CarrierKey } from "../domain/tracking/carriers.ts";
 import type { Order } from "../domain/orders/order.ts";
 import { budgetDay, dueAt, givenUp, passAllowance } from "../domain/tracking/tracker.ts";
@@ -17,6 +19,16 @@ import { safeTimeZone } from "../lib/timezone.ts";
 import { callsSpent } from "../store/tracking/carrier_budget.ts";
 import { withLease } from "../store/lease.ts";
 import { allUsers, listTracking, trackedOrders } from "../store/tracking/answers.ts";
+
+/** What the tracker uses of the app's services. */
+export interface TrackerDeps {
+  kv: Deno.Kv;
+  log: Logger;
+  now: () => number;
+  config: Pick<Config, "tracking">;
+  carriers: Carriers;
+  events: Pick<Events, "bus">;
+}
 
 export const TRACKER_JOB = "carrier tracker";
 const LEASE_NAME = "carrier-tracker";
@@ -67,7 +79,7 @@ export interface TrackerOptions {
  * (`TRACKING_POLL_MINUTES=0`), no carrier has credentials, or another process holds the lease.
  */
 export async function runTracker(
-  deps: AppDeps,
+  deps: TrackerDeps,
   options: TrackerOptions = {},
 ): Promise<TrackerReport | null> {
   const { pollMinutes } = deps.config.tracking;
@@ -84,7 +96,7 @@ export async function runTracker(
 }
 
 async function pass(
-  deps: AppDeps,
+  deps: TrackerDeps,
   stop: () => boolean,
   concurrency: number,
 ): Promise<TrackerReport> {
@@ -148,7 +160,7 @@ function targetsOf(userId: string, timeZone: string, orders: Order[]): TrackTarg
 
 /** Looks up one API's due numbers in order until its allowance or something else stops it. */
 async function drain(
-  deps: AppDeps,
+  deps: TrackerDeps,
   api: ApiKey,
   queue: Candidate[],
   { now, stop, concurrency }: { now: number; stop: () => boolean; concurrency: number },

@@ -8,7 +8,6 @@ import {
   type StoredSubscription,
 } from "../domain/webhooks/subscription.ts";
 import { attemptStep } from "../domain/webhooks/attempt.ts";
-import type { AppDeps } from "../deps.ts";
 import { recordOutcome } from "../store/webhooks/outcomes.ts";
 import {
   attemptMarkers,
@@ -23,7 +22,7 @@ import {
   type QueueHandlers,
   type QueueMessage,
 } from "../events/queue.ts";
-import { logEntry, outcomeOf, sendEvent, signingKeyOf } from "./send.ts";
+import { logEntry, outcomeOf, sendEvent, signingKeyOf, type WebhookDeps } from "./send.ts";
 import type { WebhookLogEntry } from "../store/webhooks/logs.ts";
 import { type EventEnvelope, EventEnvelopeSchema } from "../domain/events/envelope.ts";
 import { metrics } from "../lib/metrics.ts";
@@ -64,7 +63,7 @@ const DeliveryMessage = z.object({
 });
 
 /** The queue handlers of webhook delivery: `event` fans out, `delivery` sends one. */
-export function webhookHandlers(deps: AppDeps): QueueHandlers {
+export function webhookHandlers(deps: WebhookDeps): QueueHandlers {
   const parsed = <T>(schema: z.ZodType<T>, raw: unknown): T | null => {
     const result = schema.safeParse(raw);
     if (!result.success) deps.log.warn("malformed webhook queue message");
@@ -117,7 +116,7 @@ async function within(promise: Promise<boolean>, ms: number): Promise<boolean> {
 }
 
 /** An event older than the attempt markers' lifetime is dropped rather than risk a repeat. */
-function tooOld(deps: AppDeps, event: EventEnvelope): boolean {
+function tooOld(deps: WebhookDeps, event: EventEnvelope): boolean {
   const old = deps.now() - Date.parse(event.createdAt) > MAX_DELIVERY_AGE_MS;
   if (old) deps.log.warn("webhook event too old to deliver", { eventId: event.id });
   return old;
@@ -131,7 +130,7 @@ interface Plan {
   waiting: { sub: StoredSubscription; until: number }[];
 }
 
-async function plan(deps: AppDeps, event: EventEnvelope, subs: StoredSubscription[]) {
+async function plan(deps: WebhookDeps, event: EventEnvelope, subs: StoredSubscription[]) {
   const markers = await attemptMarkers(deps.events.claims, event, subs.map((sub) => sub.id));
   const now = deps.now();
   const out: Plan = { send: [], waiting: [] };
@@ -146,7 +145,7 @@ async function plan(deps: AppDeps, event: EventEnvelope, subs: StoredSubscriptio
 
 /** A `delivery` message for the pair, held back until `until` when given. */
 function deliveryMessage(
-  deps: AppDeps,
+  deps: WebhookDeps,
   event: EventEnvelope,
   sub: StoredSubscription,
   until?: number,
@@ -165,7 +164,7 @@ function deliveryMessage(
  * when storage fails; the transport then delivers the event again.
  */
 export async function fanOut(
-  deps: AppDeps,
+  deps: WebhookDeps,
   event: EventEnvelope,
   options: { atCommit?: boolean } = {},
 ): Promise<boolean> {
@@ -193,7 +192,7 @@ export async function fanOut(
 }
 
 /** Sends an event to one subscription, as it stands now, unless its pair is done. */
-export async function deliverTo(deps: AppDeps, event: EventEnvelope, subId: string) {
+export async function deliverTo(deps: WebhookDeps, event: EventEnvelope, subId: string) {
   if (tooOld(deps, event)) return;
   const sub = await getSubscription(deps.kv, event.userId, subId);
   if (!sub || !receives(sub, event.type)) return;
@@ -210,7 +209,7 @@ export async function deliverTo(deps: AppDeps, event: EventEnvelope, subId: stri
  * then send, then record each outcome, which marks its pair done. Resolves to whether this
  * caller won every pair; throws when storage failed for any.
  */
-async function attemptAll(deps: AppDeps, event: EventEnvelope, send: Plan["send"]) {
+async function attemptAll(deps: WebhookDeps, event: EventEnvelope, send: Plan["send"]) {
   const won = new Set(
     await claimAttempts(
       deps.events.claims,
@@ -232,7 +231,7 @@ async function attemptAll(deps: AppDeps, event: EventEnvelope, send: Plan["send"
 
 /** One delivery attempt, in a `webhook.attempt` span (event type and outcome; no URL). */
 function attempt(
-  deps: AppDeps,
+  deps: WebhookDeps,
   event: EventEnvelope,
   sub: StoredSubscription,
   reclaimed: boolean,
@@ -245,7 +244,7 @@ function attempt(
 }
 
 async function attemptOnce(
-  deps: AppDeps,
+  deps: WebhookDeps,
   event: EventEnvelope,
   sub: StoredSubscription,
   reclaimed: boolean,
@@ -304,7 +303,7 @@ async function attemptOnce(
 
 /** Commits an attempt's outcome (as its log entry says) with the entry and the done marker. */
 function record(
-  deps: AppDeps,
+  deps: WebhookDeps,
   event: EventEnvelope,
   sub: StoredSubscription,
   entry: WebhookLogEntry,

@@ -8,17 +8,28 @@ import {
   ROTATE_SECRET_ERROR,
   type StoredSubscription,
 } from "../domain/webhooks/subscription.ts";
-import type { AppDeps } from "../deps.ts";
+import type { Events } from "../events/events.ts";
+import type { Logger } from "../lib/log.ts";
 import type { SecretBox } from "../lib/secret_box.ts";
 import { newId } from "../lib/ids.ts";
 import type { Exchange } from "../net/http.ts";
-import type { OutboundResult } from "../net/outbound.ts";
+import type { Outbound, OutboundResult } from "../net/outbound.ts";
 import { addWebhookLog, type WebhookLogEntry } from "../store/webhooks/logs.ts";
 import { signatureHeader, signingKey } from "./signature.ts";
 import type { EventType } from "../domain/events/types.ts";
 import { buildTestEvent, type EventEnvelope } from "../domain/events/envelope.ts";
 import { commit } from "../store/kv.ts";
 import { type Attempt, deliveryHeaders } from "./headers.ts";
+
+/** What outbound webhook delivery uses of the app's services. */
+export interface WebhookDeps {
+  kv: Deno.Kv;
+  log: Logger;
+  now: () => number;
+  secrets: SecretBox | null;
+  outbound: Outbound;
+  events: Events;
+}
 
 const signingKeys = new WeakMap<SecretBox, Map<string, Promise<CryptoKey | null>>>();
 const SIGNING_KEY_CACHE_MAX = 10_000;
@@ -28,7 +39,10 @@ const SIGNING_KEY_CACHE_MAX = 10_000;
  * the deployment's key. Keys (non-extractable, never the plain secret) are cached per sealed
  * secret and SecretBox: a rotation seals a new secret, so the old key is never used again.
  */
-export function signingKeyOf(deps: AppDeps, sub: StoredSubscription): Promise<CryptoKey | null> {
+export function signingKeyOf(
+  deps: WebhookDeps,
+  sub: StoredSubscription,
+): Promise<CryptoKey | null> {
   const box = deps.secrets;
   if (sub.needsSecretRotation || !sub.sealedSecret || !box) return Promise.resolve(null);
   let cache = signingKeys.get(box);
@@ -46,7 +60,7 @@ export function signingKeyOf(deps: AppDeps, sub: StoredSubscription): Promise<Cr
 
 /** POSTs the envelope, signed, with the headers of CONTRACT.md. Never throws. */
 export async function sendEvent(
-  deps: AppDeps,
+  deps: WebhookDeps,
   url: string,
   event: EventEnvelope,
   key: CryptoKey,
@@ -62,7 +76,7 @@ export function outcomeOf(result: Exchange): Outcome {
 }
 
 export function logEntry(
-  deps: AppDeps,
+  deps: WebhookDeps,
   subscriptionId: string,
   event: EventEnvelope,
   result: OutboundResult,
@@ -96,7 +110,7 @@ export type TestResult = { ok: true; status: number } | {
  * delivery id) now. It is logged, and leaves the subscription's state untouched.
  */
 export async function sendTestEvent(
-  deps: AppDeps,
+  deps: WebhookDeps,
   sub: StoredSubscription,
   type: EventType,
 ): Promise<TestResult> {

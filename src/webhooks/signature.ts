@@ -1,11 +1,4 @@
-import { randomToken } from "../lib/ids.ts";
-
 const encoder = new TextEncoder();
-
-/** A new signing secret: `whsec_` and 32 random bytes in base64url (49 characters). */
-export function newSigningSecret(): string {
-  return `whsec_${randomToken(32)}`;
-}
 
 /** The HMAC-SHA256 key of a secret: the whole secret string (prefix included) as UTF-8. */
 export function signingKey(secret: string): Promise<CryptoKey> {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ConfigError, testConfig } from "../../src/config.ts";
-import { KEY_FILE_NAME, SecretBox, secretBoxFor } from "../../src/lib/secret_box.ts";
+import { SecretBox } from "../../src/lib/secret_box.ts";
+import { KEY_FILE_NAME, secretBoxFor } from "../../src/secrets.ts";
 
 const KEY = crypto.getRandomValues(new Uint8Array(32));
 

@@ -1,12 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  AddressList,
-  clientKey,
-  formatIp,
-  isAddressList,
-  parseIp,
-  refusedRange,
-} from "../../src/net/address.ts";
+import { AddressList, formatIp, isAddressList, parseIp } from "../../src/lib/ip.ts";
+import { clientKey, refusedRange } from "../../src/net/address.ts";
 
 /** [literal, canonical address, the refused range or null when globally reachable]. */
 const TABLE: [string, string, string | null][] = [

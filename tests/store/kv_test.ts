@@ -17,10 +17,10 @@ import {
   lookup,
   lookupMany,
   MAX_KEY_BYTES,
-  persistenceOf,
   readCounter,
   withRetry,
 } from "../../src/store/kv.ts";
+import { persistenceOf } from "../../src/config.ts";
 import { EventBus } from "../../src/events/bus.ts";
 import { QUEUE } from "../../src/events/transport.ts";
 

@@ -1,5 +1,6 @@
 import type { EventType } from "../events/types.ts";
 import { compact } from "../../lib/compact.ts";
+import { randomToken } from "../../lib/ids.ts";
 
 /** Subscriptions per account; the 26th create answers 429. */
 export const MAX_SUBSCRIPTIONS = 25;
@@ -7,6 +8,11 @@ export const MAX_SUBSCRIPTIONS = 25;
 export const AUTO_PAUSE_FAILURES = 10;
 /** `prefix` is this many leading characters of the secret (`whsec_` plus 8). */
 export const SECRET_PREFIX_LENGTH = 14;
+
+/** A new signing secret: `whsec_` and 32 random bytes in base64url (49 characters). */
+export function newSigningSecret(): string {
+  return `whsec_${randomToken(32)}`;
+}
 
 /** What a subscription's owner is told when its events are skipped for want of a secret. */
 export const ROTATE_SECRET_ERROR =

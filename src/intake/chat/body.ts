@@ -4,6 +4,7 @@
  * (research: SOURCES.md A.1). Nothing here throws; a body that is not an object is `null`.
  */
 import { z } from "@hono/zod-openapi";
+import type { ChatEmbed } from "../../domain/intake/chat_embed.ts";
 
 /** The platform's limits: a post never has more, so more is cut, never an error. */
 export const CHAT_LIMITS = {
@@ -19,22 +20,6 @@ export const CHAT_LIMITS = {
   username: 80,
   url: 2048,
 } as const;
-
-export interface ChatField {
-  name?: string;
-  value?: string;
-}
-
-export interface ChatEmbed {
-  title?: string;
-  description?: string;
-  url?: string;
-  author?: { name?: string; url?: string };
-  footer?: { text?: string };
-  thumbnail?: { url?: string };
-  image?: { url?: string };
-  fields: ChatField[];
-}
 
 export interface ChatBody {
   content?: string;

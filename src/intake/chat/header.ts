@@ -4,7 +4,7 @@
  * posts reuse the success field set, and product names contain `oos` (Ultraboost) or `error`
  * (Terror). Words match whole; a failure or non-checkout word in a header wins over success.
  */
-import type { ChatEmbed } from "./body.ts";
+import type { ChatEmbed } from "../../domain/intake/chat_embed.ts";
 import { cleanLines, cleanText } from "./text.ts";
 
 /** Why a post is not a checkout, with the header words that say so. */

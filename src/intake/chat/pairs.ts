@@ -4,7 +4,7 @@
  * runs, and `Label` / value on alternating lines. Lines that are none of these are kept in order
  * as "loose" lines (a description holding only the product, a cart line).
  */
-import type { ChatField } from "./body.ts";
+import type { ChatField } from "../../domain/intake/chat_embed.ts";
 import { cleanLines } from "./text.ts";
 import { type LabelMeaning, labelMeaning } from "./vocabulary.ts";
 

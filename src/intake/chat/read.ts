@@ -12,7 +12,8 @@
 import type { MessageFacts, Reading } from "../../domain/intake/reading.ts";
 import type { MessageFields } from "../../domain/orders/order.ts";
 import { compact } from "../../lib/compact.ts";
-import { type ChatBody, type ChatEmbed, parseChatBody } from "./body.ts";
+import type { ChatEmbed } from "../../domain/intake/chat_embed.ts";
+import { type ChatBody, parseChatBody } from "./body.ts";
 import { fieldsFromPairs, isName, itemsFromPairs, type LineItem, readLineItem } from "./fields.ts";
 import {
   contentHeaderLines,

@@ -3,7 +3,7 @@
  * private label (email, profile, proxy, payment, account...) are dropped, and addresses that
  * slip through elsewhere (an email in a footer, a proxy in a value) are masked.
  */
-import type { ChatEmbed } from "./body.ts";
+import type { ChatEmbed } from "../../domain/intake/chat_embed.ts";
 import { privateLine } from "./pairs.ts";
 import { cleanText } from "./text.ts";
 import { labelMeaning } from "./vocabulary.ts";

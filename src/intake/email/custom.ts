@@ -5,41 +5,13 @@
  * input, so an expression such as `(a+)+$` cannot stall intake; the text matched is bounded too.
  */
 import { RE2JS } from "re2js";
+import {
+  CUSTOM_FIELDS,
+  type CustomField,
+  type CustomStatus,
+  type CustomTemplate,
+} from "../../domain/intake/template.ts";
 import { domainMatches } from "./templates.ts";
-
-export const CUSTOM_FIELDS = [
-  "orderNumber",
-  "itemSummary",
-  "store",
-  "total",
-  "price",
-  "trackingNumber",
-  "carrier",
-  "estimatedDelivery",
-  "size",
-  "quantity",
-  "imageUrl",
-] as const;
-export type CustomField = typeof CUSTOM_FIELDS[number];
-
-export const CUSTOM_STATUSES = ["ordered", "shipped", "delivered", "canceled"] as const;
-export type CustomStatus = typeof CUSTOM_STATUSES[number];
-
-/** What a learned template was learned from (CONTRACT "Learning from corrections"). */
-export interface LearnedFrom {
-  orderId: string;
-  field: string;
-  at: string;
-}
-
-export interface CustomTemplate {
-  id: string;
-  match: { from?: string; subject?: string };
-  fields: Partial<Record<CustomField, string>>;
-  status?: CustomStatus;
-  /** Set on a template the service learned from a correction. */
-  learned?: LearnedFrom;
-}
 
 export interface CompiledTemplate {
   id: string;

@@ -3,7 +3,8 @@
  * `readEmail`, off the thread that serves requests. Templates arrive as their stored
  * definitions and are compiled here, once per definition while it is in use.
  */
-import { type CompiledTemplate, compileTemplate, type CustomTemplate } from "./custom.ts";
+import type { CustomTemplate } from "../../domain/intake/template.ts";
+import { type CompiledTemplate, compileTemplate } from "./custom.ts";
 import { readEmail } from "./read.ts";
 
 export interface ReadRequest {

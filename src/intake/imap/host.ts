@@ -3,10 +3,10 @@
  * (as DNS can change): the private-address rule of webhook URLs, and plain IMAP only for hosts
  * in ALLOWED_PRIVATE_ADDRESSES (as `http:` receivers). `loginOf` is where a session connects.
  */
-import type { AppDeps } from "../../deps.ts";
+import type { IntakeDeps } from "../deps.ts";
 import { mailboxBinding, type StoredEmailSource } from "../../domain/intake/email_source.ts";
 import { SecretBox } from "../../lib/secret_box.ts";
-import { formatIp } from "../../net/address.ts";
+import { formatIp } from "../../lib/ip.ts";
 import type { Outbound } from "../../net/outbound.ts";
 import { MailboxError, type MailboxLogin } from "./client.ts";
 
@@ -46,7 +46,7 @@ export async function checkMailboxHost(
  * pointed elsewhere without the password given again has none to send.
  */
 export async function loginOf(
-  deps: AppDeps,
+  deps: IntakeDeps,
   source: StoredEmailSource,
   signal: AbortSignal,
 ): Promise<MailboxLogin> {
@@ -77,7 +77,7 @@ export async function loginOf(
  * the fields it has just signed in with; null when it is bound already.
  */
 export async function rebindPassword(
-  deps: AppDeps,
+  deps: IntakeDeps,
   source: StoredEmailSource,
   password: string,
 ): Promise<string | null> {

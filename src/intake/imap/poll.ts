@@ -2,7 +2,7 @@
  * Mailbox polling: each tick of the cron job reads what is new in every due imap source, one
  * process per source at a time (a KV lease), and feeds it to the mail intake path.
  */
-import type { AppDeps } from "../../deps.ts";
+import type { IntakeDeps } from "../deps.ts";
 import {
   cursorFor,
   type MailboxCursor,
@@ -61,7 +61,7 @@ const pollLease = (sourceId: string) => `imap-poll:${sourceId}`;
  * sessions on one mailbox); "busy" while another poll of it runs.
  */
 export async function checkMailboxNow(
-  deps: AppDeps,
+  deps: IntakeDeps,
   userId: string,
   source: StoredEmailSource,
   signal: AbortSignal,
@@ -81,7 +81,7 @@ export async function checkMailboxNow(
 
 /** The job's one run: every due source, a few at a time, each under its own lease. */
 export async function pollMailboxes(
-  deps: AppDeps,
+  deps: IntakeDeps,
   signal: AbortSignal,
   limits: PollLimits = POLL_LIMITS,
 ): Promise<{ polled: number; failed: number }> {
@@ -144,7 +144,7 @@ export async function pollMailboxes(
  * moves after every batch; `lastPolledAt` and `lastError` are recorded on the source.
  */
 export async function pollMailbox(
-  deps: AppDeps,
+  deps: IntakeDeps,
   userId: string,
   source: StoredEmailSource,
   stop: AbortSignal,
@@ -194,7 +194,7 @@ export async function pollMailbox(
 }
 
 async function readNew(
-  deps: AppDeps,
+  deps: IntakeDeps,
   userId: string,
   source: StoredEmailSource,
   session: MailboxSession,

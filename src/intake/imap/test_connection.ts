@@ -3,7 +3,7 @@
  * few seconds, and says what went wrong in the owner's words. The same host rule and session
  * as polling (host.ts, client.ts), so a test that passes is a poll that connects.
  */
-import type { AppDeps } from "../../deps.ts";
+import type { IntakeDeps } from "../deps.ts";
 import { checkMailboxHost } from "./host.ts";
 import { MailboxError, mailboxFailure, MailboxSession } from "./client.ts";
 
@@ -25,7 +25,7 @@ export type ConnectionTest =
   | { ok: false; field?: "host" | "tls"; error: string };
 
 export async function testMailboxConnection(
-  deps: AppDeps,
+  deps: IntakeDeps,
   settings: MailboxSettings,
   timeoutMs = TEST_CONNECTION_MS,
 ): Promise<ConnectionTest> {

@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { EMAIL_SOURCE_KINDS } from "../../domain/intake/email_source.ts";
 import { INTAKE_OUTCOMES } from "../../domain/intake/reading.ts";
 import { ORDER_STATUSES } from "../../domain/orders/order.ts";
-import { CUSTOM_FIELDS, CUSTOM_STATUSES } from "../../intake/email/custom.ts";
+import { CUSTOM_FIELDS, CUSTOM_STATUSES } from "../../domain/intake/template.ts";
 import { lenientQueryParam } from "../../http/paging.ts";
 
 const timestamp = z.string().openapi({ description: "ISO 8601 UTC, millisecond precision" });

@@ -4,7 +4,7 @@
  * the commit of the post's log entry; each expires after a month.
  */
 import type { IntakeLogEntry } from "../../domain/intake/reading.ts";
-import type { ChatEmbed } from "../../intake/chat/body.ts";
+import type { ChatEmbed } from "../../domain/intake/chat_embed.ts";
 import { keys } from "../keys.ts";
 import { commit, lookup } from "../kv.ts";
 

@@ -4,7 +4,7 @@
  * sender, at most `MAX_LEARNED_TEMPLATES` per workspace (a new one drops the oldest learned one).
  */
 import { MAX_LEARNED_TEMPLATES } from "../../domain/intake/learning.ts";
-import type { CustomField, LearnedFrom } from "../../intake/email/custom.ts";
+import type { CustomField, LearnedFrom } from "../../domain/intake/template.ts";
 import { keys } from "../keys.ts";
 import { commit, withRetry } from "../kv.ts";
 import type { StoredTemplate } from "./templates.ts";

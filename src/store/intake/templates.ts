@@ -1,5 +1,5 @@
 /** The workspace's custom email templates (CONTRACT "Templates"), newest first. */
-import type { CustomTemplate } from "../../intake/email/custom.ts";
+import type { CustomTemplate } from "../../domain/intake/template.ts";
 import { AccountGoneError } from "../../errors.ts";
 import { keys } from "../keys.ts";
 import { changeValue, commit, deleteValue, listValues, lookup } from "../kv.ts";

@@ -1,12 +1,12 @@
 import {
   afterRotation,
   MAX_SUBSCRIPTIONS,
+  newSigningSecret,
   publicSubscription,
   SECRET_PREFIX_LENGTH,
   type StoredSubscription,
   uniqueEventTypes,
 } from "../../domain/webhooks/subscription.ts";
-import { newSigningSecret } from "../../webhooks/signature.ts";
 import type { EventType } from "../../domain/events/types.ts";
 import { newId } from "../../lib/ids.ts";
 import type { SecretBox } from "../../lib/secret_box.ts";
