@@ -2,7 +2,7 @@
  * Detection against the tracking-number corpus (jkeen/tracking_number_data) in `../shared`
  * beside the repository: every test number of the corpus, and generated numbers compared with
  * the corpus's own format and checksum definitions. Studied material, not part of the
- * repository, so this is not part of the test suite (tests/domain/tracking_number_test.ts
+ * repository, so this is not part of the test suite (tests/tracking/number_test.ts
  * uses the project's own fixtures); it runs with `deno task accuracy`:
  * `deno test --allow-read scripts/tracking_corpus_check.ts`.
  */
@@ -153,7 +153,7 @@ Deno.test("every corpus test number is classified as its format's carrier", () =
 });
 
 Deno.test("the corpus's USPS 20-digit format would take the research's DHL Paket SSCCs", () => {
-  // Detection calls them DHL (tests/domain/tracking_number_test.ts): the Paket form goes first.
+  // Detection calls them DHL (tests/tracking/number_test.ts): the Paket form goes first.
   const usps20 = corpus.find((form) => form.id === "usps_20")!;
   for (const number of ["00340434292135100162", "00340434161094042557"]) {
     ok(formAccepts(usps20, number));

@@ -7,7 +7,7 @@
  * code serves only as a cross-check: the script stops when detection disagrees.
  *
  * `deno run --allow-write scripts/tracking_fixtures.ts` (seeded: the output is the same on every
- * run). The tests read only the file written (tests/domain/tracking_number_test.ts).
+ * run). The tests read only the file written (tests/tracking/number_test.ts).
  */
 import { detectCarrier, TRACKING_FORMS, type TrackingForm } from "../src/domain/tracking/number.ts";
 import type { CarrierKey } from "../src/domain/tracking/carriers.ts";

@@ -7,7 +7,7 @@ import { updateUser } from "../../src/store/account/users.ts";
 import { requestReset } from "../../src/store/account/password_resets.ts";
 import { addToCounter, readCounter } from "../../src/store/kv.ts";
 import { call, signUp, testApp } from "../helpers.ts";
-import { fakeServer } from "../auth/fakes.ts";
+import { fakeServer } from "./fakes.ts";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { kvLines } from "./kv_scan.ts";
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { compileFiles, compileTask, copyFiles } from "../../scripts/compile_files.ts";
 import { startService } from "../../scripts/service.ts";
-import { orderMail } from "../email/helpers.ts";
+import { orderMail } from "../intake/helpers.ts";
 import { checkService } from "../../scripts/binary_checks.ts";
 
 Deno.test("binary file set: the service runs from the compile task's files alone", async () => {

@@ -9,7 +9,7 @@ import net from "node:net";
 import { SmtpClient } from "../../scripts/smtp_client.ts";
 import { startSmtpReceiver } from "../../src/intake/smtp.ts";
 import { SMTP_LIMITS } from "../../src/intake/smtp_guard.ts";
-import { orderMail } from "../email/helpers.ts";
+import { orderMail } from "./helpers.ts";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";
 
 // deno-lint-ignore no-explicit-any -- JSON bodies checked field by field

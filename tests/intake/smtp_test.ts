@@ -2,7 +2,7 @@
 import { deepStrictEqual as eq, equal, match, ok } from "node:assert/strict";
 import { type Reply, SmtpClient } from "../../scripts/smtp_client.ts";
 import { startSmtpReceiver } from "../../src/intake/smtp.ts";
-import { message, orderMail } from "../email/helpers.ts";
+import { message, orderMail } from "./helpers.ts";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";
 
 // deno-lint-ignore no-explicit-any -- JSON bodies checked field by field

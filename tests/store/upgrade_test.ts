@@ -24,9 +24,9 @@ import {
   SHIPPED_EVENT_AT,
   writeLegacyStore,
 } from "../../scripts/legacy_fixture.ts";
-import { journey, upsAnswer } from "../carriers/answers.ts";
-import { NO_PACING, startFakes } from "../carriers/fakes.ts";
-import { fixture } from "../email/helpers.ts";
+import { journey, upsAnswer } from "../tracking/answers.ts";
+import { NO_PACING, startFakes } from "../tracking/fakes.ts";
+import { fixture } from "../intake/helpers.ts";
 import { call } from "../helpers.ts";
 
 const legacyOrders = (a: number) =>

@@ -7,7 +7,7 @@
  * portal. axe on the pages this adds; no page error.
  */
 import assert from "node:assert/strict";
-import { fakeSmtp } from "../auth/fakes.ts";
+import { fakeSmtp } from "../account/fakes.ts";
 import { event, fakeStripe, SECRET_KEY, signed, subscription } from "../billing/fake_stripe.ts";
 import { axeFindings, browserSkip, launchBrowser, waitFor, waitForText } from "../chromium.ts";
 import { testApp } from "../helpers.ts";

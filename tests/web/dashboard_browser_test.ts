@@ -20,10 +20,10 @@ import {
   waitFor,
   waitForText,
 } from "../chromium.ts";
-import { journey, upsAnswer, upsNumber } from "../carriers/answers.ts";
-import { startFakes } from "../carriers/fakes.ts";
+import { journey, upsAnswer, upsNumber } from "../tracking/answers.ts";
+import { startFakes } from "../tracking/fakes.ts";
 import { startDovecot } from "../../scripts/dovecot.ts";
-import { fixture } from "../email/helpers.ts";
+import { fixture } from "../intake/helpers.ts";
 import { startReceiver } from "../net/receiver.ts";
 import { serve } from "../serve.ts";
 import { expectedSignature, webhookApp } from "../webhooks/helpers.ts";

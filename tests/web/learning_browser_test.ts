@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "../../scripts/puppeteer.d.ts";
 import { axeFindings, browserSkip, launchBrowser, waitForText } from "../chromium.ts";
-import { FIRST_PLAIN, PLAIN_SENDER, plainMail } from "../learning/mails.ts";
+import { FIRST_PLAIN, PLAIN_SENDER, plainMail } from "../intake/learning_mails.ts";
 import { serve } from "../serve.ts";
 import { testApp } from "../helpers.ts";
 

@@ -1,6 +1,6 @@
 /**
  * Carriers: detection rate, and tracker passes over 10,000 shipped orders against the carriers'
- * fakes (tests/carriers/fakes.ts, in this process, on loopback), on a KV file like the
+ * fakes (tests/tracking/fakes.ts, in this process, on loopback), on a KV file like the
  * service's. Passes are run by calling the tracker's handler, as the cron job does.
  */
 import { join } from "node:path";
@@ -29,8 +29,8 @@ import {
   upsNumber,
   uspsAnswer,
   uspsNumber,
-} from "../../../tests/carriers/answers.ts";
-import { NO_PACING, startFakes } from "../../../tests/carriers/fakes.ts";
+} from "../../../tests/tracking/answers.ts";
+import { NO_PACING, startFakes } from "../../../tests/tracking/fakes.ts";
 import { type BenchContext, type Scenario, table } from "../context.ts";
 import { cpuSeconds } from "../proc.ts";
 

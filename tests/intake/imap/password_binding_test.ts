@@ -9,7 +9,7 @@ import { startDovecot } from "../../../scripts/dovecot.ts";
 import { mailboxBinding } from "../../../src/domain/intake/email_source.ts";
 import { pollMailbox } from "../../../src/intake/imap/poll.ts";
 import { changeEmailSource, getEmailSource } from "../../../src/store/intake/email_sources.ts";
-import { orderMail } from "../../email/helpers.ts";
+import { orderMail } from "../helpers.ts";
 import { call, signUp, testApp } from "../../helpers.ts";
 
 // deno-lint-ignore no-explicit-any -- JSON bodies checked field by field

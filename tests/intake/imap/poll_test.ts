@@ -8,7 +8,7 @@ import type { StoredEmailSource } from "../../../src/domain/intake/email_source.
 import { pollMailbox, pollMailboxes } from "../../../src/intake/imap/poll.ts";
 import { getEmailSource, getMailboxCursor } from "../../../src/store/intake/email_sources.ts";
 import { keys } from "../../../src/store/keys.ts";
-import { message, orderMail } from "../../email/helpers.ts";
+import { message, orderMail } from "../helpers.ts";
 import { call, signUp, testApp, type TestContext } from "../../helpers.ts";
 
 // deno-lint-ignore no-explicit-any -- JSON bodies checked field by field

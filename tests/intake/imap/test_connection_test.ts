@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual as eq, equal, ok } from "node:assert/strict";
 import { startDovecot } from "../../../scripts/dovecot.ts";
-import { orderMail } from "../../email/helpers.ts";
+import { orderMail } from "../helpers.ts";
 import { freePort } from "../../../scripts/service.ts";
 import { testMailboxConnection } from "../../../src/intake/imap/test_connection.ts";
 import { call, signUp, testApp } from "../../helpers.ts";

@@ -4,7 +4,7 @@
  * value, and an HTML mail with an item table (values under column headers) and a key/value
  * table. The generic reader misses some of each layout's fields; a correction teaches them.
  */
-import { message } from "../email/helpers.ts";
+import { message } from "./helpers.ts";
 
 export interface PlainValues {
   order: string;

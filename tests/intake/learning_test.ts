@@ -13,8 +13,8 @@ import {
   plainMail,
   TABLE_SENDER,
   tableMail,
-} from "./mails.ts";
-import { message } from "../email/helpers.ts";
+} from "./learning_mails.ts";
+import { message } from "./helpers.ts";
 
 // deno-lint-ignore no-explicit-any -- JSON bodies checked field by field
 type Body = Record<string, any>;

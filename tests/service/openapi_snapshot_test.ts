@@ -1,7 +1,7 @@
 /**
  * GET /api/openapi.json, byte for byte, against the committed copy: moving and renaming modules
  * must not change the served document. After a deliberate API change, write the copy anew with
- * `OPENAPI_SNAPSHOT=write deno test --allow-all tests/routes/openapi_snapshot_test.ts`.
+ * `OPENAPI_SNAPSHOT=write deno test --allow-all tests/service/openapi_snapshot_test.ts`.
  */
 import assert from "node:assert/strict";
 import { testApp } from "../helpers.ts";
@@ -18,6 +18,6 @@ Deno.test("GET /api/openapi.json is byte-identical to the committed snapshot", a
   assert.equal(served.length, stored.length, "document length");
   assert.ok(
     served === stored,
-    "the served document differs from tests/routes/openapi.snapshot.json",
+    "the served document differs from tests/service/openapi.snapshot.json",
   );
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 import { keys } from "../../src/store/keys.ts";
 import { RESET_TTL_MS } from "../../src/store/account/password_resets.ts";
-import { kvLines } from "../account/kv_scan.ts";
+import { kvLines } from "./kv_scan.ts";
 import { call, testApp } from "../helpers.ts";
 import { fakeSmtp } from "./fakes.ts";
 

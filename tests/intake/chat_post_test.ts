@@ -1,6 +1,6 @@
 import { deepStrictEqual as eq, equal, match, ok } from "node:assert/strict";
 import { call, signUp, testApp } from "../helpers.ts";
-import { checkout, decline, makeBot, pathOf, postTo } from "./helpers.ts";
+import { checkout, decline, makeBot, pathOf, postTo } from "../chat/helpers.ts";
 
 Deno.test("chat intake: a checkout post becomes an order with the fields the post gives", async () => {
   await using ctx = await testApp();

@@ -2,7 +2,7 @@ import { deepStrictEqual as eq, equal, match, ok } from "node:assert/strict";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 import { keys } from "../../src/store/keys.ts";
 import { VERIFICATION_TTL_MS } from "../../src/store/account/email_verifications.ts";
-import { kvLines } from "../account/kv_scan.ts";
+import { kvLines } from "./kv_scan.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 import { fakeSmtp } from "./fakes.ts";
 

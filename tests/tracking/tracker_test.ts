@@ -24,9 +24,9 @@ import {
   upsNumber,
   uspsAnswer,
   uspsNumber,
-} from "../carriers/answers.ts";
-import { type Fakes, NO_PACING, startFakes } from "../carriers/fakes.ts";
-import { Clock } from "../carriers/helpers.ts";
+} from "./answers.ts";
+import { type Fakes, NO_PACING, startFakes } from "./fakes.ts";
+import { Clock } from "./helpers.ts";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

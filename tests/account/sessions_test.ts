@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { sha256Hex } from "../../src/lib/crypto.ts";
 import { SESSION_TTL_MS } from "../../src/store/account/credentials.ts";
 import { keys } from "../../src/store/keys.ts";
-import { kvLines } from "../account/kv_scan.ts";
+import { kvLines } from "./kv_scan.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 
 const UNAUTHORIZED = { error: "Unauthorized" };

@@ -4,11 +4,11 @@ import { startSmtpReceiver } from "../../src/intake/smtp.ts";
 import { scheduleCronJobs } from "../../src/jobs/schedule.ts";
 import { MIGRATIONS } from "../../src/store/migrations/index.ts";
 import { SmtpClient } from "../../scripts/smtp_client.ts";
-import { journey, upsAnswer, upsNumber } from "../carriers/answers.ts";
-import { NO_PACING, startFakes } from "../carriers/fakes.ts";
+import { journey, upsAnswer, upsNumber } from "../tracking/answers.ts";
+import { NO_PACING, startFakes } from "../tracking/fakes.ts";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";
-import { orderMail } from "../email/helpers.ts";
+import { orderMail } from "../intake/helpers.ts";
 import { startReceiver } from "../net/receiver.ts";
 import { commitEvent, eventually, subscribe, webhookApp } from "../webhooks/helpers.ts";
 

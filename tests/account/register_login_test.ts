@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { PUBLIC_USER_FIELDS, type UserRecord } from "../../src/domain/account/user.ts";
 import { keys } from "../../src/store/keys.ts";
 import { readCounter } from "../../src/store/kv.ts";
-import { kvLines } from "../account/kv_scan.ts";
+import { kvLines } from "./kv_scan.ts";
 import { call, signUp, testApp } from "../helpers.ts";
 
 const PASSWORD = "correct horse battery";

@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
 import { call, signUp, testApp } from "../helpers.ts";
-import { fixture } from "../email/helpers.ts";
+import { fixture } from "../intake/helpers.ts";
 import { checkout, makeBot, postTo } from "../chat/helpers.ts";
 
 // deno-lint-ignore no-explicit-any -- JSON bodies checked field by field

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startService } from "../../scripts/service.ts";
-import { orderMail } from "../email/helpers.ts";
+import { orderMail } from "../intake/helpers.ts";
 import { sleep, startReceiver } from "../net/receiver.ts";
 import { post } from "../process_load.ts";
 
