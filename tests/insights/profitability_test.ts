@@ -1,11 +1,11 @@
 import { deepEqual, equal } from "node:assert/strict";
 import {
-  type MoneyReading,
-  type MoneySums,
   monthsOf,
-  orderMoney,
+  orderProfitSums,
   periodStart,
   profitability,
+  type ProfitReading,
+  type ProfitSums,
   zeroSums,
 } from "../../src/domain/insights/profitability.ts";
 import {
@@ -20,7 +20,7 @@ import {
   windowStart,
 } from "../../src/domain/insights/leaderboard.ts";
 
-const sums = (orders: number, spent: number, revenue = 0, soldCost = 0): MoneySums => ({
+const sums = (orders: number, spent: number, revenue = 0, soldCost = 0): ProfitSums => ({
   orders,
   spentCents: spent,
   revenueCents: revenue,
@@ -58,13 +58,15 @@ Deno.test("an order counts in the month of its local day: 23:30 on the 31st in N
 });
 
 Deno.test("canceled orders add no money but stay on the calendar; shipped and delivery days", () => {
-  equal(orderMoney(order({ receivedAt: "2025-01-01T00:00:00Z", status: "canceled" })), null);
+  equal(orderProfitSums(order({ receivedAt: "2025-01-01T00:00:00Z", status: "canceled" })), null);
   deepEqual(
-    orderMoney(order({ receivedAt: "2025-01-01T00:00:00Z", costCents: 500 })),
+    orderProfitSums(order({ receivedAt: "2025-01-01T00:00:00Z", costCents: 500 })),
     sums(1, 500),
   );
   deepEqual(
-    orderMoney(order({ receivedAt: "2025-01-01T00:00:00Z", costCents: 500, salePriceCents: 900 })),
+    orderProfitSums(
+      order({ receivedAt: "2025-01-01T00:00:00Z", costCents: 500, salePriceCents: 900 }),
+    ),
     sums(1, 500, 900, 500),
   );
   const traveled = order({
@@ -83,7 +85,7 @@ Deno.test("canceled orders add no money but stay on the calendar; shipped and de
 });
 
 Deno.test("profitability of the month: orders up to today, recurring costs due up to today", () => {
-  const reading: MoneyReading = {
+  const reading: ProfitReading = {
     // March whole: 1 and 15 March (3 orders), 16 March after today (5 orders, taken off).
     months: {
       "2025-01": sums(9, 9000),
@@ -112,7 +114,7 @@ Deno.test("profitability of the month: orders up to today, recurring costs due u
 });
 
 Deno.test("profitability of the quarter and the year: whole past months, each cost in its month", () => {
-  const reading: MoneyReading = {
+  const reading: ProfitReading = {
     months: {
       "2024-12": sums(1, 100),
       "2025-01": sums(2, 1000, 1500, 1000),
@@ -146,7 +148,7 @@ Deno.test("profitability of the quarter and the year: whole past months, each co
 });
 
 Deno.test("profitability of all: from the first order's day, leap day included", () => {
-  const reading: MoneyReading = {
+  const reading: ProfitReading = {
     months: { "2024-02": sums(1, 200), "2024-03": sums(0, 0), "2024-04": sums(1, 1) },
     later: zeroSums(),
     firstDay: "2024-02-29",

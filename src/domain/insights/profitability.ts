@@ -1,7 +1,7 @@
 /**
  * Profitability (CONTRACT.md "Money and insights") as pure functions over maintained sums.
  * Orders count by the calendar day of `receivedAt` in the account's timezone; canceled ones are
- * left out. The store keeps these sums per month and per day (`orderMoney` is what one order
+ * left out. The store keeps these sums per month and per day (`orderProfitSums` is what one order
  * adds); this module turns them, with the recurring costs, into the answer.
  */
 import type { Order } from "../orders/order.ts";
@@ -11,11 +11,11 @@ export const PROFIT_RANGES = ["month", "quarter", "year", "all"] as const;
 export type ProfitRange = typeof PROFIT_RANGES[number];
 
 /** The sums kept per month and per day. */
-export const MONEY_METRICS = ["orders", "spentCents", "revenueCents", "soldCostCents"] as const;
-export type MoneyMetric = typeof MONEY_METRICS[number];
-export type MoneySums = Record<MoneyMetric, number>;
+export const PROFIT_METRICS = ["orders", "spentCents", "revenueCents", "soldCostCents"] as const;
+export type ProfitMetric = typeof PROFIT_METRICS[number];
+export type ProfitSums = Record<ProfitMetric, number>;
 
-export const zeroSums = (): MoneySums => ({
+export const zeroSums = (): ProfitSums => ({
   orders: 0,
   spentCents: 0,
   revenueCents: 0,
@@ -23,7 +23,7 @@ export const zeroSums = (): MoneySums => ({
 });
 
 /** What one order adds to the sums of its day: nothing when canceled. */
-export function orderMoney(order: Order): MoneySums | null {
+export function orderProfitSums(order: Order): ProfitSums | null {
   if (order.status === "canceled") return null;
   const cost = order.costCents ?? 0;
   const sold = order.salePriceCents !== undefined;
@@ -35,8 +35,8 @@ export function orderMoney(order: Order): MoneySums | null {
   };
 }
 
-export function addSums(into: MoneySums, more: Partial<MoneySums>): MoneySums {
-  for (const m of MONEY_METRICS) into[m] += more[m] ?? 0;
+export function addSums(into: ProfitSums, more: Partial<ProfitSums>): ProfitSums {
+  for (const m of PROFIT_METRICS) into[m] += more[m] ?? 0;
   return into;
 }
 
@@ -82,9 +82,9 @@ export function monthsOf(from: string, to: string): string[] {
  * received after today are not counted yet), and for `all` the first day up to today with a
  * counted order (null when there is none).
  */
-export interface MoneyReading {
-  months: Record<string, MoneySums>;
-  later: MoneySums;
+export interface ProfitReading {
+  months: Record<string, ProfitSums>;
+  later: ProfitSums;
   firstDay: string | null;
 }
 
@@ -96,16 +96,16 @@ export interface MoneyReading {
 export function profitability(
   range: ProfitRange,
   today: string,
-  reading: MoneyReading,
+  reading: ProfitReading,
   costs: Pick<RecurringCost, "frequency" | "startDate" | "active" | "costCents">[],
 ): Profitability {
   const from = range === "all" ? reading.firstDay ?? today : periodStart(range, today);
   const thisMonth = today.slice(0, 7);
-  const perMonth = new Map<string, MoneySums & { recurringCents: number }>();
+  const perMonth = new Map<string, ProfitSums & { recurringCents: number }>();
   for (const month of monthsOf(from, today)) {
     const sums = { ...zeroSums(), ...reading.months[month] };
     if (month === thisMonth) {
-      for (const m of MONEY_METRICS) sums[m] -= reading.later[m];
+      for (const m of PROFIT_METRICS) sums[m] -= reading.later[m];
     }
     perMonth.set(month, { ...sums, recurringCents: 0 });
   }

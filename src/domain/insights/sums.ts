@@ -5,7 +5,7 @@
  * account's timezone at write time; the store rebuilds the sums when the timezone changes.
  */
 import { localDate } from "../../lib/timezone.ts";
-import { MONEY_METRICS, orderMoney } from "./profitability.ts";
+import { orderProfitSums, PROFIT_METRICS } from "./profitability.ts";
 import type { Order } from "../orders/order.ts";
 import { daysInMonth } from "./recurring_costs.ts";
 
@@ -57,9 +57,9 @@ export interface Contribution<P> {
 export function insightContributions(order: Order, timeZone: string): Contribution<InsightPart>[] {
   const out: Contribution<InsightPart>[] = [];
   const day = localDate(Date.parse(order.receivedAt), timeZone);
-  const money = orderMoney(order);
+  const money = orderProfitSums(order);
   if (money) {
-    for (const metric of MONEY_METRICS) {
+    for (const metric of PROFIT_METRICS) {
       if (!money[metric]) continue;
       out.push({ part: ["m", day.slice(0, 7), metric], amount: money[metric] });
       out.push({ part: ["d", day, metric], amount: money[metric] });

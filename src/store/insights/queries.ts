@@ -12,13 +12,13 @@ import {
 } from "../../domain/insights/leaderboard.ts";
 import {
   addSums,
-  type MoneyMetric,
-  type MoneyReading,
-  type MoneySums,
   periodStart,
   type Profitability,
   profitability,
+  type ProfitMetric,
   type ProfitRange,
+  type ProfitReading,
+  type ProfitSums,
   zeroSums,
 } from "../../domain/insights/profitability.ts";
 import type { UserRecord } from "../../domain/account/user.ts";
@@ -34,10 +34,10 @@ import type { WorkspaceContext } from "../sections.ts";
 /** Upper end of a `YYYY-MM` bucket's days (`YYYY-MM-DD` < `YYYY-MM-99`). */
 const monthEnd = (month: string) => `${month}-99`;
 
-function bySum(sums: PartSum[], into: Record<string, MoneySums>) {
+function bySum(sums: PartSum[], into: Record<string, ProfitSums>) {
   for (const { part, amount } of sums) {
     const bucket = (into[part[1]] ??= zeroSums());
-    addSums(bucket, { [part[2] as MoneyMetric]: amount });
+    addSums(bucket, { [part[2] as ProfitMetric]: amount });
   }
   return into;
 }
@@ -70,7 +70,7 @@ export async function readProfitability(
       )
       : null,
   ]);
-  const reading: MoneyReading = {
+  const reading: ProfitReading = {
     months: bySum(months, {}),
     later: Object.values(bySum(later, {})).reduce(addSums, zeroSums()),
     firstDay: first ? first.part[1] : null,
