@@ -7,7 +7,7 @@ import type { AppEnv } from "../http/env.ts";
 import { errors, json, jsonResponse } from "../http/openapi.ts";
 import { parseJsonSafely } from "../http/body.ts";
 import { rateLimit } from "../http/rate_limit.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { MAX_ID_LENGTH } from "../lib/ids.ts";
 import { ChatAnswerSchema, ChatPostBody, ChatPostForm } from "../schemas/chat.ts";
 import { findBotByUrl } from "../store/bots.ts";
@@ -37,9 +37,9 @@ const Params = z.object({
   }),
 });
 
-const intake = createRoute({
+const postChatIntakeRoute = createRoute({
   method: "post",
-  path: "/webhooks/chat/{handle}/{slug}",
+  path: "/chat/{handle}/{slug}",
   operationId: "postChatIntake",
   tags: ["Bots"],
   summary: "Chat intake: a checkout bot's post",
@@ -99,7 +99,7 @@ async function formPost(form: Record<string, unknown>): Promise<Record<string, u
   return value as Record<string, unknown>;
 }
 
-export const chatIntakeRoutes = createRouter().openapi(intake, async (c) => {
+export const postChatIntake: AppRouteHandler<typeof postChatIntakeRoute> = async (c) => {
   const deps = c.var.deps;
   const { handle, slug } = c.req.valid("param");
   // Longer than any handle or slug: names nothing, like any wrong URL.
@@ -121,4 +121,6 @@ export const chatIntakeRoutes = createRouter().openapi(intake, async (c) => {
   });
   if (answer === "account_gone") throw unauthorized();
   return c.json(answer, 202);
-});
+};
+
+export const chatIntakeRoutes = createRouter().openapi(postChatIntakeRoute, postChatIntake);

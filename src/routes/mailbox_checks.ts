@@ -15,7 +15,7 @@ import {
 import { ApiError, badRequest } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { rateLimit } from "../http/rate_limit.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { checkMailboxNow } from "../intake/imap/poll.ts";
 import { testMailboxConnection } from "../intake/imap/test_connection.ts";
@@ -54,7 +54,7 @@ const ResultSchema = z.object({
   }),
 }).openapi("MailboxTestResult");
 
-const route = createRoute({
+const testConnectionRoute = createRoute({
   ...authed,
   middleware: [
     ...authed.middleware,
@@ -66,7 +66,7 @@ const route = createRoute({
     }),
   ],
   method: "post",
-  path: "/email-sources/test-connection",
+  path: "/test-connection",
   tags: ["Email sources"],
   summary: "Test an IMAP mailbox's settings",
   description: "Connects to the mailbox under the same host rule as polling (no private " +
@@ -89,7 +89,7 @@ const CheckResultSchema = z.object({
   }),
 }).openapi("MailboxCheck");
 
-const checkRoute = createRoute({
+const checkEmailSourceRoute = createRoute({
   ...authed,
   middleware: [
     ...authed.middleware,
@@ -101,7 +101,7 @@ const checkRoute = createRoute({
     }),
   ],
   method: "post",
-  path: "/email-sources/{id}/check",
+  path: "/{id}/check",
   tags: ["Email sources"],
   summary: "Check an IMAP mailbox now",
   description: "Reads what is new in the mailbox at once, as the poll every " +
@@ -115,7 +115,7 @@ const checkRoute = createRoute({
   },
 });
 
-export const mailboxCheckRoutes = createRouter().openapi(checkRoute, async (c) => {
+export const checkEmailSource: AppRouteHandler<typeof checkEmailSourceRoute> = async (c) => {
   const deps = c.var.deps;
   const userId = c.var.auth.userId;
   const { id } = c.req.valid("param");
@@ -130,7 +130,9 @@ export const mailboxCheckRoutes = createRouter().openapi(checkRoute, async (c) =
     more: result.more,
     ...(result.error ? { error: result.error } : {}),
   }, 200);
-}).openapi(route, async (c) => {
+};
+
+export const testConnection: AppRouteHandler<typeof testConnectionRoute> = async (c) => {
   const deps = c.var.deps;
   const body = c.req.valid("json");
   const source = body.sourceId
@@ -162,4 +164,7 @@ export const mailboxCheckRoutes = createRouter().openapi(checkRoute, async (c) =
     mailbox: body.mailbox ?? source?.mailbox ?? IMAP_DEFAULTS.mailbox,
   });
   return c.json(result, 200);
-});
+};
+
+export const mailboxCheckRoutes = createRouter().openapi(checkEmailSourceRoute, checkEmailSource)
+  .openapi(testConnectionRoute, testConnection);
