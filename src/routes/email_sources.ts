@@ -1,14 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import {
-  allowedSenderEntry,
   defaultSourceName,
   IMAP_DEFAULTS,
   mailboxBinding,
-  movesMailbox,
-  PASSWORD_FOR_MOVE,
   publicSource,
   type StoredEmailSource,
 } from "../domain/email_source.ts";
+import {
+  applySourceChanges,
+  missingOnCreate,
+  type SourceChanges,
+} from "../domain/email_source_changes.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
@@ -139,18 +141,6 @@ const getEmailSourceRebuildRoute = createRoute({
   },
 });
 
-/** The allow-list as stored: each entry normalised; a malformed one is a 400 naming it. */
-function allowList(raw: string[] | undefined): string[] | undefined {
-  if (raw === undefined) return undefined;
-  const out = new Set<string>();
-  raw.forEach((entry, i) => {
-    const normal = allowedSenderEntry(entry);
-    if (!normal) throw badRequest(`allowedSenders.${i}: must be an address or @domain`);
-    out.add(normal);
-  });
-  return [...out];
-}
-
 /** The mailbox host under the private-address rule; plain IMAP only for allowed hosts. */
 async function checkedHost(deps: AppDeps, host: string, tls: boolean): Promise<string> {
   const check = await checkMailboxHost(deps.outbound, host, tls);
@@ -172,51 +162,21 @@ async function sealedPassword(deps: AppDeps, source: StoredEmailSource, password
   return await deps.secrets.seal(password, source.id, mailboxBinding(source));
 }
 
-/** A stored password goes only where it was given for: moving it needs it again. */
-function checkPasswordGiven(base: StoredEmailSource, next: StoredEmailSource, body: SourceChanges) {
-  if (body.password === undefined && movesMailbox(base, next)) {
-    throw badRequest(PASSWORD_FOR_MOVE);
-  }
-}
-
-type SourceChanges = {
-  name?: string;
-  allowedSenders?: string[];
-  active?: boolean;
-  host?: string;
-  port?: number;
-  tls?: boolean;
-  username?: string;
-  password?: string;
-  mailbox?: string;
-};
-
-/** Applies validated changes to a source (create starts from an empty one of its kind). */
+/**
+ * `body` applied to `base` (domain/email_source_changes.ts), then the I/O its rules leave: the
+ * mailbox host checked when it or TLS changed, a new password sealed.
+ */
 async function applied(deps: AppDeps, base: StoredEmailSource, body: SourceChanges, now: number) {
-  const next: StoredEmailSource = { ...base };
-  if (body.name !== undefined) next.name = body.name;
-  const allowed = allowList(body.allowedSenders);
-  if (allowed) next.allowedSenders = allowed;
-  if (body.active !== undefined) next.active = body.active;
-  if (base.kind === "imap") {
-    if (body.port !== undefined) next.port = body.port;
-    if (body.tls !== undefined) next.tls = body.tls;
-    if (body.username !== undefined) next.username = body.username;
-    if (body.mailbox !== undefined) next.mailbox = body.mailbox;
-    if (body.host !== undefined) next.host = body.host.toLowerCase();
-    checkPasswordGiven(base, next, body);
-    if (body.host !== undefined || body.tls !== undefined) {
-      next.host = await checkedHost(deps, next.host!, next.tls ?? true);
-    }
-    if (body.password !== undefined) {
-      next.sealedPassword = await sealedPassword(deps, next, body.password);
-    }
-  } else {
-    const imapOnly = ["host", "port", "tls", "username", "password", "mailbox"] as const;
-    const sent = imapOnly.find((f) => body[f] !== undefined);
-    if (sent) throw badRequest(`${sent}: only for imap sources`);
+  const changed = applySourceChanges(base, body, now);
+  if (!changed.ok) throw badRequest(changed.error);
+  const next = changed.source;
+  if (next.kind !== "imap") return next;
+  if (body.host !== undefined || body.tls !== undefined) {
+    next.host = await checkedHost(deps, next.host!, next.tls ?? true);
   }
-  next.updatedAt = new Date(now).toISOString();
+  if (body.password !== undefined) {
+    next.sealedPassword = await sealedPassword(deps, next, body.password);
+  }
   return next;
 }
 
@@ -243,11 +203,8 @@ export const createEmailSource: AppRouteHandler<typeof createEmailSourceRoute> =
   const deps = c.var.deps;
   const body = c.req.valid("json");
   const now = deps.now();
-  if (body.kind === "imap") {
-    for (const field of ["host", "username", "password"] as const) {
-      if (body[field] === undefined) throw badRequest(`${field} is required`);
-    }
-  }
+  const missing = missingOnCreate(body.kind, body);
+  if (missing) throw badRequest(missing);
   const id = newId("email", now);
   const base: StoredEmailSource = {
     id,
