@@ -5,8 +5,8 @@ import { badRequest, unauthorized } from "../http/errors.ts";
 import { clientIp } from "../http/client_ip.ts";
 import type { AppEnv } from "../http/env.ts";
 import { errors, json, jsonResponse } from "../http/openapi.ts";
-import { parseJsonSafely } from "../http/body.ts";
 import { rateLimit } from "../http/rate_limit.ts";
+import { chatPostOfForm } from "../intake/chat_form.ts";
 import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { MAX_ID_LENGTH } from "../lib/ids.ts";
 import { ChatAnswerSchema, ChatPostBody, ChatPostForm } from "../schemas/chat.ts";
@@ -73,32 +73,6 @@ const postChatIntakeRoute = createRoute({
   },
 });
 
-/** The execute-webhook body of a multipart post: `payload_json`, else the plain fields. */
-async function formPost(form: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const payload = form.payload_json;
-  if (payload === undefined) {
-    const { content, username } = form;
-    return Object.fromEntries(
-      Object.entries({ content, username }).filter(([, v]) => typeof v === "string"),
-    );
-  }
-  const text = typeof payload === "string"
-    ? payload
-    : payload instanceof Blob
-    ? await payload.text()
-    : "";
-  let value: unknown;
-  try {
-    value = parseJsonSafely(text);
-  } catch {
-    value = undefined;
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw badRequest("payload_json: must be a JSON object");
-  }
-  return value as Record<string, unknown>;
-}
-
 export const postChatIntake: AppRouteHandler<typeof postChatIntakeRoute> = async (c) => {
   const deps = c.var.deps;
   const { handle, slug } = c.req.valid("param");
@@ -110,9 +84,11 @@ export const postChatIntake: AppRouteHandler<typeof postChatIntakeRoute> = async
   if (!multipart && c.var.rawBody !== undefined) {
     throw badRequest("body: must be a JSON object (the execute-webhook body)");
   }
-  const body = multipart
-    ? await formPost(c.req.valid("form") as Record<string, unknown>)
-    : c.req.valid("json") as Record<string, unknown>;
+  const form = multipart
+    ? await chatPostOfForm(c.req.valid("form") as Record<string, unknown>)
+    : null;
+  if (form && !form.ok) throw badRequest(form.error);
+  const body = form ? form.body : c.req.valid("json") as Record<string, unknown>;
   const answer = await receiveChatPost(deps, {
     userId: bot.userId,
     bot,
