@@ -10,7 +10,7 @@ import type { StoredBot } from "../domain/bot.ts";
 import type { Reading } from "../domain/intake.ts";
 import type { AppDeps } from "../deps.ts";
 import { readChatPost } from "../intake/chat/read.ts";
-import { receiveMessage } from "../intake/receive.ts";
+import { receiveMessage, receiveOptions } from "../intake/receive.ts";
 import { tallyPost } from "../store/bots.ts";
 import { sampleWrites } from "../store/embed_samples.ts";
 import { settingsRead, type WorkspaceSettings } from "../store/settings.ts";
@@ -66,7 +66,7 @@ export async function receiveChatPost(deps: AppDeps, post: ChatPost): Promise<Ch
       tallyPost(op, userId, entry);
       if (entry.outcome === "ignored" && read.embed) sampleWrites(op, userId, entry, read.embed);
     },
-  }, { now: deps.now(), billing: deps.config, events: deps.events.bus });
+  }, receiveOptions(deps));
   switch (received.outcome) {
     case "created":
     case "merged":

@@ -5,7 +5,7 @@ import { authed, errors, json, jsonBody, jsonResponse } from "../http/openapi.ts
 import { mailAnswer } from "../http/mail_answer.ts";
 import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
-import { customTemplatesOf, receiveMail } from "../intake/mail.ts";
+import { customTemplatesOf, mailOptions, receiveMail } from "../intake/mail.ts";
 
 import { planLimitResponse } from "../schemas/billing.ts";
 import {
@@ -98,68 +98,63 @@ const getInboxRawRoute = createRoute({
 
 /** `import` is the operationId (a reserved word here). */
 export const importEmail: AppRouteHandler<typeof importRoute> = async (c) => {
-    const deps = c.var.deps;
-    const userId = c.var.auth.userId;
-    const body = c.req.valid("json");
-    const source = body.sourceId === undefined
-      ? null
-      : found(await getEmailSource(deps.kv, userId, body.sourceId), SOURCE_NOT_FOUND);
-    const result = await receiveMail(deps.kv, {
-      userId,
-      raw: new TextEncoder().encode(body.raw),
-      source,
-    }, {
-      now: deps.now(),
-      billing: deps.config,
-      events: deps.events.bus,
-      reader: deps.emailReader,
-    });
-    return mailAnswer(c, result, 429);
-  };
+  const deps = c.var.deps;
+  const userId = c.var.auth.userId;
+  const body = c.req.valid("json");
+  const source = body.sourceId === undefined
+    ? null
+    : found(await getEmailSource(deps.kv, userId, body.sourceId), SOURCE_NOT_FOUND);
+  const result = await receiveMail(deps.kv, {
+    userId,
+    raw: new TextEncoder().encode(body.raw),
+    source,
+  }, mailOptions(deps));
+  return mailAnswer(c, result, 429);
+};
 
 export const preview: AppRouteHandler<typeof previewRoute> = async (c) => {
-    const { kv, now, emailReader } = c.var.deps;
-    const read = await emailReader.read(
-      new TextEncoder().encode(c.req.valid("json").raw),
-      now(),
-      await customTemplatesOf(kv, c.var.auth.userId),
-    );
-    if (read.reading.kind !== "order") {
-      return c.json({
-        error: "The message could not be read as an email order",
-        ...("why" in read.reading ? { why: read.reading.why } : {}),
-      }, 422);
-    }
-    return c.json(
-      {
-        fields: read.reading.fields,
-        template: read.template,
-        signals: read.signals,
-        evidence: read.evidence ?? {},
-      },
-      200,
-    );
-  };
+  const { kv, now, emailReader } = c.var.deps;
+  const read = await emailReader.read(
+    new TextEncoder().encode(c.req.valid("json").raw),
+    now(),
+    await customTemplatesOf(kv, c.var.auth.userId),
+  );
+  if (read.reading.kind !== "order") {
+    return c.json({
+      error: "The message could not be read as an email order",
+      ...("why" in read.reading ? { why: read.reading.why } : {}),
+    }, 422);
+  }
+  return c.json(
+    {
+      fields: read.reading.fields,
+      template: read.template,
+      signals: read.signals,
+      evidence: read.evidence ?? {},
+    },
+    200,
+  );
+};
 
 export const listInbox: AppRouteHandler<typeof listInboxRoute> = async (c) => {
-    const query = c.req.valid("query");
-    const { limit } = parsePaging(query, INBOX_BOUNDS);
-    const page = await listIntakeLog(c.var.deps.kv, c.var.auth.userId, {
-      channel: "email",
-      sourceId: query.sourceId,
-      limit,
-    });
-    return c.json(page, 200);
-  };
+  const query = c.req.valid("query");
+  const { limit } = parsePaging(query, INBOX_BOUNDS);
+  const page = await listIntakeLog(c.var.deps.kv, c.var.auth.userId, {
+    channel: "email",
+    sourceId: query.sourceId,
+    limit,
+  });
+  return c.json(page, 200);
+};
 
 export const getInboxRaw: AppRouteHandler<typeof getInboxRawRoute> = async (c) => {
-    const { kv } = c.var.deps;
-    const userId = c.var.auth.userId;
-    const { id } = c.req.valid("param");
-    const entry = found(await getIntakeEntry(kv, userId, id), MESSAGE_NOT_FOUND);
-    const bytes = found(await getRawMessage(kv, userId, entry.id), MESSAGE_NOT_FOUND);
-    return c.body(new Uint8Array(bytes), 200, { "Content-Type": "message/rfc822" });
-  };
+  const { kv } = c.var.deps;
+  const userId = c.var.auth.userId;
+  const { id } = c.req.valid("param");
+  const entry = found(await getIntakeEntry(kv, userId, id), MESSAGE_NOT_FOUND);
+  const bytes = found(await getRawMessage(kv, userId, entry.id), MESSAGE_NOT_FOUND);
+  return c.body(new Uint8Array(bytes), 200, { "Content-Type": "message/rfc822" });
+};
 
 /** `/email`: read a message sent by hand. */
 export const emailIntakeRoutes = createRouter()

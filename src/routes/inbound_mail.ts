@@ -6,7 +6,7 @@ import { ApiError, ErrorSchema, unauthorized } from "../http/errors.ts";
 import { mailAnswer } from "../http/mail_answer.ts";
 import { errors, json, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { type AppRouteHandler, createRouter } from "../http/router.ts";
-import { receiveMail } from "../intake/mail.ts";
+import { mailOptions, receiveMail } from "../intake/mail.ts";
 import { timingSafeEqual } from "../lib/crypto.ts";
 import { planLimitResponse } from "../schemas/billing.ts";
 import { DuplicateSchema, ImportedSchema, InboundMailBody } from "../schemas/email.ts";
@@ -69,12 +69,7 @@ export const receiveInboundMail: AppRouteHandler<typeof receiveInboundMailRoute>
     userId: target.userId,
     raw: new TextEncoder().encode(raw),
     source: target.source,
-  }, {
-    now: deps.now(),
-    billing: deps.config,
-    events: deps.events.bus,
-    reader: deps.emailReader,
-  });
+  }, mailOptions(deps));
   return mailAnswer(c, result, 402);
 };
 

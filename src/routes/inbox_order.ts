@@ -12,6 +12,7 @@ import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { asOrderReader } from "../intake/email/readers.ts";
 import { customTemplatesOf, readMail, storeMail } from "../intake/mail.ts";
+import { receiveOptions } from "../intake/receive.ts";
 import { DuplicateSchema, ImportedSchema } from "../schemas/email.ts";
 import { getEmailSource } from "../store/email_sources.ts";
 import { firstCopyOf, getIntakeEntry, getRawMessage } from "../store/intake_log.ts";
@@ -64,10 +65,10 @@ export const orderInbox: AppRouteHandler<typeof orderInboxRoute> = async (c) => 
       orderId: firstEntry.orderId,
     });
   }
+  // The read's clock, so the message and its order agree on when it arrived.
   const result = await storeMail(deps.kv, mail, read, {
+    ...receiveOptions(deps),
     now,
-    billing: deps.config,
-    events: deps.events.bus,
     supersedes: first ?? id,
   });
   return mailAnswer(c, result, 429);

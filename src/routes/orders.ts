@@ -10,6 +10,7 @@ import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openap
 import { envelope, parsePaging } from "../http/paging.ts";
 import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { learnAfterEdit } from "../intake/learn.ts";
+import { receiveOptions } from "../intake/receive.ts";
 import { dayRange, safeTimeZone } from "../lib/timezone.ts";
 import { planLimitResponse } from "../schemas/billing.ts";
 import {
@@ -140,7 +141,7 @@ export const createOrder: AppRouteHandler<typeof createOrderRoute> = async (c) =
   const result = await orderStore.ingestOrder(
     deps.kv,
     { userId: auth.userId, source: "manual", fields: c.req.valid("json") },
-    { now: deps.now(), billing: deps.config, events: deps.events.bus },
+    receiveOptions(deps),
   );
   if (!result.ok) throw notCreated(result);
   const body = { order: result.order, merged: result.merged };
