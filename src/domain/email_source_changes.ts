@@ -1,11 +1,12 @@
 /**
- * Which fields each kind of email source accepts, and how a create or an edit applies to a
- * source, as pure rules. What needs I/O stays with the caller: checking the mailbox host
- * (private addresses) and sealing the password.
+ * Which fields each kind of email source accepts, how a create or an edit applies to a source,
+ * and which mailbox a connection test signs in to, as pure rules. What needs I/O stays with the
+ * caller: checking the mailbox host (private addresses), sealing and opening the password.
  */
 import {
   allowedSenderEntry,
   type EmailSourceKind,
+  IMAP_DEFAULTS,
   movesMailbox,
   PASSWORD_FOR_MOVE,
   type StoredEmailSource,
@@ -86,4 +87,42 @@ export function applySourceChanges(
   }
   next.updatedAt = new Date(now).toISOString();
   return { ok: true, source: next };
+}
+
+/** The mailbox a connection test signs in to. */
+export interface MailboxTarget {
+  host: string;
+  port: number;
+  tls: boolean;
+  username: string;
+  mailbox: string;
+}
+
+export type TestTargetOutcome =
+  | { ok: false; error: string }
+  /** `useStored`: no password was sent and the source's stored one may go to `target`. */
+  | { ok: true; target: MailboxTarget; useStored: boolean };
+
+/**
+ * What a connection test signs in to: the settings sent, the rest from `source` (an imap source
+ * of the caller), else the defaults. The source's stored password goes only where it was given
+ * for (as polling sends it): to another host, port, TLS or username it must be sent again.
+ */
+export function testTarget(
+  body: Omit<SourceChanges, "name" | "allowedSenders" | "active">,
+  source: StoredEmailSource | undefined,
+): TestTargetOutcome {
+  if (source && source.kind !== "imap") return { ok: false, error: "sourceId: not an imap source" };
+  const host = body.host ?? source?.host;
+  const username = body.username ?? source?.username;
+  const port = body.port ?? source?.port ?? IMAP_DEFAULTS.port;
+  const tls = body.tls ?? source?.tls ?? IMAP_DEFAULTS.tls;
+  if (!host) return { ok: false, error: "host is required" };
+  if (!username) return { ok: false, error: "username is required" };
+  const useStored = body.password === undefined && source !== undefined;
+  if (useStored && movesMailbox(source, { host, port, tls, username })) {
+    return { ok: false, error: PASSWORD_FOR_MOVE };
+  }
+  const mailbox = body.mailbox ?? source?.mailbox ?? IMAP_DEFAULTS.mailbox;
+  return { ok: true, target: { host, port, tls, username, mailbox }, useStored };
 }

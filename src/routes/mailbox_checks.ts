@@ -5,13 +5,8 @@
  * `POST /api/email-sources/{id}/check` ("Check now": one poll at once under the poll's lease).
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import {
-  IMAP_DEFAULTS,
-  mailboxBinding,
-  movesMailbox,
-  PASSWORD_FOR_MOVE,
-  publicSource,
-} from "../domain/email_source.ts";
+import { mailboxBinding, publicSource } from "../domain/email_source.ts";
+import { testTarget } from "../domain/email_source_changes.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { rateLimit } from "../http/rate_limit.ts";
@@ -138,33 +133,18 @@ export const testConnection: AppRouteHandler<typeof testConnectionRoute> = async
   const source = body.sourceId
     ? found(await getEmailSource(deps.kv, c.var.auth.userId, body.sourceId), SOURCE_NOT_FOUND)
     : undefined;
-  if (source && source.kind !== "imap") throw badRequest("sourceId: not an imap source");
-  const host = body.host ?? source?.host;
-  const username = body.username ?? source?.username;
-  const port = body.port ?? source?.port ?? IMAP_DEFAULTS.port;
-  const tls = body.tls ?? source?.tls ?? IMAP_DEFAULTS.tls;
-  if (!host) throw badRequest("host is required");
-  if (!username) throw badRequest("username is required");
+  const tested = testTarget(body, source);
+  if (!tested.ok) throw badRequest(tested.error);
   let password = body.password;
-  if (password === undefined && source) {
-    // The stored password goes only where it was given for (as polling sends it).
-    if (movesMailbox(source, { host, port, tls, username })) throw badRequest(PASSWORD_FOR_MOVE);
-    if (source.sealedPassword && deps.secrets) {
-      const binding = mailboxBinding(source);
-      password = await deps.secrets.open(source.sealedPassword, source.id, binding) ?? undefined;
-    }
+  if (tested.useStored && source?.sealedPassword && deps.secrets) {
+    const binding = mailboxBinding(source);
+    password = await deps.secrets.open(source.sealedPassword, source.id, binding) ?? undefined;
   }
   if (password === undefined) throw badRequest("password is required");
-  const result = await testMailboxConnection(deps, {
-    host,
-    port,
-    tls,
-    username,
-    password,
-    mailbox: body.mailbox ?? source?.mailbox ?? IMAP_DEFAULTS.mailbox,
-  });
+  const result = await testMailboxConnection(deps, { ...tested.target, password });
   return c.json(result, 200);
 };
 
-export const mailboxCheckRoutes = createRouter().openapi(checkEmailSourceRoute, checkEmailSource)
+export const mailboxCheckRoutes = createRouter()
+  .openapi(checkEmailSourceRoute, checkEmailSource)
   .openapi(testConnectionRoute, testConnection);
