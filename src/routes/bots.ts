@@ -11,7 +11,7 @@ import {
   PagingQuery,
   parsePaging,
 } from "../http/paging.ts";
-import { checkedReceiverUrl } from "../http/receiver_url.ts";
+import { receiverUrlChange } from "../http/receiver_url.ts";
 import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import {
@@ -122,13 +122,6 @@ const getBotLogsRoute = createRoute({
   },
 });
 
-/** undefined: unchanged; "" or null: cleared; a URL: checked (400 `outputWebhook: ...`). */
-async function outputWebhook(deps: AppDeps, value: string | null | undefined) {
-  if (value === undefined) return undefined;
-  if (value === null || value === "") return null;
-  return await checkedReceiverUrl(deps, "outputWebhook", value);
-}
-
 const view = (deps: AppDeps, bot: StoredBot) => botView(bot, deps.config.baseUrl);
 
 export const listBots: AppRouteHandler<typeof listBotsRoute> = async (c) => {
@@ -153,7 +146,7 @@ export const createBot: AppRouteHandler<typeof createBotRoute> = async (c) => {
   if (!user) throw new AccountGoneError();
   const bot = await botStore.createBot(deps.kv, user, {
     name: body.name,
-    outputWebhook: await outputWebhook(deps, body.outputWebhook) ?? undefined,
+    outputWebhook: await receiverUrlChange(deps, "outputWebhook", body.outputWebhook) ?? undefined,
     active: body.active ?? true,
   }, deps.now());
   if (!bot) throw new AccountGoneError();
@@ -170,7 +163,7 @@ export const updateBot: AppRouteHandler<typeof updateBotRoute> = async (c) => {
     await botStore.updateBot(deps.kv, userId, id, {
       name: body.name,
       active: body.active,
-      outputWebhook: await outputWebhook(deps, body.outputWebhook),
+      outputWebhook: await receiverUrlChange(deps, "outputWebhook", body.outputWebhook),
     }, deps.now()),
     NOT_FOUND,
   );

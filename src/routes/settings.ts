@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { AppDeps } from "../deps.ts";
 import { authed, errors, jsonBody, jsonResponse } from "../http/openapi.ts";
-import { checkedReceiverUrl } from "../http/receiver_url.ts";
+import { receiverUrlChange } from "../http/receiver_url.ts";
 import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { ReceiverUrl } from "../schemas/webhooks.ts";
 import * as settingsStore from "../store/settings.ts";
@@ -53,19 +52,12 @@ const updateSettingsRoute = createRoute({
   },
 });
 
-/** undefined: unchanged; "" or null: cleared; a URL: checked, then stored normalised. */
-async function urlSetting(deps: AppDeps, field: string, value: string | null | undefined) {
-  if (value === undefined) return undefined;
-  if (value === null || value === "") return null;
-  return await checkedReceiverUrl(deps, field, value);
-}
-
 export const updateSettings: AppRouteHandler<typeof updateSettingsRoute> = async (c) => {
   const deps = c.var.deps;
   const body = c.req.valid("json");
   const settings = await settingsStore.updateSettings(deps.kv, c.var.auth.userId, {
-    outputWebhook: await urlSetting(deps, "outputWebhook", body.outputWebhook),
-    updatesWebhook: await urlSetting(deps, "updatesWebhook", body.updatesWebhook),
+    outputWebhook: await receiverUrlChange(deps, "outputWebhook", body.outputWebhook),
+    updatesWebhook: await receiverUrlChange(deps, "updatesWebhook", body.updatesWebhook),
     forwardOn: body.forwardOn,
     currency: body.currency,
   }, deps.now());
