@@ -1,3 +1,9 @@
+/**
+ * Chat intake: `POST /api/webhooks/chat/{handle}/{slug}`, the arrival path of chat posts (the
+ * inbound twin of the mail arrival path, not the outbound webhook delivery of `webhooks/`). A
+ * bot's URL takes the execute-webhook body a chat platform sends (JSON, or multipart unwrapped by
+ * `intake/chat_form.ts`) and hands it to `receiveChatPost`.
+ */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { receiveChatPost } from "../chat/intake.ts";
