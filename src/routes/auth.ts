@@ -12,7 +12,6 @@ import { authed, errors, jsonBody, jsonResponse, OkSchema, optionalAuth } from "
 import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { hashPassword, verifyPassword } from "../lib/password.ts";
-import type { Mail } from "../vendors/mailer.ts";
 import { verifyTurnstile } from "../vendors/turnstile.ts";
 import {
   DisplayNameField,
@@ -28,6 +27,7 @@ import * as passwordResets from "../store/password_resets.ts";
 import { buildSnapshot } from "../store/snapshot.ts";
 import { registrationGuard } from "../store/invitations.ts";
 import { REFUSAL_TEXT } from "../domain/registration.ts";
+import { resetMail } from "../domain/account_mail.ts";
 import { createUser, findUserByLogin, isOperator } from "../store/users.ts";
 
 /** With `TURNSTILE_SECRET_KEY` set, register and login need a good bot-check token. */
@@ -212,17 +212,6 @@ const getMeRoute = createRoute({
 });
 
 const INVALID_LOGIN = "Invalid email or password";
-
-function resetMail(baseUrl: string, to: string, token: string): Mail {
-  const link = `${baseUrl}/reset-password?token=${encodeURIComponent(token)}`;
-  return {
-    to,
-    subject: "Reset your password",
-    text: `Someone asked to reset the password of the account ${to}.\n\n` +
-      `Open this link within one hour to choose a new password:\n\n${link}\n\n` +
-      "If it was not you, ignore this message: your password stays as it is.\n",
-  };
-}
 
 export const register: AppRouteHandler<typeof registerRoute> = async (c) => {
   const body = c.req.valid("json");
