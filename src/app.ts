@@ -11,7 +11,7 @@ import { authRoutes } from "./routes/auth.ts";
 import { authCredentialRoutes } from "./routes/auth_credentials.ts";
 import { authProviderRoutes } from "./routes/auth_providers.ts";
 import { apiKeyRoutes } from "./routes/api_keys.ts";
-import { accountRoutes } from "./routes/account.ts";
+import { accountDataRoutes, accountRoutes, stateRoutes } from "./routes/account.ts";
 import { profileRoutes } from "./routes/profiles.ts";
 import { landingRoutes } from "./routes/landing.ts";
 import { settingsRoutes } from "./routes/settings.ts";
@@ -24,17 +24,21 @@ import { webhookSubscriptionRoutes } from "./routes/webhook_subscriptions.ts";
 import { orderRoutes } from "./routes/orders.ts";
 import { billingRoutes } from "./routes/billing.ts";
 import { emailSourceRoutes } from "./routes/email_sources.ts";
-import { emailIntakeRoutes } from "./routes/email_intake.ts";
+import { emailIntakeRoutes, inboxRoutes } from "./routes/email_intake.ts";
 import { templateRoutes } from "./routes/templates.ts";
 import { orderIntakeRoutes } from "./routes/order_intake.ts";
-import { carrierRoutes } from "./routes/carriers.ts";
+import { carrierRoutes, carrierStatusRoutes } from "./routes/carriers.ts";
 import { inboundMailRoutes } from "./routes/inbound_mail.ts";
 import { botRoutes } from "./routes/bots.ts";
 import { chatIntakeRoutes } from "./routes/chat_intake.ts";
 import { chatRoutes } from "./routes/chat.ts";
-import { embedCopierRoutes } from "./routes/embed_copier.ts";
+import {
+  embedCopierRoutes,
+  embedSampleRoutes,
+  embedUserScriptRoutes,
+} from "./routes/embed_copier.ts";
 import { recurringCostRoutes } from "./routes/recurring_costs.ts";
-import { insightRoutes } from "./routes/insights.ts";
+import { calendarRoutes, leaderboardRoutes, profitabilityRoutes } from "./routes/insights.ts";
 import { shareRoutes } from "./routes/shares.ts";
 import { emailVerificationRoutes } from "./routes/email_verification.ts";
 import { sharePageRoutes } from "./routes/share_pages.ts";
@@ -53,44 +57,56 @@ export function createApp(deps: AppDeps) {
   app.use("*", conventions(deps));
   app.use("/api/*", bodyParser);
 
+  // The URL map: every area of the API at its prefix under /api, the router that serves it
+  // beside it (route paths inside a router are relative to its prefix). The order is the
+  // order of GET /api/openapi.json (and of matching), so a prefix may come back later on.
   const api = createRouter()
-    .route("/", healthRoutes)
-    .route("/", authRoutes)
-    .route("/", authProviderRoutes)
-    .route("/", authCredentialRoutes)
-    .route("/", apiKeyRoutes)
-    .route("/", accountRoutes)
-    .route("/", profileRoutes)
-    .route("/", landingRoutes)
-    .route("/", webhookSubscriptionRoutes)
-    .route("/", webhookLogRoutes)
-    .route("/", settingsRoutes)
-    .route("/", orderIntakeRoutes)
-    .route("/", orderRoutes)
-    .route("/", billingRoutes)
-    .route("/", mailboxCheckRoutes)
-    .route("/", emailSourceRoutes)
-    .route("/", inboxOrderRoutes)
-    .route("/", emailIntakeRoutes)
-    .route("/", templateRoutes)
-    .route("/", carrierRoutes)
-    .route("/", inboundMailRoutes)
-    .route("/", botRoutes)
-    .route("/", chatIntakeRoutes)
-    .route("/", chatRoutes)
-    .route("/", embedCopierRoutes)
-    .route("/", recurringCostRoutes)
-    .route("/", insightRoutes)
-    .route("/", shareRoutes)
-    .route("/", emailVerificationRoutes)
-    .route("/", operatorRoutes)
-    .route("/", deploymentRoutes)
-    .route("/", invitationRoutes);
+    .route("/healthz", healthRoutes)
+    .route("/auth", authRoutes)
+    .route("/auth", authProviderRoutes)
+    .route("/auth", authCredentialRoutes)
+    .route("/account/api-keys", apiKeyRoutes)
+    .route("/account", accountRoutes)
+    .route("/state", stateRoutes)
+    .route("/account", accountDataRoutes)
+    .route("/profile", profileRoutes)
+    .route("/landing-stats", landingRoutes)
+    .route("/webhook-subscriptions", webhookSubscriptionRoutes)
+    .route("/webhook-logs", webhookLogRoutes)
+    .route("/settings", settingsRoutes)
+    .route("/orders", orderIntakeRoutes)
+    .route("/orders", orderRoutes)
+    .route("/billing", billingRoutes)
+    .route("/email-sources", mailboxCheckRoutes)
+    .route("/email-sources", emailSourceRoutes)
+    .route("/inbox", inboxOrderRoutes)
+    .route("/email", emailIntakeRoutes)
+    .route("/inbox", inboxRoutes)
+    .route("/templates", templateRoutes)
+    .route("/carriers", carrierRoutes)
+    .route("/carrier-status", carrierStatusRoutes)
+    .route("/inbound", inboundMailRoutes)
+    .route("/bots", botRoutes)
+    .route("/webhooks", chatIntakeRoutes) // inbound chat posts (intake), not outbound delivery
+    .route("/chat", chatRoutes)
+    .route("/embed-copier", embedCopierRoutes)
+    .route("/embed-samples", embedSampleRoutes)
+    .route("/embed-copier", embedUserScriptRoutes)
+    .route("/subscriptions", recurringCostRoutes)
+    .route("/profitability", profitabilityRoutes)
+    .route("/calendar", calendarRoutes)
+    .route("/leaderboard", leaderboardRoutes)
+    .route("/shares", shareRoutes)
+    .route("/auth", emailVerificationRoutes)
+    .route("/operator", operatorRoutes)
+    .route("/deployment", deploymentRoutes)
+    .route("/account/invitations", invitationRoutes);
   app.route("/api", api);
   // Public share pages live outside /api (their links are shared as they are).
-  app.route("/", sharePageRoutes);
-  app.route("/", metricsRoutes);
+  app.route("/s", sharePageRoutes);
+  app.route("/metrics", metricsRoutes);
   startMetrics(deps);
+  // GET /api/openapi.json, the reference page at /api and its assets at /api/reference.
   mountDocs(app);
   mountDashboard(app);
 

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError, TOO_LARGE_MESSAGE } from "./errors.ts";
 import type { AppEnv } from "./env.ts";
+import { parseJsonSafely } from "../lib/safe_json.ts";
 
 export const BODY_LIMIT = 2 * 1024 * 1024;
 /**
@@ -9,20 +10,6 @@ export const BODY_LIMIT = 2 * 1024 * 1024;
  * the connection is closed after the body.
  */
 export const DRAIN_LIMIT = 16 * 1024 * 1024;
-
-const DROPPED_KEYS = new Set(["__proto__", "prototype", "constructor"]);
-
-/** Text that may spell a dropped key: literally, or through a `\u` escape. */
-const MAY_HOLD_DROPPED = /__proto__|prototype|constructor|\\u/;
-
-/**
- * JSON.parse that drops prototype-polluting keys at any depth. A reviver makes parsing several
- * times slower, so it runs only when the text could hold such a key.
- */
-export function parseJsonSafely(text: string): unknown {
-  if (!MAY_HOLD_DROPPED.test(text)) return JSON.parse(text);
-  return JSON.parse(text, (key, value) => DROPPED_KEYS.has(key) ? undefined : value);
-}
 
 /**
  * The client went away mid-upload, or shutdown began while the body was still arriving: a 400

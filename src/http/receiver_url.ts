@@ -23,3 +23,17 @@ export async function checkedReceiverUrl(
     checked.address ? { address: checked.address } : {},
   );
 }
+
+/**
+ * An optional receiver URL setting as a change: undefined leaves it unchanged, "" or null clears
+ * it, a URL is checked (`checkedReceiverUrl`) and stored normalised.
+ */
+export async function receiverUrlChange(
+  deps: AppDeps,
+  field: string,
+  value: string | null | undefined,
+): Promise<string | null | undefined> {
+  if (value === undefined) return undefined;
+  if (value === null || value === "") return null;
+  return await checkedReceiverUrl(deps, field, value);
+}

@@ -1,4 +1,4 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono, type RouteConfig, type RouteHandler } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.ts";
 import { validationError } from "./errors.ts";
@@ -40,3 +40,11 @@ export function createRouter() {
 }
 
 export type Router = ReturnType<typeof createRouter>;
+
+/**
+ * A handler typed by its route, named by the route's `operationId` (the hono-open-api-starter's
+ * shape): `export const listOrders: AppRouteHandler<typeof listOrdersRoute> = async (c) => ...`,
+ * registered with `router.openapi(listOrdersRoute, listOrders)`, so a stack trace, a search and a
+ * reader can name it.
+ */
+export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;

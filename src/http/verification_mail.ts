@@ -1,18 +1,8 @@
 /** The email-verification mail, sent by register (with SMTP configured) and on request. */
 import type { AppDeps } from "../deps.ts";
 import type { UserRecord } from "../domain/account/user.ts";
-import type { Mail } from "../vendors/mailer.ts";
+import { verificationMail } from "../domain/account_mail.ts";
 import { issueVerificationToken } from "../store/account/email_verifications.ts";
-
-function verificationMail(baseUrl: string, to: string, token: string): Mail {
-  const link = `${baseUrl}/verify-email?token=${encodeURIComponent(token)}`;
-  return {
-    to,
-    subject: "Confirm your email address",
-    text: `Confirm that ${to} is the address of your order-tracker account:\n\n${link}\n\n` +
-      "The link works once, within 24 hours. If you did not ask for it, ignore this message.\n",
-  };
-}
 
 /**
  * Issues a one-time link (24 hours) for the account's email and mails it after the answer

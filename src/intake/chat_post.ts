@@ -10,7 +10,7 @@ import type { StoredBot } from "../domain/chat/bot.ts";
 import type { Reading } from "../domain/intake/reading.ts";
 import type { IntakeDeps } from "./deps.ts";
 import { readChatPost } from "./chat/read.ts";
-import { receiveMessage } from "./receive.ts";
+import { receiveMessage, receiveOptions } from "./receive.ts";
 import { tallyPost } from "../store/chat/bots.ts";
 import { sampleWrites } from "../store/intake/embed_samples.ts";
 import { settingsRead, type WorkspaceSettings } from "../store/account/settings.ts";
@@ -66,7 +66,7 @@ export async function receiveChatPost(deps: IntakeDeps, post: ChatPost): Promise
       tallyPost(op, userId, entry);
       if (entry.outcome === "ignored" && read.embed) sampleWrites(op, userId, entry, read.embed);
     },
-  }, { now: deps.now(), billing: deps.config, events: deps.events.bus });
+  }, receiveOptions(deps));
   switch (received.outcome) {
     case "created":
     case "merged":

@@ -10,7 +10,13 @@ import { listTemplates } from "../store/intake/templates.ts";
 import { type CompiledTemplate, compileTemplate } from "./email/custom.ts";
 import type { EmailReading } from "./email/read.ts";
 import { type EmailReader, inProcessReader } from "./email/readers.ts";
-import { type Received, receiveMessage, type ReceiveOptions } from "./receive.ts";
+import {
+  type Received,
+  type ReceiveDeps,
+  receiveMessage,
+  type ReceiveOptions,
+  receiveOptions,
+} from "./receive.ts";
 
 export interface IncomingMail {
   userId: string;
@@ -93,6 +99,13 @@ export async function storeMail(
     read,
     ...(blocked && read.realSender ? { blockedSender: read.realSender } : {}),
   };
+}
+
+/** `receiveOptions` with the deployment's email reader: the options of the mail paths. */
+export function mailOptions(
+  deps: ReceiveDeps & { emailReader: EmailReader },
+): ReceiveOptions & Required<ReadWith> {
+  return { ...receiveOptions(deps), reader: deps.emailReader };
 }
 
 export async function receiveMail(

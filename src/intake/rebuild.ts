@@ -18,7 +18,7 @@ import { getRawMessage, listIntakeLog } from "../store/intake/log.ts";
 import { withLease } from "../store/lease.ts";
 import { MailboxError, MailboxSession } from "./imap/client.ts";
 import { loginOf } from "./imap/host.ts";
-import { customTemplatesOf, type IncomingMail, rereadMail } from "./mail.ts";
+import { customTemplatesOf, type IncomingMail, mailOptions, rereadMail } from "./mail.ts";
 import { reparseOrders } from "./reparse.ts";
 
 /** At most this many messages (the newest) are read again, within this long. */
@@ -94,7 +94,7 @@ export async function rebuildSource(
   const orders = new Set<string>();
   const reread = async (raw: Uint8Array) => {
     const mail: IncomingMail = { userId, raw, source };
-    const outcome = await rereadMail(deps.kv, mail, { ...optionsOf(deps), templates });
+    const outcome = await rereadMail(deps.kv, mail, { ...mailOptions(deps), templates });
     result.read++;
     if (outcome.kind === "stored") result.stored++;
     else if (outcome.orderId) orders.add(outcome.orderId);
@@ -126,13 +126,6 @@ export async function rebuildSource(
   });
   return result;
 }
-
-const optionsOf = (deps: IntakeDeps) => ({
-  now: deps.now(),
-  billing: deps.config,
-  events: deps.events.bus,
-  reader: deps.emailReader,
-});
 
 /** The mailbox's messages received since `since` (the newest ones), oldest first. */
 async function rereadMailbox(

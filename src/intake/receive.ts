@@ -14,7 +14,7 @@ import {
   type Reading,
   statusSaid,
 } from "../domain/intake/reading.ts";
-import type { PlanLimit } from "../domain/billing/plan.ts";
+import type { BillingSettings, PlanLimit } from "../domain/billing/plan.ts";
 import { newId } from "../lib/ids.ts";
 import { stageBlob } from "../store/blob.ts";
 import { type Keeping, logAlone, messageInCommit, type Repeat } from "../store/intake/log.ts";
@@ -49,6 +49,18 @@ export interface IncomingMessage {
 
 /** The seam's options: the clock, the plan settings, the event bus, and `quiet` for rebuilds. */
 export type ReceiveOptions = IngestOptions;
+
+/** What the seam's options are built from: the app's clock, plan settings and event bus. */
+export interface ReceiveDeps {
+  now(): number;
+  config: BillingSettings;
+  events: { bus: ReceiveOptions["events"] };
+}
+
+/** The seam's options for a message (or an order) arriving now, built here for every path. */
+export function receiveOptions(deps: ReceiveDeps): ReceiveOptions {
+  return { now: deps.now(), billing: deps.config, events: deps.events.bus };
+}
 
 export type Received =
   | { outcome: "created" | "merged"; logId: string; orderId: string }

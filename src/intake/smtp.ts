@@ -12,7 +12,7 @@ import type { SMTPServerSession } from "smtp-server";
 import type { IntakeDeps } from "./deps.ts";
 import { forwardingSlugOf, type StoredEmailSource } from "../domain/intake/email_source.ts";
 import { findForwardingSource } from "../store/intake/email_sources.ts";
-import { MAX_MAIL_BYTES, receiveMail } from "./mail.ts";
+import { mailOptions, MAX_MAIL_BYTES, receiveMail } from "./mail.ts";
 import { GuardedSmtpServer, SMTP_LIMITS, type SmtpLimits } from "./smtp_guard.ts";
 import { activity } from "../lib/activity.ts";
 import { metrics, watchGauge } from "../lib/metrics.ts";
@@ -152,12 +152,7 @@ export async function startSmtpReceiver(
 async function deliver(deps: IntakeDeps, recipients: Target[], raw: Uint8Array): Promise<number> {
   let stored = 0;
   for (const { userId, source } of recipients) {
-    const result = await receiveMail(deps.kv, { userId, raw, source }, {
-      now: deps.now(),
-      billing: deps.config,
-      events: deps.events.bus,
-      reader: deps.emailReader,
-    });
+    const result = await receiveMail(deps.kv, { userId, raw, source }, mailOptions(deps));
     if (result.received.outcome !== "account_gone") stored++;
   }
   return stored;

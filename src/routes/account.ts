@@ -4,7 +4,7 @@ import { normaliseEmail, toPublicUser, type UserRecord } from "../domain/account
 import { currentUser, workspaceOf } from "../http/auth.ts";
 import { ApiError, badRequest, unauthorized } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema, sessionOnly } from "../http/openapi.ts";
-import { createRouter, type Router } from "../http/router.ts";
+import { type AppRouteHandler, createRouter, type Router } from "../http/router.ts";
 import {
   DisplayNameField,
   ExportSchema,
@@ -13,7 +13,7 @@ import {
   UsernameField,
   UserResponseSchema,
 } from "../schemas/account/account.ts";
-import { deleteAccount } from "../store/account/deletion.ts";
+import * as accountDeletion from "../store/account/deletion.ts";
 import { buildExport } from "../store/export.ts";
 import { buildSnapshot } from "../store/snapshot.ts";
 import { findUserIdByUsername, updateUser } from "../store/account/users.ts";
@@ -56,10 +56,10 @@ const PROFILE_FIELDS: ProfileField[] = [
   { path: "timezone", field: "timezone", schema: TimezoneField, summary: "Set the timezone" },
 ];
 
-function addProfileField(router: Router, spec: ProfileField) {
-  const route = createRoute({
+function profileFieldRoute(spec: ProfileField) {
+  return createRoute({
     method: "post",
-    path: `/account/${spec.path}`,
+    path: `/${spec.path}`,
     tags: ["Account"],
     summary: spec.summary,
     ...authed,
@@ -69,7 +69,13 @@ function addProfileField(router: Router, spec: ProfileField) {
       ...errors(400, 401, ...(spec.field === "username" ? [409] : []), 413),
     },
   });
-  router.openapi(route, async (c) => {
+}
+
+/** The handler of one profile field's route (`setUsername`, `setTimezone`, ...). */
+function setProfileField(
+  spec: ProfileField,
+): AppRouteHandler<ReturnType<typeof profileFieldRoute>> {
+  return async function setProfileField(c) {
     const value = (c.req.valid("json") as Record<string, unknown>)[spec.field];
     const updated = await updateUser(c.var.deps.kv, c.var.auth.userId, (user) => ({
       ...user,
@@ -83,7 +89,11 @@ function addProfileField(router: Router, spec: ProfileField) {
       deps.background.run("insights rebuild", () => ensureRebuilt(deps.kv, auth.userId));
     }
     return c.json({ user: toPublicUser(updated.user) }, 200);
-  });
+  };
+}
+
+function addProfileField(router: Router, spec: ProfileField) {
+  router.openapi(profileFieldRoute(spec), setProfileField(spec));
 }
 
 const AvailabilitySchema = z.object({
@@ -92,9 +102,9 @@ const AvailabilitySchema = z.object({
   reason: z.string().optional().openapi({ description: "Why not: a broken rule, or `taken`" }),
 }).openapi("UsernameAvailability");
 
-const availability = createRoute({
+const checkUsernameAvailableRoute = createRoute({
   method: "get",
-  path: "/account/username/available",
+  path: "/username/available",
   tags: ["Account"],
   summary: "Whether a username can be taken",
   description: "The caller's own username counts as available.",
@@ -106,9 +116,9 @@ const availability = createRoute({
   },
 });
 
-const state = createRoute({
+const getStateRoute = createRoute({
   method: "get",
-  path: "/state",
+  path: "/",
   tags: ["Account"],
   summary: "Workspace snapshot",
   description: "Everything in one response; it grows with the workspace, so integrations " +
@@ -120,9 +130,9 @@ const state = createRoute({
   },
 });
 
-const exportRoute = createRoute({
+const exportAccountRoute = createRoute({
   method: "get",
-  path: "/account/export",
+  path: "/export",
   tags: ["Account"],
   summary: "Download the account export",
   description: "Sent as an attachment. Session token only: an API key gets 401. Secrets are " +
@@ -141,9 +151,9 @@ const DeleteBody = z.object({
   }),
 }).openapi("DeleteAccountRequest");
 
-const deleteRoute = createRoute({
+const deleteAccountRoute = createRoute({
   method: "delete",
-  path: "/account",
+  path: "/",
   tags: ["Account"],
   summary: "Delete the account and everything it owns",
   description: "Session token only. Removes every record, index and counter share of the " +
@@ -156,49 +166,64 @@ const deleteRoute = createRoute({
   },
 });
 
+export const checkUsernameAvailable: AppRouteHandler<typeof checkUsernameAvailableRoute> = async (
+  c,
+) => {
+  const wanted = c.req.valid("query").u.trim();
+  const checked = checkUsername(wanted);
+  if (!checked.ok) {
+    return c.json(
+      { username: wanted, available: false, reason: `username ${checked.error}` },
+      200,
+    );
+  }
+  const holder = await findUserIdByUsername(c.var.deps.kv, checked.value);
+  const available = !holder || holder === c.var.auth.userId;
+  return c.json(
+    available
+      ? { username: checked.value, available }
+      : { username: checked.value, available, reason: "taken" },
+    200,
+  );
+};
+
+export const getState: AppRouteHandler<typeof getStateRoute> = async (c) => {
+  const user = await currentUser(c);
+  return c.json(await buildSnapshot(workspaceOf(c, user)), 200);
+};
+
+export const exportAccount: AppRouteHandler<typeof exportAccountRoute> = async (c) => {
+  const user = await currentUser(c);
+  const document = await buildExport(workspaceOf(c, user));
+  const day = document.exportedAt.slice(0, 10);
+  c.header("Content-Disposition", `attachment; filename="order-tracker-export-${day}.json"`);
+  c.header("Cache-Control", "no-store");
+  return c.json(document, 200);
+};
+
+export const deleteAccount: AppRouteHandler<typeof deleteAccountRoute> = async (c) => {
+  const user = await currentUser(c);
+  const typed = c.req.valid("json").confirmEmail;
+  if (typed === undefined || normaliseEmail(typed) !== user.email) {
+    throw badRequest("To delete the account, type its email address exactly in confirmEmail");
+  }
+  if (!await accountDeletion.deleteAccount(c.var.deps.kv, user.id)) throw unauthorized();
+  // The search index and the insight sums cache are memory, not KV: forget the workspace there too.
+  c.var.deps.orderSearch.drop(user.id);
+  c.var.deps.insightSums.drop(user.id);
+  return c.json({ ok: true as const }, 200);
+};
+
 const router = createRouter();
 for (const field of PROFILE_FIELDS) addProfileField(router, field);
 
-export const accountRoutes = router
-  .openapi(availability, async (c) => {
-    const wanted = c.req.valid("query").u.trim();
-    const checked = checkUsername(wanted);
-    if (!checked.ok) {
-      return c.json(
-        { username: wanted, available: false, reason: `username ${checked.error}` },
-        200,
-      );
-    }
-    const holder = await findUserIdByUsername(c.var.deps.kv, checked.value);
-    const available = !holder || holder === c.var.auth.userId;
-    return c.json(
-      available
-        ? { username: checked.value, available }
-        : { username: checked.value, available, reason: "taken" },
-      200,
-    );
-  })
-  .openapi(state, async (c) => {
-    const user = await currentUser(c);
-    return c.json(await buildSnapshot(workspaceOf(c, user)), 200);
-  })
-  .openapi(exportRoute, async (c) => {
-    const user = await currentUser(c);
-    const document = await buildExport(workspaceOf(c, user));
-    const day = document.exportedAt.slice(0, 10);
-    c.header("Content-Disposition", `attachment; filename="order-tracker-export-${day}.json"`);
-    c.header("Cache-Control", "no-store");
-    return c.json(document, 200);
-  })
-  .openapi(deleteRoute, async (c) => {
-    const user = await currentUser(c);
-    const typed = c.req.valid("json").confirmEmail;
-    if (typed === undefined || normaliseEmail(typed) !== user.email) {
-      throw badRequest("To delete the account, type its email address exactly in confirmEmail");
-    }
-    if (!await deleteAccount(c.var.deps.kv, user.id)) throw unauthorized();
-    // The search index and the insight sums cache are memory, not KV: forget the workspace there too.
-    c.var.deps.orderSearch.drop(user.id);
-    c.var.deps.insightSums.drop(user.id);
-    return c.json({ ok: true as const }, 200);
-  });
+/** The account's settings, under `/account` (API keys and invitations have routers of their own). */
+export const accountRoutes = router.openapi(checkUsernameAvailableRoute, checkUsernameAvailable);
+
+/** `/state`: the workspace snapshot. */
+export const stateRoutes = createRouter().openapi(getStateRoute, getState);
+
+/** The account's data, under `/account`: download it, or delete the account. */
+export const accountDataRoutes = createRouter()
+  .openapi(exportAccountRoute, exportAccount)
+  .openapi(deleteAccountRoute, deleteAccount);

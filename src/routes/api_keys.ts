@@ -3,9 +3,9 @@ import { API_KEY_LIMIT } from "../domain/account/api_key.ts";
 import { ApiError } from "../http/errors.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { ApiKeyNameField, ApiKeyRecordSchema } from "../schemas/account/account.ts";
-import { createApiKey, listApiKeys, revokeApiKey } from "../store/account/api_keys.ts";
+import * as apiKeyStore from "../store/account/api_keys.ts";
 
 const NOT_FOUND = "API key not found";
 
@@ -16,9 +16,9 @@ const CreatedSchema = z.object({
   record: ApiKeyRecordSchema,
 }).openapi("ApiKeyCreated");
 
-const create = createRoute({
+const createApiKeyRoute = createRoute({
   method: "post",
-  path: "/account/api-keys",
+  path: "/",
   tags: ["API keys"],
   summary: "Create an API key",
   description: `At most ${API_KEY_LIMIT} keys per account; the next one gets 429. An API key ` +
@@ -31,9 +31,9 @@ const create = createRoute({
   },
 });
 
-const list = createRoute({
+const listApiKeysRoute = createRoute({
   method: "get",
-  path: "/account/api-keys",
+  path: "/",
   tags: ["API keys"],
   summary: "List API keys",
   description: "Newest first; never the keys themselves or their hashes.",
@@ -44,9 +44,9 @@ const list = createRoute({
   },
 });
 
-const revoke = createRoute({
+const deleteApiKeyRoute = createRoute({
   method: "delete",
-  path: "/account/api-keys/{id}",
+  path: "/{id}",
   tags: ["API keys"],
   summary: "Revoke an API key",
   description: "The next request with the key gets 401.",
@@ -60,23 +60,34 @@ const revoke = createRoute({
   },
 });
 
+export const createApiKey: AppRouteHandler<typeof createApiKeyRoute> = async (c) => {
+  const { kv, now } = c.var.deps;
+  const created = await apiKeyStore.createApiKey(
+    kv,
+    c.var.auth.userId,
+    c.req.valid("json").name,
+    now(),
+  );
+  if (!created.ok) {
+    throw new ApiError(429, `API key limit reached (${created.limit} per account)`);
+  }
+  return c.json({ key: created.key, record: created.record }, 201);
+};
+
+export const listApiKeys: AppRouteHandler<typeof listApiKeysRoute> = async (c) => {
+  const { kv, apiKeyUse } = c.var.deps;
+  return c.json({ items: await apiKeyStore.listApiKeys(kv, c.var.auth.userId, apiKeyUse) }, 200);
+};
+
+export const deleteApiKey: AppRouteHandler<typeof deleteApiKeyRoute> = async (c) => {
+  found(
+    await apiKeyStore.revokeApiKey(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id),
+    NOT_FOUND,
+  );
+  return c.json({ ok: true as const }, 200);
+};
+
 export const apiKeyRoutes = createRouter()
-  .openapi(create, async (c) => {
-    const { kv, now } = c.var.deps;
-    const created = await createApiKey(kv, c.var.auth.userId, c.req.valid("json").name, now());
-    if (!created.ok) {
-      throw new ApiError(429, `API key limit reached (${created.limit} per account)`);
-    }
-    return c.json({ key: created.key, record: created.record }, 201);
-  })
-  .openapi(list, async (c) => {
-    const { kv, apiKeyUse } = c.var.deps;
-    return c.json({ items: await listApiKeys(kv, c.var.auth.userId, apiKeyUse) }, 200);
-  })
-  .openapi(revoke, async (c) => {
-    found(
-      await revokeApiKey(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id),
-      NOT_FOUND,
-    );
-    return c.json({ ok: true as const }, 200);
-  });
+  .openapi(createApiKeyRoute, createApiKey)
+  .openapi(listApiKeysRoute, listApiKeys)
+  .openapi(deleteApiKeyRoute, deleteApiKey);

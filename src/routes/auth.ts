@@ -12,10 +12,9 @@ import { clientIp } from "../http/client_ip.ts";
 import type { AppEnv } from "../http/env.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema, optionalAuth } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { hashPassword, verifyPassword } from "../lib/password.ts";
-import type { Mail } from "../vendors/mailer.ts";
 import { verifyTurnstile } from "../vendors/turnstile.ts";
 import {
   DisplayNameField,
@@ -27,10 +26,11 @@ import {
   UserSchema,
 } from "../schemas/account/account.ts";
 import { endSession } from "../store/account/credentials.ts";
-import { requestReset, resetPassword } from "../store/account/password_resets.ts";
+import * as passwordResets from "../store/account/password_resets.ts";
 import { buildSnapshot } from "../store/snapshot.ts";
 import { registrationGuard } from "../store/account/invitations.ts";
 import { REFUSAL_TEXT } from "../domain/account/registration.ts";
+import { resetMail } from "../domain/account_mail.ts";
 import { createUser, findUserByLogin, isOperator } from "../store/account/users.ts";
 
 /** With `TURNSTILE_SECRET_KEY` set, register and login need a good bot-check token. */
@@ -67,9 +67,9 @@ const RegisterBody = z.object({
   }),
 }).openapi("RegisterRequest");
 
-const register = createRoute({
+const registerRoute = createRoute({
   method: "post",
-  path: "/auth/register",
+  path: "/register",
   tags: ["Authentication"],
   summary: "Create an account and sign in",
   description: "The email is stored in lower case and must be unique (409), as must the " +
@@ -94,9 +94,9 @@ const LoginBody = z.object({
   turnstileToken: TurnstileField,
 }).openapi("LoginRequest");
 
-const login = createRoute({
+const loginRoute = createRoute({
   method: "post",
-  path: "/auth/login",
+  path: "/login",
   tags: ["Authentication"],
   summary: "Sign in with email (or username) and password",
   description: "An unknown account and a wrong password get the same 401 " +
@@ -113,9 +113,9 @@ const ForgotBody = z.object({
   email: z.string().min(1, "must not be empty").openapi({ example: "sam@example.com" }),
 }).openapi("ForgotPasswordRequest");
 
-const forgot = createRoute({
+const forgotPasswordRoute = createRoute({
   method: "post",
-  path: "/auth/forgot-password",
+  path: "/forgot-password",
   tags: ["Authentication"],
   summary: "Mail a password-reset link",
   description: "Answers `{ok: true}` whether or not the account exists, after the same work " +
@@ -152,9 +152,9 @@ const ResetSchema = SessionSchema.extend({
   }).openapi({ description: "What the reset ended" }),
 }).openapi("PasswordReset");
 
-const reset = createRoute({
+const resetPasswordRoute = createRoute({
   method: "post",
-  path: "/auth/reset-password",
+  path: "/reset-password",
   tags: ["Authentication"],
   summary: "Set a new password with a reset token",
   description: "Spends the token, sets the password, marks the email verified (the link " +
@@ -170,9 +170,9 @@ const reset = createRoute({
   },
 });
 
-const endSessionRoute = createRoute({
+const deleteSessionRoute = createRoute({
   method: "delete",
-  path: "/auth/session",
+  path: "/session",
   tags: ["Authentication"],
   summary: "Sign out",
   description: "Deletes the session token of the `Authorization` header, if it is one. " +
@@ -202,9 +202,9 @@ const MeSchema = z.object({
   }),
 }).openapi("Me");
 
-const me = createRoute({
+const getMeRoute = createRoute({
   method: "get",
-  path: "/auth/me",
+  path: "/me",
   tags: ["Authentication"],
   summary: "The caller's account, workspace snapshot and linked sign-ins",
   ...authed,
@@ -216,100 +216,101 @@ const me = createRoute({
 
 const INVALID_LOGIN = "Invalid email or password";
 
-function resetMail(baseUrl: string, to: string, token: string): Mail {
-  const link = `${baseUrl}/reset-password?token=${encodeURIComponent(token)}`;
-  return {
-    to,
-    subject: "Reset your password",
-    text: `Someone asked to reset the password of the account ${to}.\n\n` +
-      `Open this link within one hour to choose a new password:\n\n${link}\n\n` +
-      "If it was not you, ignore this message: your password stays as it is.\n",
-  };
-}
+export const register: AppRouteHandler<typeof registerRoute> = async (c) => {
+  const body = c.req.valid("json");
+  await requireBotCheck(c, body.turnstileToken);
+  const { kv, now } = c.var.deps;
+  const created = await createUser(
+    kv,
+    {
+      email: body.email,
+      passwordHash: await hashPassword(body.password),
+      username: body.username,
+      displayName: body.displayName,
+      timezone: body.timezone,
+    },
+    now(),
+    registrationGuard(kv, c.var.deps.config.registration, body.invite, now()),
+  );
+  if (!created.ok && created.refused) {
+    throw new ApiError(403, REFUSAL_TEXT[created.refused], { reason: created.refused });
+  }
+  if (!created.ok) {
+    throw new ApiError(
+      409,
+      created.taken === "username" ? "Username is taken" : "Email is already registered",
+    );
+  }
+  // With outgoing mail configured, the new address gets its verification link at once.
+  if (c.var.deps.config.smtp.url) await sendVerificationMail(c.var.deps, created.user);
+  return c.json(await sessionFor(c, created.user), 201);
+};
+
+export const login: AppRouteHandler<typeof loginRoute> = async (c) => {
+  const body = c.req.valid("json");
+  await requireBotCheck(c, body.turnstileToken);
+  const user = await findUserByLogin(c.var.deps.kv, body.email);
+  const matches = await verifyPassword(body.password, user?.passwordHash);
+  if (!user || !matches) throw new ApiError(401, INVALID_LOGIN);
+  return c.json(await sessionFor(c, user), 200);
+};
+
+export const forgotPassword: AppRouteHandler<typeof forgotPasswordRoute> = async (c) => {
+  const { kv, now, config, mailer, background } = c.var.deps;
+  const floor = new Promise((done) => setTimeout(done, RESET_ANSWER_FLOOR_MS));
+  const request = await passwordResets.requestReset(kv, c.req.valid("json").email, now());
+  if (!request.ok) {
+    await floor;
+    throw new ApiError(429, "Too many reset requests for this address; try again later", {}, {
+      "Retry-After": String(Math.ceil(request.retryAfterMs / 1000)),
+    });
+  }
+  if (request.mail) {
+    // Sent after answering, from the next turn of the event loop: even the sending's first
+    // synchronous steps (building the message, opening the connection, or the log line)
+    // must not lengthen the answer of an address that has an account.
+    const mail = resetMail(config.baseUrl, request.mail.to, request.mail.token);
+    background.run("password-reset mail", async () => {
+      await new Promise((next) => setTimeout(next, 0));
+      await mailer.send(mail);
+    });
+  }
+  await floor;
+  return c.json({ ok: true as const }, 200);
+};
+
+export const resetPassword: AppRouteHandler<typeof resetPasswordRoute> = async (c) => {
+  const { token, password, keepApiKeys } = c.req.valid("json");
+  const { kv, now } = c.var.deps;
+  const reset = await passwordResets.resetPassword(kv, token, await hashPassword(password), {
+    keepApiKeys,
+    now: now(),
+  });
+  if (!reset) throw badRequest("Reset token is invalid, used or expired");
+  return c.json({ ...await sessionFor(c, reset.user), ended: reset.ended }, 200);
+};
+
+export const deleteSession: AppRouteHandler<typeof deleteSessionRoute> = async (c) => {
+  const token = bearer(c.req.header("authorization"));
+  if (token && !token.startsWith("sk_")) await endSession(c.var.deps.kv, await sha256Hex(token));
+  return c.json({ ok: true as const }, 200);
+};
+
+export const getMe: AppRouteHandler<typeof getMeRoute> = async (c) => {
+  const user = await currentUser(c);
+  const state = await buildSnapshot(workspaceOf(c, user));
+  const { config, kv } = c.var.deps;
+  const operator = await isOperator(kv, config.operatorEmails, user);
+  return c.json(
+    { user: toPublicUser(user), state, identities: linkedSignIns(user), operator },
+    200,
+  );
+};
 
 export const authRoutes = createRouter()
-  .openapi(register, async (c) => {
-    const body = c.req.valid("json");
-    await requireBotCheck(c, body.turnstileToken);
-    const { kv, now } = c.var.deps;
-    const created = await createUser(
-      kv,
-      {
-        email: body.email,
-        passwordHash: await hashPassword(body.password),
-        username: body.username,
-        displayName: body.displayName,
-        timezone: body.timezone,
-      },
-      now(),
-      registrationGuard(kv, c.var.deps.config.registration, body.invite, now()),
-    );
-    if (!created.ok && created.refused) {
-      throw new ApiError(403, REFUSAL_TEXT[created.refused], { reason: created.refused });
-    }
-    if (!created.ok) {
-      throw new ApiError(
-        409,
-        created.taken === "username" ? "Username is taken" : "Email is already registered",
-      );
-    }
-    // With outgoing mail configured, the new address gets its verification link at once.
-    if (c.var.deps.config.smtp.url) await sendVerificationMail(c.var.deps, created.user);
-    return c.json(await sessionFor(c, created.user), 201);
-  })
-  .openapi(login, async (c) => {
-    const body = c.req.valid("json");
-    await requireBotCheck(c, body.turnstileToken);
-    const user = await findUserByLogin(c.var.deps.kv, body.email);
-    const matches = await verifyPassword(body.password, user?.passwordHash);
-    if (!user || !matches) throw new ApiError(401, INVALID_LOGIN);
-    return c.json(await sessionFor(c, user), 200);
-  })
-  .openapi(forgot, async (c) => {
-    const { kv, now, config, mailer, background } = c.var.deps;
-    const floor = new Promise((done) => setTimeout(done, RESET_ANSWER_FLOOR_MS));
-    const request = await requestReset(kv, c.req.valid("json").email, now());
-    if (!request.ok) {
-      await floor;
-      throw new ApiError(429, "Too many reset requests for this address; try again later", {}, {
-        "Retry-After": String(Math.ceil(request.retryAfterMs / 1000)),
-      });
-    }
-    if (request.mail) {
-      // Sent after answering, from the next turn of the event loop: even the sending's first
-      // synchronous steps (building the message, opening the connection, or the log line)
-      // must not lengthen the answer of an address that has an account.
-      const mail = resetMail(config.baseUrl, request.mail.to, request.mail.token);
-      background.run("password-reset mail", async () => {
-        await new Promise((next) => setTimeout(next, 0));
-        await mailer.send(mail);
-      });
-    }
-    await floor;
-    return c.json({ ok: true as const }, 200);
-  })
-  .openapi(reset, async (c) => {
-    const { token, password, keepApiKeys } = c.req.valid("json");
-    const { kv, now } = c.var.deps;
-    const reset = await resetPassword(kv, token, await hashPassword(password), {
-      keepApiKeys,
-      now: now(),
-    });
-    if (!reset) throw badRequest("Reset token is invalid, used or expired");
-    return c.json({ ...await sessionFor(c, reset.user), ended: reset.ended }, 200);
-  })
-  .openapi(endSessionRoute, async (c) => {
-    const token = bearer(c.req.header("authorization"));
-    if (token && !token.startsWith("sk_")) await endSession(c.var.deps.kv, await sha256Hex(token));
-    return c.json({ ok: true as const }, 200);
-  })
-  .openapi(me, async (c) => {
-    const user = await currentUser(c);
-    const state = await buildSnapshot(workspaceOf(c, user));
-    const { config, kv } = c.var.deps;
-    const operator = await isOperator(kv, config.operatorEmails, user);
-    return c.json(
-      { user: toPublicUser(user), state, identities: linkedSignIns(user), operator },
-      200,
-    );
-  });
+  .openapi(registerRoute, register)
+  .openapi(loginRoute, login)
+  .openapi(forgotPasswordRoute, forgotPassword)
+  .openapi(resetPasswordRoute, resetPassword)
+  .openapi(deleteSessionRoute, deleteSession)
+  .openapi(getMeRoute, getMe);

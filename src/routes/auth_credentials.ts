@@ -6,13 +6,13 @@ import { currentUser } from "../http/auth.ts";
 import type { AppEnv } from "../http/env.ts";
 import { ApiError, badRequest, notFound, unauthorized } from "../http/errors.ts";
 import { errors, jsonBody, jsonResponse, OkSchema, sessionOnly } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { resourceParam } from "../http/scope.ts";
 import { sessionFor, sessionIssuing } from "../http/session.ts";
 import { hashPassword, verifyPassword } from "../lib/password.ts";
 import { PasswordField, SessionSchema } from "../schemas/account/account.ts";
-import { changePassword, endAllSessions } from "../store/account/credentials.ts";
-import { unlinkIdentity } from "../store/account/identities.ts";
+import * as credentials from "../store/account/credentials.ts";
+import * as identities from "../store/account/identities.ts";
 
 const ChangePasswordBody = z.object({
   currentPassword: z.string().openapi({ description: "The account's password now" }),
@@ -21,7 +21,7 @@ const ChangePasswordBody = z.object({
 
 const changePasswordRoute = createRoute({
   method: "post",
-  path: "/auth/change-password",
+  path: "/change-password",
   tags: ["Authentication"],
   summary: "Change the password",
   description: "Needs the current password (400 `currentPassword: ...` when it is wrong, after " +
@@ -44,9 +44,9 @@ const SignOutEverywhereSchema = z.object({
   ended: z.number().int().openapi({ description: "How many other sessions were still valid" }),
 }).openapi("SignOutEverywhere");
 
-const endOtherSessions = createRoute({
+const endOtherSessionsRoute = createRoute({
   method: "delete",
-  path: "/auth/sessions",
+  path: "/sessions",
   tags: ["Authentication"],
   summary: "Sign out everywhere else",
   description: "Ends every session of the account but the caller's. API keys stay (revoke " +
@@ -61,9 +61,9 @@ const endOtherSessions = createRoute({
 const IDENTITY_NOT_FOUND = "Linked sign-in not found";
 const PROVIDERS: readonly IdentityProvider[] = ["atlas", "discord"];
 
-const removeIdentity = createRoute({
+const unlinkIdentityRoute = createRoute({
   method: "delete",
-  path: "/auth/identities/{provider}",
+  path: "/identities/{provider}",
   tags: ["Authentication"],
   summary: "Remove a linked sign-in",
   description: "Unlinks the account from the provider (`atlas`: the sign-in service, " +
@@ -83,40 +83,51 @@ const removeIdentity = createRoute({
 /** The calling session's token hash (the routes here take sessions only). */
 const callerSession = (c: Context<AppEnv>) => c.var.auth.credentialId;
 
-export const authCredentialRoutes = createRouter()
-  .openapi(changePasswordRoute, async (c) => {
-    const { currentPassword, password } = c.req.valid("json");
-    const { kv, now } = c.var.deps;
-    const user = await currentUser(c);
-    if (!await verifyPassword(currentPassword, user.passwordHash)) {
-      throw badRequest("currentPassword: is not the account's password");
-    }
-    const changed = await changePassword(kv, user.id, await hashPassword(password), now());
-    if (!changed) throw unauthorized();
-    return c.json(await sessionFor(c, changed), 200);
-  })
-  .openapi(endOtherSessions, async (c) => {
-    const { kv, now } = c.var.deps;
-    const ended = await endAllSessions(kv, c.var.auth.userId, {
-      keep: callerSession(c),
-      now: now(),
-    });
-    return c.json({ ok: true as const, ended }, 200);
-  })
-  .openapi(removeIdentity, async (c) => {
-    const provider = c.req.valid("param").provider as IdentityProvider;
-    if (!PROVIDERS.includes(provider)) throw notFound(IDENTITY_NOT_FOUND);
-    switch (await unlinkIdentity(c.var.deps.kv, c.var.auth.userId, provider)) {
-      case "removed":
-        return c.json({ ok: true as const }, 200);
-      case "not_linked":
-        throw notFound(IDENTITY_NOT_FOUND);
-      case "last_way_in":
-        throw new ApiError(
-          409,
-          "This is the only way to sign in to the account; set a password first",
-        );
-      case "account_gone":
-        throw unauthorized();
-    }
+export const changePassword: AppRouteHandler<typeof changePasswordRoute> = async (c) => {
+  const { currentPassword, password } = c.req.valid("json");
+  const { kv, now } = c.var.deps;
+  const user = await currentUser(c);
+  if (!await verifyPassword(currentPassword, user.passwordHash)) {
+    throw badRequest("currentPassword: is not the account's password");
+  }
+  const changed = await credentials.changePassword(
+    kv,
+    user.id,
+    await hashPassword(password),
+    now(),
+  );
+  if (!changed) throw unauthorized();
+  return c.json(await sessionFor(c, changed), 200);
+};
+
+export const endOtherSessions: AppRouteHandler<typeof endOtherSessionsRoute> = async (c) => {
+  const { kv, now } = c.var.deps;
+  const ended = await credentials.endAllSessions(kv, c.var.auth.userId, {
+    keep: callerSession(c),
+    now: now(),
   });
+  return c.json({ ok: true as const, ended }, 200);
+};
+
+export const unlinkIdentity: AppRouteHandler<typeof unlinkIdentityRoute> = async (c) => {
+  const provider = c.req.valid("param").provider as IdentityProvider;
+  if (!PROVIDERS.includes(provider)) throw notFound(IDENTITY_NOT_FOUND);
+  switch (await identities.unlinkIdentity(c.var.deps.kv, c.var.auth.userId, provider)) {
+    case "removed":
+      return c.json({ ok: true as const }, 200);
+    case "not_linked":
+      throw notFound(IDENTITY_NOT_FOUND);
+    case "last_way_in":
+      throw new ApiError(
+        409,
+        "This is the only way to sign in to the account; set a password first",
+      );
+    case "account_gone":
+      throw unauthorized();
+  }
+};
+
+export const authCredentialRoutes = createRouter()
+  .openapi(changePasswordRoute, changePassword)
+  .openapi(endOtherSessionsRoute, endOtherSessions)
+  .openapi(unlinkIdentityRoute, unlinkIdentity);

@@ -4,7 +4,7 @@ import type { VerifiedIdentity } from "../domain/account/user.ts";
 import type { AppEnv } from "../http/env.ts";
 import { ApiError } from "../http/errors.ts";
 import { errors, jsonBody, jsonResponse } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { verifyDiscordToken } from "../vendors/discord.ts";
 import { SessionSchema } from "../schemas/account/account.ts";
 import { signInWithIdentity } from "../store/account/identities.ts";
@@ -26,9 +26,9 @@ const ProvidersSchema = z.object({
   }),
 }).openapi("AuthProviders");
 
-const providers = createRoute({
+const getProvidersRoute = createRoute({
   method: "get",
-  path: "/auth/providers",
+  path: "/providers",
   tags: ["Public"],
   summary: "Sign-in methods this deployment has switched on",
   responses: { 200: jsonResponse(ProvidersSchema, "The methods") },
@@ -67,9 +67,9 @@ const PROVIDER_ERRORS = signInErrors({
 });
 const BODY_AND_RATE = errors(413, 429);
 
-const atlasLogin = createRoute({
+const atlasLoginRoute = createRoute({
   method: "post",
-  path: "/auth/atlas-login",
+  path: "/atlas-login",
   tags: ["Authentication"],
   summary: "Exchange a sign-in-service token for a session",
   description: "The token is a JWT signed by a key of the sign-in service's JWKS " +
@@ -92,9 +92,9 @@ const atlasLogin = createRoute({
   },
 });
 
-const discordVerify = createRoute({
+const discordWidgetVerifyRoute = createRoute({
   method: "post",
-  path: "/auth/discord/widget-verify",
+  path: "/discord/widget-verify",
   tags: ["Authentication"],
   summary: "Sign in with a chat-platform OAuth access token",
   description:
@@ -160,31 +160,37 @@ async function signIn(c: Context<AppEnv>, identity: VerifiedIdentity) {
   }
 }
 
+export const getProviders: AppRouteHandler<typeof getProvidersRoute> = (c) => {
+  const { config, atlas } = c.var.deps;
+  return c.json({
+    password: true,
+    botCheck: Boolean(config.turnstile.secretKey),
+    atlas: atlas ? { enabled: true, issuer: config.atlas.issuer } : { enabled: false },
+    discord: config.discord.clientId
+      ? { enabled: true, clientId: config.discord.clientId }
+      : { enabled: false },
+  }, 200);
+};
+
+export const atlasLogin: AppRouteHandler<typeof atlasLoginRoute> = async (c) => {
+  const { atlas, now } = c.var.deps;
+  if (!atlas) throw notConfigured("Sign-in service");
+  const { token } = c.req.valid("json");
+  if (!token) throw missingToken("token");
+  return c.json(await signIn(c, await atlas.verify(token, now())), 200);
+};
+
+export const discordWidgetVerify: AppRouteHandler<typeof discordWidgetVerifyRoute> = async (c) => {
+  const { config } = c.var.deps;
+  const clientId = config.discord.clientId;
+  if (!clientId) throw notConfigured("Chat-platform");
+  const { accessToken } = c.req.valid("json");
+  if (!accessToken) throw missingToken("accessToken");
+  const identity = await verifyDiscordToken(config.discord, clientId, accessToken);
+  return c.json(await signIn(c, identity), 200);
+};
+
 export const authProviderRoutes = createRouter()
-  .openapi(providers, (c) => {
-    const { config, atlas } = c.var.deps;
-    return c.json({
-      password: true,
-      botCheck: Boolean(config.turnstile.secretKey),
-      atlas: atlas ? { enabled: true, issuer: config.atlas.issuer } : { enabled: false },
-      discord: config.discord.clientId
-        ? { enabled: true, clientId: config.discord.clientId }
-        : { enabled: false },
-    }, 200);
-  })
-  .openapi(atlasLogin, async (c) => {
-    const { atlas, now } = c.var.deps;
-    if (!atlas) throw notConfigured("Sign-in service");
-    const { token } = c.req.valid("json");
-    if (!token) throw missingToken("token");
-    return c.json(await signIn(c, await atlas.verify(token, now())), 200);
-  })
-  .openapi(discordVerify, async (c) => {
-    const { config } = c.var.deps;
-    const clientId = config.discord.clientId;
-    if (!clientId) throw notConfigured("Chat-platform");
-    const { accessToken } = c.req.valid("json");
-    if (!accessToken) throw missingToken("accessToken");
-    const identity = await verifyDiscordToken(config.discord, clientId, accessToken);
-    return c.json(await signIn(c, identity), 200);
-  });
+  .openapi(getProvidersRoute, getProviders)
+  .openapi(atlasLoginRoute, atlasLogin)
+  .openapi(discordWidgetVerifyRoute, discordWidgetVerify);

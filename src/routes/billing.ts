@@ -6,17 +6,17 @@ import { currentUser, requireAuth } from "../http/auth.ts";
 import type { AppEnv } from "../http/env.ts";
 import { ApiError, badRequest, unauthorized } from "../http/errors.ts";
 import { authed, errors, jsonResponse } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { UsageSchema } from "../schemas/billing/plan.ts";
 import { applyBillingEvent, linkCustomer } from "../store/billing/provider.ts";
 import { ordersCreatedThisMonth } from "../store/orders/list.ts";
 
 const TAGS = ["Billing"];
 
-const usage = createRoute({
+const getUsageRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/billing/usage",
+  path: "/usage",
   tags: TAGS,
   summary: "New orders this month and the plan's cap",
   description: "Months are calendar months of the account's timezone. `cap` is null when " +
@@ -46,9 +46,9 @@ const UrlSchema = z.object({
   url: z.string().openapi({ description: "Send the user's browser there" }),
 }).openapi("BillingRedirect");
 
-const checkout = createRoute({
+const checkoutRoute = createRoute({
   method: "post",
-  path: "/billing/checkout",
+  path: "/checkout",
   tags: TAGS,
   summary: "Start a subscription checkout",
   description: "A Checkout Session of the billing provider for `STRIPE_PRICE_ID` in " +
@@ -64,9 +64,9 @@ const checkout = createRoute({
   },
 });
 
-const portal = createRoute({
+const portalRoute = createRoute({
   method: "post",
-  path: "/billing/portal",
+  path: "/portal",
   tags: TAGS,
   summary: "Open the billing portal",
   description: "A billing-portal session of the provider for the account's customer (to " +
@@ -80,9 +80,9 @@ const portal = createRoute({
   },
 });
 
-const webhook = createRoute({
+const webhookRoute = createRoute({
   method: "post",
-  path: "/billing/webhook",
+  path: "/webhook",
   tags: TAGS,
   summary: "The billing provider's signed events",
   description: "Public: the provider's event JSON, signed in `Stripe-Signature` " +
@@ -117,62 +117,70 @@ const webhook = createRoute({
   },
 });
 
-export const billingRoutes = createRouter()
-  .openapi(usage, async (c) => {
-    const { deps } = c.var;
-    const user = await currentUser(c);
-    const now = deps.now();
-    return c.json({
-      plan: user.plan,
-      used: await ordersCreatedThisMonth(deps.kv, user, now),
-      cap: monthlyCap(user, deps.config),
-      resetsAt: usageResetsAt(user, now),
-      billingEnabled: deps.config.billingEnabled,
-    }, 200);
-  })
-  .openapi(checkout, async (c) => {
-    const { kv, config } = c.var.deps;
-    const billing = c.var.deps.billing!;
-    const user = await currentUser(c);
-    if (!user.emailVerified) {
-      throw new ApiError(403, "Verify the account email before subscribing", {
-        reason: "email_unverified",
-      });
-    }
-    if (isPaid(user.subscriptionStatus)) {
-      throw new ApiError(409, "The account already has a subscription; use the billing portal");
-    }
-    const customerId = user.billingCustomerId ??
-      await linkCustomer(kv, user.id, await billing.createCustomer(user.email, user.id));
-    if (!customerId) throw unauthorized();
-    const url = await billing.createCheckout({
-      customerId,
-      userId: user.id,
-      priceId: config.stripe.priceId!,
-      successUrl: `${config.baseUrl}/billing?checkout=success`,
-      cancelUrl: `${config.baseUrl}/billing?checkout=canceled`,
+export const getUsage: AppRouteHandler<typeof getUsageRoute> = async (c) => {
+  const { deps } = c.var;
+  const user = await currentUser(c);
+  const now = deps.now();
+  return c.json({
+    plan: user.plan,
+    used: await ordersCreatedThisMonth(deps.kv, user, now),
+    cap: monthlyCap(user, deps.config),
+    resetsAt: usageResetsAt(user, now),
+    billingEnabled: deps.config.billingEnabled,
+  }, 200);
+};
+
+export const checkout: AppRouteHandler<typeof checkoutRoute> = async (c) => {
+  const { kv, config } = c.var.deps;
+  const billing = c.var.deps.billing!;
+  const user = await currentUser(c);
+  if (!user.emailVerified) {
+    throw new ApiError(403, "Verify the account email before subscribing", {
+      reason: "email_unverified",
     });
-    return c.json({ url }, 200);
-  })
-  .openapi(portal, async (c) => {
-    const { config } = c.var.deps;
-    const user = await currentUser(c);
-    if (!user.billingCustomerId) {
-      throw new ApiError(409, "The account has no billing customer yet; subscribe first");
-    }
-    const url = await c.var.deps.billing!.createPortal(
-      user.billingCustomerId,
-      `${config.baseUrl}/billing`,
-    );
-    return c.json({ url }, 200);
-  })
-  .openapi(webhook, async (c) => {
-    const { kv, now, billing, config } = c.var.deps;
-    const event = await billing!.readEvent(
-      c.var.bodyText ?? "",
-      c.req.valid("header")["stripe-signature"],
-    );
-    if (!event) throw badRequest("Stripe-Signature does not match the body");
-    const outcome = await applyBillingEvent(kv, event, now(), config.stripe.priceId);
-    return c.json({ received: true as const, outcome }, 200);
+  }
+  if (isPaid(user.subscriptionStatus)) {
+    throw new ApiError(409, "The account already has a subscription; use the billing portal");
+  }
+  const customerId = user.billingCustomerId ??
+    await linkCustomer(kv, user.id, await billing.createCustomer(user.email, user.id));
+  if (!customerId) throw unauthorized();
+  const url = await billing.createCheckout({
+    customerId,
+    userId: user.id,
+    priceId: config.stripe.priceId!,
+    successUrl: `${config.baseUrl}/billing?checkout=success`,
+    cancelUrl: `${config.baseUrl}/billing?checkout=canceled`,
   });
+  return c.json({ url }, 200);
+};
+
+export const portal: AppRouteHandler<typeof portalRoute> = async (c) => {
+  const { config } = c.var.deps;
+  const user = await currentUser(c);
+  if (!user.billingCustomerId) {
+    throw new ApiError(409, "The account has no billing customer yet; subscribe first");
+  }
+  const url = await c.var.deps.billing!.createPortal(
+    user.billingCustomerId,
+    `${config.baseUrl}/billing`,
+  );
+  return c.json({ url }, 200);
+};
+
+export const webhook: AppRouteHandler<typeof webhookRoute> = async (c) => {
+  const { kv, now, billing, config } = c.var.deps;
+  const event = await billing!.readEvent(
+    c.var.bodyText ?? "",
+    c.req.valid("header")["stripe-signature"],
+  );
+  if (!event) throw badRequest("Stripe-Signature does not match the body");
+  const outcome = await applyBillingEvent(kv, event, now(), config.stripe.priceId);
+  return c.json({ received: true as const, outcome }, 200);
+};
+
+export const billingRoutes = createRouter()
+  .openapi(getUsageRoute, getUsage)
+  .openapi(checkoutRoute, checkout)
+  .openapi(portalRoute, portal)
+  .openapi(webhookRoute, webhook);

@@ -15,7 +15,7 @@ import { currentUser } from "../http/auth.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { authed, errors, jsonResponse } from "../http/openapi.ts";
 import { rateLimit } from "../http/rate_limit.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { compact } from "../lib/compact.ts";
 import { safeTimeZone } from "../lib/timezone.ts";
 
@@ -79,18 +79,18 @@ const CarrierStatusSchema = z.object({
   cached: z.boolean().openapi({ description: "True when served from the workspace's cache" }),
 }).openapi("CarrierStatus");
 
-const listRoute = createRoute({
+const getCarriersRoute = createRoute({
   method: "get",
-  path: "/carriers",
+  path: "/",
   tags,
   summary: "The carrier keys, and which ones this deployment can look up",
   responses: { 200: jsonResponse(CarrierListSchema, "Every carrier key") },
 });
 
-const detectRoute = createRoute({
+const getDetectRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/carriers/detect",
+  path: "/detect",
   tags,
   summary: "Which carrier a tracking number belongs to",
   description: "By format and check digit: UPS `1Z` and waybills, FedEx 12/15/22-digit and " +
@@ -104,7 +104,7 @@ const detectRoute = createRoute({
   },
 });
 
-const statusRoute = createRoute({
+const getCarrierStatusRoute = createRoute({
   ...authed,
   middleware: [
     ...authed.middleware,
@@ -116,7 +116,7 @@ const statusRoute = createRoute({
     }),
   ],
   method: "get",
-  path: "/carrier-status",
+  path: "/",
   tags,
   summary: "A tracking number's status at its carrier",
   description:
@@ -182,65 +182,76 @@ function statusBody(result: TrackingResult, checkedAt: number, timeZone: string,
   });
 }
 
+export const getCarriers: AppRouteHandler<typeof getCarriersRoute> = (c) =>
+  c.json({ carriers: c.var.deps.carriers.list() }, 200);
+
+export const getDetect: AppRouteHandler<typeof getDetectRoute> = (c) => {
+  const detected = detectCarrier(c.req.valid("query").trackingNumber);
+  return c.json(
+    detected.valid
+      ? { valid: true, carrier: detected.carrier, trackingNumber: detected.trackingNumber }
+      : { valid: false },
+    200,
+  );
+};
+
+export const getCarrierStatus: AppRouteHandler<typeof getCarrierStatusRoute> = async (c) => {
+  const { deps, auth } = c.var;
+  const query = c.req.valid("query");
+  const detected = detectCarrier(query.trackingNumber);
+  const key = trackingKey(query.trackingNumber);
+  const carrier = query.carrier ?? (detected.valid ? detected.carrier : undefined);
+  if (!key) {
+    throw badRequest(
+      "trackingNumber: must be letters and digits (spaces and dashes are ignored)",
+    );
+  }
+  if (!carrier) {
+    throw badRequest("carrier could not be detected from trackingNumber; send carrier");
+  }
+  if (!deps.carriers.configured(carrier)) {
+    throw notConfigured(carrier);
+  }
+  const user = await currentUser(c);
+  const timeZone = safeTimeZone(user.timezone);
+  const form: TrackingForm | undefined = detected.valid && detected.carrier === carrier
+    ? detected.form
+    : undefined;
+  const target: TrackTarget = {
+    userId: auth.userId,
+    timeZone,
+    key,
+    query: { carrier, trackingNumber: key, form },
+  };
+  const tracking = { kv: deps.kv, carriers: deps.carriers, bus: deps.events.bus, now: deps.now };
+  const cached = await cachedAnswer(tracking, target, deps.config.tracking.cacheMinutes * 60_000);
+  if (cached) return c.json(statusBody(cached.result, cached.answeredAt, timeZone, true), 200);
+  let live;
+  try {
+    live = await liveLookup(tracking, target, "lookup");
+  } catch (err) {
+    const seconds = err instanceof UpstreamError ? err.details.retryAfterSeconds : undefined;
+    if (typeof seconds !== "number") throw err;
+    throw new ApiError(502, (err as Error).message, (err as UpstreamError).details, {
+      "Retry-After": String(seconds),
+    });
+  }
+  if (live.ok) return c.json(statusBody(live.result, live.checkedAt, timeZone, false), 200);
+  if (live.reason === "not_configured") throw notConfigured(carrier);
+  const { lookup } = budgetShares(deps.config.tracking.dailyBudget);
+  throw new ApiError(
+    503,
+    `Today's ${lookup} ${CARRIER_NAMES[carrier]} lookups are used up; try again after 00:00 UTC`,
+    {},
+    { "Retry-After": String(Math.ceil(live.retryAfterMs / 1000)) },
+  );
+};
+
+/** `/carriers`: the carriers this deployment knows, and which one a tracking number is. */
 export const carrierRoutes = createRouter()
-  .openapi(listRoute, (c) => c.json({ carriers: c.var.deps.carriers.list() }, 200))
-  .openapi(detectRoute, (c) => {
-    const detected = detectCarrier(c.req.valid("query").trackingNumber);
-    return c.json(
-      detected.valid
-        ? { valid: true, carrier: detected.carrier, trackingNumber: detected.trackingNumber }
-        : { valid: false },
-      200,
-    );
-  })
-  .openapi(statusRoute, async (c) => {
-    const { deps, auth } = c.var;
-    const query = c.req.valid("query");
-    const detected = detectCarrier(query.trackingNumber);
-    const key = trackingKey(query.trackingNumber);
-    const carrier = query.carrier ?? (detected.valid ? detected.carrier : undefined);
-    if (!key) {
-      throw badRequest(
-        "trackingNumber: must be letters and digits (spaces and dashes are ignored)",
-      );
-    }
-    if (!carrier) {
-      throw badRequest("carrier could not be detected from trackingNumber; send carrier");
-    }
-    if (!deps.carriers.configured(carrier)) {
-      throw notConfigured(carrier);
-    }
-    const user = await currentUser(c);
-    const timeZone = safeTimeZone(user.timezone);
-    const form: TrackingForm | undefined = detected.valid && detected.carrier === carrier
-      ? detected.form
-      : undefined;
-    const target: TrackTarget = {
-      userId: auth.userId,
-      timeZone,
-      key,
-      query: { carrier, trackingNumber: key, form },
-    };
-    const tracking = { kv: deps.kv, carriers: deps.carriers, bus: deps.events.bus, now: deps.now };
-    const cached = await cachedAnswer(tracking, target, deps.config.tracking.cacheMinutes * 60_000);
-    if (cached) return c.json(statusBody(cached.result, cached.answeredAt, timeZone, true), 200);
-    let live;
-    try {
-      live = await liveLookup(tracking, target, "lookup");
-    } catch (err) {
-      const seconds = err instanceof UpstreamError ? err.details.retryAfterSeconds : undefined;
-      if (typeof seconds !== "number") throw err;
-      throw new ApiError(502, (err as Error).message, (err as UpstreamError).details, {
-        "Retry-After": String(seconds),
-      });
-    }
-    if (live.ok) return c.json(statusBody(live.result, live.checkedAt, timeZone, false), 200);
-    if (live.reason === "not_configured") throw notConfigured(carrier);
-    const { lookup } = budgetShares(deps.config.tracking.dailyBudget);
-    throw new ApiError(
-      503,
-      `Today's ${lookup} ${CARRIER_NAMES[carrier]} lookups are used up; try again after 00:00 UTC`,
-      {},
-      { "Retry-After": String(Math.ceil(live.retryAfterMs / 1000)) },
-    );
-  });
+  .openapi(getCarriersRoute, getCarriers)
+  .openapi(getDetectRoute, getDetect);
+
+/** `/carrier-status`: a shipment's status as its carrier reports it. */
+export const carrierStatusRoutes = createRouter()
+  .openapi(getCarrierStatusRoute, getCarrierStatus);

@@ -4,17 +4,17 @@ import { installUrl } from "../domain/chat/outgoing.ts";
 import { AccountGoneError } from "../errors.ts";
 import { ApiError } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { compact } from "../lib/compact.ts";
 import { ChatSettingsSchema, DigestCadenceSchema } from "../schemas/chat/chat.ts";
 import { type DigestRecord, getDigest, setDigest } from "../store/chat/digest.ts";
 
 const TAGS = ["Chat"];
 
-const install = createRoute({
+const getChatInstallUrlRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/chat/install",
+  path: "/install",
   operationId: "getChatInstallUrl",
   tags: TAGS,
   summary: "Where to add the service's chat bot to a server",
@@ -32,10 +32,10 @@ const install = createRoute({
   },
 });
 
-const settings = createRoute({
+const updateChatSettingsRoute = createRoute({
   ...authed,
   method: "patch",
-  path: "/chat/settings",
+  path: "/settings",
   operationId: "updateChatSettings",
   tags: TAGS,
   summary: "Choose the digest",
@@ -51,10 +51,10 @@ const settings = createRoute({
   },
 });
 
-const digest = createRoute({
+const sendChatDigestRoute = createRoute({
   ...authed,
   method: "post",
-  path: "/chat/digest",
+  path: "/digest",
   operationId: "sendChatDigest",
   tags: TAGS,
   summary: "Post a digest now",
@@ -76,32 +76,38 @@ function settingsView(record: DigestRecord) {
   });
 }
 
+export const getChatInstallUrl: AppRouteHandler<typeof getChatInstallUrlRoute> = (c) => {
+  const { clientId, apiBase } = c.var.deps.config.discord;
+  if (!clientId) {
+    throw new ApiError(
+      503,
+      "The chat bot is not configured on this deployment (set DISCORD_CLIENT_ID)",
+    );
+  }
+  return c.json({ installUrl: installUrl(clientId, apiBase) }, 200);
+};
+
+export const updateChatSettings: AppRouteHandler<typeof updateChatSettingsRoute> = async (c) => {
+  const deps = c.var.deps;
+  const { digest } = c.req.valid("json");
+  const record = await setDigest(deps.kv, c.var.auth.userId, digest, deps.now());
+  if (!record) throw new AccountGoneError();
+  return c.json({ settings: settingsView(record) }, 200);
+};
+
+export const sendChatDigest: AppRouteHandler<typeof sendChatDigestRoute> = async (c) => {
+  const deps = c.var.deps;
+  const { userId } = c.var.auth;
+  const { digest: cadence } = await getDigest(deps.kv, userId);
+  const sent = await sendDigest(deps, userId, cadence === "weekly" ? "weekly" : "daily");
+  if (sent === "no_webhook") {
+    throw new ApiError(409, "No updatesWebhook is set (POST /api/settings)");
+  }
+  if (!sent.ok) throw new ApiError(502, `updatesWebhook did not take the digest: ${sent.error}`);
+  return c.json({ ok: true as const }, 200);
+};
+
 export const chatRoutes = createRouter()
-  .openapi(install, (c) => {
-    const { clientId, apiBase } = c.var.deps.config.discord;
-    if (!clientId) {
-      throw new ApiError(
-        503,
-        "The chat bot is not configured on this deployment (set DISCORD_CLIENT_ID)",
-      );
-    }
-    return c.json({ installUrl: installUrl(clientId, apiBase) }, 200);
-  })
-  .openapi(settings, async (c) => {
-    const deps = c.var.deps;
-    const { digest } = c.req.valid("json");
-    const record = await setDigest(deps.kv, c.var.auth.userId, digest, deps.now());
-    if (!record) throw new AccountGoneError();
-    return c.json({ settings: settingsView(record) }, 200);
-  })
-  .openapi(digest, async (c) => {
-    const deps = c.var.deps;
-    const { userId } = c.var.auth;
-    const { digest: cadence } = await getDigest(deps.kv, userId);
-    const sent = await sendDigest(deps, userId, cadence === "weekly" ? "weekly" : "daily");
-    if (sent === "no_webhook") {
-      throw new ApiError(409, "No updatesWebhook is set (POST /api/settings)");
-    }
-    if (!sent.ok) throw new ApiError(502, `updatesWebhook did not take the digest: ${sent.error}`);
-    return c.json({ ok: true as const }, 200);
-  });
+  .openapi(getChatInstallUrlRoute, getChatInstallUrl)
+  .openapi(updateChatSettingsRoute, updateChatSettings)
+  .openapi(sendChatDigestRoute, sendChatDigest);

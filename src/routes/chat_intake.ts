@@ -1,3 +1,9 @@
+/**
+ * Chat intake: `POST /api/webhooks/chat/{handle}/{slug}`, the arrival path of chat posts (the
+ * inbound twin of the mail arrival path, not the outbound webhook delivery of `webhooks/`). A
+ * bot's URL takes the execute-webhook body a chat platform sends (JSON, or multipart unwrapped by
+ * `intake/chat_form.ts`) and hands it to `receiveChatPost`.
+ */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { receiveChatPost } from "../intake/chat_post.ts";
@@ -5,9 +11,9 @@ import { badRequest, unauthorized } from "../http/errors.ts";
 import { clientIp } from "../http/client_ip.ts";
 import type { AppEnv } from "../http/env.ts";
 import { errors, json, jsonResponse } from "../http/openapi.ts";
-import { parseJsonSafely } from "../http/body.ts";
 import { rateLimit } from "../http/rate_limit.ts";
-import { createRouter } from "../http/router.ts";
+import { chatPostOfForm } from "../intake/chat_form.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { MAX_ID_LENGTH } from "../lib/ids.ts";
 import { ChatAnswerSchema, ChatPostBody, ChatPostForm } from "../schemas/chat/chat.ts";
 import { findBotByUrl } from "../store/chat/bots.ts";
@@ -37,9 +43,9 @@ const Params = z.object({
   }),
 });
 
-const intake = createRoute({
+const postChatIntakeRoute = createRoute({
   method: "post",
-  path: "/webhooks/chat/{handle}/{slug}",
+  path: "/chat/{handle}/{slug}",
   operationId: "postChatIntake",
   tags: ["Bots"],
   summary: "Chat intake: a checkout bot's post",
@@ -73,33 +79,7 @@ const intake = createRoute({
   },
 });
 
-/** The execute-webhook body of a multipart post: `payload_json`, else the plain fields. */
-async function formPost(form: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const payload = form.payload_json;
-  if (payload === undefined) {
-    const { content, username } = form;
-    return Object.fromEntries(
-      Object.entries({ content, username }).filter(([, v]) => typeof v === "string"),
-    );
-  }
-  const text = typeof payload === "string"
-    ? payload
-    : payload instanceof Blob
-    ? await payload.text()
-    : "";
-  let value: unknown;
-  try {
-    value = parseJsonSafely(text);
-  } catch {
-    value = undefined;
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw badRequest("payload_json: must be a JSON object");
-  }
-  return value as Record<string, unknown>;
-}
-
-export const chatIntakeRoutes = createRouter().openapi(intake, async (c) => {
+export const postChatIntake: AppRouteHandler<typeof postChatIntakeRoute> = async (c) => {
   const deps = c.var.deps;
   const { handle, slug } = c.req.valid("param");
   // Longer than any handle or slug: names nothing, like any wrong URL.
@@ -110,9 +90,11 @@ export const chatIntakeRoutes = createRouter().openapi(intake, async (c) => {
   if (!multipart && c.var.rawBody !== undefined) {
     throw badRequest("body: must be a JSON object (the execute-webhook body)");
   }
-  const body = multipart
-    ? await formPost(c.req.valid("form") as Record<string, unknown>)
-    : c.req.valid("json") as Record<string, unknown>;
+  const form = multipart
+    ? await chatPostOfForm(c.req.valid("form") as Record<string, unknown>)
+    : null;
+  if (form && !form.ok) throw badRequest(form.error);
+  const body = form ? form.body : c.req.valid("json") as Record<string, unknown>;
   const answer = await receiveChatPost(deps, {
     userId: bot.userId,
     bot,
@@ -121,4 +103,6 @@ export const chatIntakeRoutes = createRouter().openapi(intake, async (c) => {
   });
   if (answer === "account_gone") throw unauthorized();
   return c.json(answer, 202);
-});
+};
+
+export const chatIntakeRoutes = createRouter().openapi(postChatIntakeRoute, postChatIntake);

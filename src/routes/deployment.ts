@@ -8,7 +8,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { capabilities } from "../capabilities.ts";
 import { CURRENCIES } from "../domain/insights/currency.ts";
 import { authed, errors, jsonResponse } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { checkSecretsKey, SECRETS_MISMATCH_TEXT } from "../store/secrets_check.ts";
 
 const DeploymentSchema = z.object({
@@ -59,10 +59,10 @@ const DeploymentSchema = z.object({
   }),
 }).openapi("Deployment");
 
-const route = createRoute({
+const getDeploymentRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/deployment",
+  path: "/",
   tags: ["Workspace"],
   summary: "What this deployment can do",
   description: "Facts of the operator's configuration a user meets: whether forwarded mail " +
@@ -73,7 +73,7 @@ const route = createRoute({
   },
 });
 
-export const deploymentRoutes = createRouter().openapi(route, async (c) => {
+export const getDeployment: AppRouteHandler<typeof getDeploymentRoute> = async (c) => {
   const { config, kv, secrets } = c.var.deps;
   const secretsKey = await checkSecretsKey(kv, secrets);
   return c.json({
@@ -82,4 +82,6 @@ export const deploymentRoutes = createRouter().openapi(route, async (c) => {
     secretsKey,
     ...(secretsKey === "mismatch" ? { secretsProblem: SECRETS_MISMATCH_TEXT } : {}),
   }, 200);
-});
+};
+
+export const deploymentRoutes = createRouter().openapi(getDeploymentRoute, getDeployment);

@@ -10,6 +10,7 @@ import {
   registerSharedResponses,
 } from "../http/openapi_document.ts";
 import type { AppEnv } from "../http/env.ts";
+import type { AppRouteHandler } from "../http/router.ts";
 import { eventWebhooks } from "../schemas/webhooks/events.ts";
 import { LICENSE, VERSION } from "../version.ts";
 
@@ -47,7 +48,7 @@ const ASSETS: Record<string, [string, string]> = {
   "init.js": [INIT, "text/javascript; charset=utf-8"],
 };
 
-const documentRoute = createRoute({
+const getOpenApiDocumentRoute = createRoute({
   method: "get",
   path: "/api/openapi.json",
   tags: ["Service"],
@@ -61,7 +62,7 @@ const documentRoute = createRoute({
   },
 });
 
-const pageRoute = createRoute({
+const getApiReferenceRoute = createRoute({
   method: "get",
   path: "/api",
   tags: ["Service"],
@@ -72,7 +73,7 @@ const pageRoute = createRoute({
   },
 });
 
-const assetRoute = createRoute({
+const getReferenceAssetRoute = createRoute({
   method: "get",
   path: "/api/reference/{file}",
   tags: ["Service"],
@@ -109,6 +110,27 @@ function documentInfo(config: Config) {
   };
 }
 
+/** The document of `app`, built at the first request (every route is registered by then). */
+function documentOf(app: OpenAPIHono<AppEnv>): AppRouteHandler<typeof getOpenApiDocumentRoute> {
+  let document: OpenApiDocument | undefined;
+  return function getOpenApiDocument(c) {
+    document ??= finishOperations(app.getOpenAPI31Document(documentInfo(c.var.deps.config)));
+    return c.json(document as { openapi: "3.1.0" }, 200);
+  };
+}
+
+export const getApiReference: AppRouteHandler<typeof getApiReferenceRoute> = (c) => {
+  c.header("Content-Security-Policy", CSP);
+  return c.html(PAGE, 200);
+};
+
+export const getReferenceAsset: AppRouteHandler<typeof getReferenceAssetRoute> = (c) => {
+  const asset = ASSETS[c.req.valid("param").file];
+  if (!asset) throw notFound();
+  c.header("Cache-Control", "public, max-age=3600");
+  return c.body(asset[0], 200, { "content-type": asset[1] });
+};
+
 /**
  * `GET /api/openapi.json` (generated from the route schemas) and the reference page at
  * `GET /api` with its scripts and styles served locally. Mounted last, on the whole app, so
@@ -117,19 +139,7 @@ function documentInfo(config: Config) {
 export function mountDocs(app: OpenAPIHono<AppEnv>) {
   registerSharedResponses(app as never);
   for (const webhook of eventWebhooks()) app.openAPIRegistry.registerWebhook(webhook);
-  let document: OpenApiDocument | undefined;
-  app.openapi(documentRoute, (c) => {
-    document ??= finishOperations(app.getOpenAPI31Document(documentInfo(c.var.deps.config)));
-    return c.json(document as { openapi: "3.1.0" }, 200);
-  });
-  app.openapi(pageRoute, (c) => {
-    c.header("Content-Security-Policy", CSP);
-    return c.html(PAGE, 200);
-  });
-  app.openapi(assetRoute, (c) => {
-    const asset = ASSETS[c.req.valid("param").file];
-    if (!asset) throw notFound();
-    c.header("Cache-Control", "public, max-age=3600");
-    return c.body(asset[0], 200, { "content-type": asset[1] });
-  });
+  app.openapi(getOpenApiDocumentRoute, documentOf(app));
+  app.openapi(getApiReferenceRoute, getApiReference);
+  app.openapi(getReferenceAssetRoute, getReferenceAsset);
 }

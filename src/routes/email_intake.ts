@@ -3,9 +3,9 @@ import type { PageBounds } from "../http/paging.ts";
 import { parsePaging } from "../http/paging.ts";
 import { authed, errors, json, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { mailAnswer } from "../http/mail_answer.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
-import { customTemplatesOf, receiveMail } from "../intake/mail.ts";
+import { customTemplatesOf, mailOptions, receiveMail } from "../intake/mail.ts";
 
 import { planLimitResponse } from "../schemas/billing/plan.ts";
 import {
@@ -32,7 +32,7 @@ const refused = (description: string) => ({ content: json(ErrorSchema), descript
 const importRoute = createRoute({
   ...authed,
   method: "post",
-  path: "/email/import",
+  path: "/import",
   tags: TAGS,
   summary: "Import one email",
   description: "Reads the message (schema.org markup, custom templates, built-in templates, " +
@@ -53,10 +53,10 @@ const importRoute = createRoute({
   },
 });
 
-const preview = createRoute({
+const previewRoute = createRoute({
   ...authed,
   method: "post",
-  path: "/email/preview",
+  path: "/preview",
   tags: TAGS,
   summary: "Read an email without storing anything",
   description: "What an import would read: the order fields, the template that matched " +
@@ -70,20 +70,20 @@ const preview = createRoute({
   },
 });
 
-const inbox = createRoute({
+const listInboxRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/inbox",
+  path: "/",
   tags: TAGS,
   summary: "Received emails, newest first",
   request: { query: InboxQuery },
   responses: { 200: jsonResponse(InboxSchema, "The newest entries"), ...errors(401) },
 });
 
-const raw = createRoute({
+const getInboxRawRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/inbox/{id}/raw",
+  path: "/{id}/raw",
   tags: TAGS,
   summary: "The stored message of an inbox entry",
   request: { params: resourceParam("id", MESSAGE_NOT_FOUND, { example: "log_01jq4w5v2x8c9d" }) },
@@ -96,64 +96,72 @@ const raw = createRoute({
   },
 });
 
-export const emailIntakeRoutes = createRouter()
-  .openapi(importRoute, async (c) => {
-    const deps = c.var.deps;
-    const userId = c.var.auth.userId;
-    const body = c.req.valid("json");
-    const source = body.sourceId === undefined
-      ? null
-      : found(await getEmailSource(deps.kv, userId, body.sourceId), SOURCE_NOT_FOUND);
-    const result = await receiveMail(deps.kv, {
-      userId,
-      raw: new TextEncoder().encode(body.raw),
-      source,
-    }, {
-      now: deps.now(),
-      billing: deps.config,
-      events: deps.events.bus,
-      reader: deps.emailReader,
-    });
-    return mailAnswer(c, result, 429);
-  })
-  .openapi(preview, async (c) => {
-    const { kv, now, emailReader } = c.var.deps;
-    const read = await emailReader.read(
-      new TextEncoder().encode(c.req.valid("json").raw),
-      now(),
-      await customTemplatesOf(kv, c.var.auth.userId),
-    );
-    if (read.reading.kind !== "order") {
-      return c.json({
-        error: "The message could not be read as an email order",
-        ...("why" in read.reading ? { why: read.reading.why } : {}),
-      }, 422);
-    }
-    return c.json(
-      {
-        fields: read.reading.fields,
-        template: read.template,
-        signals: read.signals,
-        evidence: read.evidence ?? {},
-      },
-      200,
-    );
-  })
-  .openapi(inbox, async (c) => {
-    const query = c.req.valid("query");
-    const { limit } = parsePaging(query, INBOX_BOUNDS);
-    const page = await listIntakeLog(c.var.deps.kv, c.var.auth.userId, {
-      channel: "email",
-      sourceId: query.sourceId,
-      limit,
-    });
-    return c.json(page, 200);
-  })
-  .openapi(raw, async (c) => {
-    const { kv } = c.var.deps;
-    const userId = c.var.auth.userId;
-    const { id } = c.req.valid("param");
-    const entry = found(await getIntakeEntry(kv, userId, id), MESSAGE_NOT_FOUND);
-    const bytes = found(await getRawMessage(kv, userId, entry.id), MESSAGE_NOT_FOUND);
-    return c.body(new Uint8Array(bytes), 200, { "Content-Type": "message/rfc822" });
+/** `import` is the operationId (a reserved word here). */
+export const importEmail: AppRouteHandler<typeof importRoute> = async (c) => {
+  const deps = c.var.deps;
+  const userId = c.var.auth.userId;
+  const body = c.req.valid("json");
+  const source = body.sourceId === undefined
+    ? null
+    : found(await getEmailSource(deps.kv, userId, body.sourceId), SOURCE_NOT_FOUND);
+  const result = await receiveMail(deps.kv, {
+    userId,
+    raw: new TextEncoder().encode(body.raw),
+    source,
+  }, mailOptions(deps));
+  return mailAnswer(c, result, 429);
+};
+
+export const preview: AppRouteHandler<typeof previewRoute> = async (c) => {
+  const { kv, now, emailReader } = c.var.deps;
+  const read = await emailReader.read(
+    new TextEncoder().encode(c.req.valid("json").raw),
+    now(),
+    await customTemplatesOf(kv, c.var.auth.userId),
+  );
+  if (read.reading.kind !== "order") {
+    return c.json({
+      error: "The message could not be read as an email order",
+      ...("why" in read.reading ? { why: read.reading.why } : {}),
+    }, 422);
+  }
+  return c.json(
+    {
+      fields: read.reading.fields,
+      template: read.template,
+      signals: read.signals,
+      evidence: read.evidence ?? {},
+    },
+    200,
+  );
+};
+
+export const listInbox: AppRouteHandler<typeof listInboxRoute> = async (c) => {
+  const query = c.req.valid("query");
+  const { limit } = parsePaging(query, INBOX_BOUNDS);
+  const page = await listIntakeLog(c.var.deps.kv, c.var.auth.userId, {
+    channel: "email",
+    sourceId: query.sourceId,
+    limit,
   });
+  return c.json(page, 200);
+};
+
+export const getInboxRaw: AppRouteHandler<typeof getInboxRawRoute> = async (c) => {
+  const { kv } = c.var.deps;
+  const userId = c.var.auth.userId;
+  const { id } = c.req.valid("param");
+  const entry = found(await getIntakeEntry(kv, userId, id), MESSAGE_NOT_FOUND);
+  const bytes = found(await getRawMessage(kv, userId, entry.id), MESSAGE_NOT_FOUND);
+  return c.body(new Uint8Array(bytes), 200, { "Content-Type": "message/rfc822" });
+};
+
+/** `/email`: read a message sent by hand. */
+export const emailIntakeRoutes = createRouter()
+  .openapi(importRoute, importEmail)
+  .openapi(previewRoute, preview);
+
+/** `/inbox`: the messages that arrived, as received. */
+export const inboxRoutes = createRouter()
+  .openapi(listInboxRoute, listInbox)
+  .openapi(getInboxRawRoute, getInboxRaw);

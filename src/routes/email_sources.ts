@@ -1,19 +1,21 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import {
-  allowedSenderEntry,
   defaultSourceName,
   IMAP_DEFAULTS,
   mailboxBinding,
-  movesMailbox,
-  PASSWORD_FOR_MOVE,
   publicSource,
   type StoredEmailSource,
 } from "../domain/intake/email_source.ts";
+import {
+  applySourceChanges,
+  missingOnCreate,
+  type SourceChanges,
+} from "../domain/email_source_changes.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { pageOf, pageSchema, PagingQuery, parsePaging } from "../http/paging.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { checkMailboxHost } from "../intake/imap/host.ts";
 import { startRebuild } from "../intake/rebuild.ts";
@@ -26,23 +28,16 @@ import {
   RebuildBody,
   RebuildProgressSchema,
 } from "../schemas/intake/email.ts";
-import {
-  changeEmailSource,
-  createEmailSource,
-  deleteEmailSource,
-  getEmailSource,
-  getRebuildProgress,
-  listEmailSources,
-} from "../store/intake/email_sources.ts";
+import * as sourceStore from "../store/intake/email_sources.ts";
 
 const TAGS = ["Email sources"];
 export const SOURCE_NOT_FOUND = "Email source not found";
 const IdParam = resourceParam("id", SOURCE_NOT_FOUND, { example: "email_01jq4w5v2x8c9d0e1f" });
 
-const list = createRoute({
+const listEmailSourcesRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/email-sources",
+  path: "/",
   tags: TAGS,
   summary: "List email sources, newest first",
   request: { query: PagingQuery },
@@ -52,20 +47,20 @@ const list = createRoute({
   },
 });
 
-const get = createRoute({
+const getEmailSourceRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/email-sources/{id}",
+  path: "/{id}",
   tags: TAGS,
   summary: "One email source",
   request: { params: IdParam },
   responses: { 200: jsonResponse(EmailSourceEnvelope, "The source"), ...errors(401, 404) },
 });
 
-const create = createRoute({
+const createEmailSourceRoute = createRoute({
   ...authed,
   method: "post",
-  path: "/email-sources",
+  path: "/",
   tags: TAGS,
   summary: "Create an email source",
   description: "`forwarding`: issues a forwarding address `<random slug>@<MAIL_DOMAIN>`. " +
@@ -81,10 +76,10 @@ const create = createRoute({
   },
 });
 
-const patch = createRoute({
+const updateEmailSourceRoute = createRoute({
   ...authed,
   method: "patch",
-  path: "/email-sources/{id}",
+  path: "/{id}",
   tags: TAGS,
   summary: "Change an email source",
   description: "Any create field but `kind`, validated as on create. A change of `host`, " +
@@ -98,10 +93,10 @@ const patch = createRoute({
   },
 });
 
-const remove = createRoute({
+const deleteEmailSourceRoute = createRoute({
   ...authed,
   method: "delete",
-  path: "/email-sources/{id}",
+  path: "/{id}",
   tags: TAGS,
   summary: "Delete an email source",
   description: "Its forwarding address stops at once.",
@@ -109,10 +104,10 @@ const remove = createRoute({
   responses: { 200: jsonResponse(OkSchema, "Deleted"), ...errors(401, 404) },
 });
 
-const rebuild = createRoute({
+const rebuildEmailSourceRoute = createRoute({
   ...authed,
   method: "post",
-  path: "/email-sources/{id}/rebuild",
+  path: "/{id}/rebuild",
   tags: TAGS,
   summary: "Read a source's recent mail again",
   description: "Reads the last `sinceDays` days again in the background: an imap source's " +
@@ -128,10 +123,10 @@ const rebuild = createRoute({
   },
 });
 
-const rebuildProgress = createRoute({
+const getEmailSourceRebuildRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/email-sources/{id}/rebuild",
+  path: "/{id}/rebuild",
   tags: TAGS,
   summary: "How the source's latest rebuild went, or is going",
   description: "Counts are recorded every 20 messages and at the end (`finishedAt`). " +
@@ -145,18 +140,6 @@ const rebuildProgress = createRoute({
     ...errors(401, 404),
   },
 });
-
-/** The allow-list as stored: each entry normalised; a malformed one is a 400 naming it. */
-function allowList(raw: string[] | undefined): string[] | undefined {
-  if (raw === undefined) return undefined;
-  const out = new Set<string>();
-  raw.forEach((entry, i) => {
-    const normal = allowedSenderEntry(entry);
-    if (!normal) throw badRequest(`allowedSenders.${i}: must be an address or @domain`);
-    out.add(normal);
-  });
-  return [...out];
-}
 
 /** The mailbox host under the private-address rule; plain IMAP only for allowed hosts. */
 async function checkedHost(deps: AppDeps, host: string, tls: boolean): Promise<string> {
@@ -179,141 +162,124 @@ async function sealedPassword(deps: AppDeps, source: StoredEmailSource, password
   return await deps.secrets.seal(password, source.id, mailboxBinding(source));
 }
 
-/** A stored password goes only where it was given for: moving it needs it again. */
-function checkPasswordGiven(base: StoredEmailSource, next: StoredEmailSource, body: SourceChanges) {
-  if (body.password === undefined && movesMailbox(base, next)) {
-    throw badRequest(PASSWORD_FOR_MOVE);
-  }
-}
-
-type SourceChanges = {
-  name?: string;
-  allowedSenders?: string[];
-  active?: boolean;
-  host?: string;
-  port?: number;
-  tls?: boolean;
-  username?: string;
-  password?: string;
-  mailbox?: string;
-};
-
-/** Applies validated changes to a source (create starts from an empty one of its kind). */
+/**
+ * `body` applied to `base` (domain/email_source_changes.ts), then the I/O its rules leave: the
+ * mailbox host checked when it or TLS changed, a new password sealed.
+ */
 async function applied(deps: AppDeps, base: StoredEmailSource, body: SourceChanges, now: number) {
-  const next: StoredEmailSource = { ...base };
-  if (body.name !== undefined) next.name = body.name;
-  const allowed = allowList(body.allowedSenders);
-  if (allowed) next.allowedSenders = allowed;
-  if (body.active !== undefined) next.active = body.active;
-  if (base.kind === "imap") {
-    if (body.port !== undefined) next.port = body.port;
-    if (body.tls !== undefined) next.tls = body.tls;
-    if (body.username !== undefined) next.username = body.username;
-    if (body.mailbox !== undefined) next.mailbox = body.mailbox;
-    if (body.host !== undefined) next.host = body.host.toLowerCase();
-    checkPasswordGiven(base, next, body);
-    if (body.host !== undefined || body.tls !== undefined) {
-      next.host = await checkedHost(deps, next.host!, next.tls ?? true);
-    }
-    if (body.password !== undefined) {
-      next.sealedPassword = await sealedPassword(deps, next, body.password);
-    }
-  } else {
-    const imapOnly = ["host", "port", "tls", "username", "password", "mailbox"] as const;
-    const sent = imapOnly.find((f) => body[f] !== undefined);
-    if (sent) throw badRequest(`${sent}: only for imap sources`);
+  const changed = applySourceChanges(base, body, now);
+  if (!changed.ok) throw badRequest(changed.error);
+  const next = changed.source;
+  if (next.kind !== "imap") return next;
+  if (body.host !== undefined || body.tls !== undefined) {
+    next.host = await checkedHost(deps, next.host!, next.tls ?? true);
   }
-  next.updatedAt = new Date(now).toISOString();
+  if (body.password !== undefined) {
+    next.sealedPassword = await sealedPassword(deps, next, body.password);
+  }
   return next;
 }
 
+export const listEmailSources: AppRouteHandler<typeof listEmailSourcesRoute> = async (c) => {
+  const { kv, config } = c.var.deps;
+  const all = await sourceStore.listEmailSources(kv, c.var.auth.userId);
+  const page = pageOf(all, parsePaging(c.req.valid("query")));
+  return c.json(
+    { ...page, items: page.items.map((s) => publicSource(s, config.mailDomain)) },
+    200,
+  );
+};
+
+export const getEmailSource: AppRouteHandler<typeof getEmailSourceRoute> = async (c) => {
+  const { kv, config } = c.var.deps;
+  const source = found(
+    await sourceStore.getEmailSource(kv, c.var.auth.userId, c.req.valid("param").id),
+    SOURCE_NOT_FOUND,
+  );
+  return c.json({ source: publicSource(source, config.mailDomain) }, 200);
+};
+
+export const createEmailSource: AppRouteHandler<typeof createEmailSourceRoute> = async (c) => {
+  const deps = c.var.deps;
+  const body = c.req.valid("json");
+  const now = deps.now();
+  const missing = missingOnCreate(body.kind, body);
+  if (missing) throw badRequest(missing);
+  const id = newId("email", now);
+  const base: StoredEmailSource = {
+    id,
+    kind: body.kind,
+    name: defaultSourceName(body.kind, body.host),
+    allowedSenders: [],
+    active: true,
+    createdAt: new Date(now).toISOString(),
+    ...(body.kind === "forwarding"
+      ? { slug: randomHex(10) }
+      : { ...IMAP_DEFAULTS, host: body.host, username: body.username }),
+  };
+  const { updatedAt: _, ...source } = await applied(deps, base, body, now);
+  if (!(await sourceStore.createEmailSource(deps.kv, c.var.auth.userId, source))) {
+    throw new ApiError(409, "Could not issue a forwarding address, try again");
+  }
+  return c.json({ source: publicSource(source, deps.config.mailDomain) }, 201);
+};
+
+export const updateEmailSource: AppRouteHandler<typeof updateEmailSourceRoute> = async (c) => {
+  const deps = c.var.deps;
+  const userId = c.var.auth.userId;
+  const { id } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const current = found(await sourceStore.getEmailSource(deps.kv, userId, id), SOURCE_NOT_FOUND);
+  const next = await applied(deps, current, body, deps.now());
+  // Fields the poller writes meanwhile (lastPolledAt, lastError) are kept.
+  const stored = found(
+    await sourceStore.changeEmailSource(deps.kv, userId, id, (s) => ({
+      ...next,
+      lastPolledAt: s.lastPolledAt,
+      lastError: s.lastError,
+    })),
+    SOURCE_NOT_FOUND,
+  );
+  return c.json({ source: publicSource(stored, deps.config.mailDomain) }, 200);
+};
+
+export const rebuildEmailSource: AppRouteHandler<typeof rebuildEmailSourceRoute> = async (c) => {
+  const deps = c.var.deps;
+  const userId = c.var.auth.userId;
+  const source = found(
+    await sourceStore.getEmailSource(deps.kv, userId, c.req.valid("param").id),
+    SOURCE_NOT_FOUND,
+  );
+  if (!(await startRebuild(deps, userId, source, c.req.valid("json").sinceDays))) {
+    throw new ApiError(409, "A rebuild of this source is already running");
+  }
+  return c.json({ ok: true as const }, 202);
+};
+
+export const getEmailSourceRebuild: AppRouteHandler<typeof getEmailSourceRebuildRoute> = async (
+  c,
+) => {
+  const { kv } = c.var.deps;
+  const userId = c.var.auth.userId;
+  const { id } = c.req.valid("param");
+  found(await sourceStore.getEmailSource(kv, userId, id), SOURCE_NOT_FOUND);
+  return c.json({ rebuild: await sourceStore.getRebuildProgress(kv, userId, id) }, 200);
+};
+
+export const deleteEmailSource: AppRouteHandler<typeof deleteEmailSourceRoute> = async (c) => {
+  const { kv } = c.var.deps;
+  found(
+    await sourceStore.deleteEmailSource(kv, c.var.auth.userId, c.req.valid("param").id),
+    SOURCE_NOT_FOUND,
+  );
+  return c.json({ ok: true as const }, 200);
+};
+
 export const emailSourceRoutes = createRouter()
-  .openapi(list, async (c) => {
-    const { kv, config } = c.var.deps;
-    const all = await listEmailSources(kv, c.var.auth.userId);
-    const page = pageOf(all, parsePaging(c.req.valid("query")));
-    return c.json(
-      { ...page, items: page.items.map((s) => publicSource(s, config.mailDomain)) },
-      200,
-    );
-  })
-  .openapi(get, async (c) => {
-    const { kv, config } = c.var.deps;
-    const source = found(
-      await getEmailSource(kv, c.var.auth.userId, c.req.valid("param").id),
-      SOURCE_NOT_FOUND,
-    );
-    return c.json({ source: publicSource(source, config.mailDomain) }, 200);
-  })
-  .openapi(create, async (c) => {
-    const deps = c.var.deps;
-    const body = c.req.valid("json");
-    const now = deps.now();
-    if (body.kind === "imap") {
-      for (const field of ["host", "username", "password"] as const) {
-        if (body[field] === undefined) throw badRequest(`${field} is required`);
-      }
-    }
-    const id = newId("email", now);
-    const base: StoredEmailSource = {
-      id,
-      kind: body.kind,
-      name: defaultSourceName(body.kind, body.host),
-      allowedSenders: [],
-      active: true,
-      createdAt: new Date(now).toISOString(),
-      ...(body.kind === "forwarding"
-        ? { slug: randomHex(10) }
-        : { ...IMAP_DEFAULTS, host: body.host, username: body.username }),
-    };
-    const { updatedAt: _, ...source } = await applied(deps, base, body, now);
-    if (!(await createEmailSource(deps.kv, c.var.auth.userId, source))) {
-      throw new ApiError(409, "Could not issue a forwarding address, try again");
-    }
-    return c.json({ source: publicSource(source, deps.config.mailDomain) }, 201);
-  })
-  .openapi(patch, async (c) => {
-    const deps = c.var.deps;
-    const userId = c.var.auth.userId;
-    const { id } = c.req.valid("param");
-    const body = c.req.valid("json");
-    const current = found(await getEmailSource(deps.kv, userId, id), SOURCE_NOT_FOUND);
-    const next = await applied(deps, current, body, deps.now());
-    // Fields the poller writes meanwhile (lastPolledAt, lastError) are kept.
-    const stored = found(
-      await changeEmailSource(deps.kv, userId, id, (s) => ({
-        ...next,
-        lastPolledAt: s.lastPolledAt,
-        lastError: s.lastError,
-      })),
-      SOURCE_NOT_FOUND,
-    );
-    return c.json({ source: publicSource(stored, deps.config.mailDomain) }, 200);
-  })
-  .openapi(rebuild, async (c) => {
-    const deps = c.var.deps;
-    const userId = c.var.auth.userId;
-    const source = found(
-      await getEmailSource(deps.kv, userId, c.req.valid("param").id),
-      SOURCE_NOT_FOUND,
-    );
-    if (!(await startRebuild(deps, userId, source, c.req.valid("json").sinceDays))) {
-      throw new ApiError(409, "A rebuild of this source is already running");
-    }
-    return c.json({ ok: true as const }, 202);
-  })
-  .openapi(rebuildProgress, async (c) => {
-    const { kv } = c.var.deps;
-    const userId = c.var.auth.userId;
-    const { id } = c.req.valid("param");
-    found(await getEmailSource(kv, userId, id), SOURCE_NOT_FOUND);
-    return c.json({ rebuild: await getRebuildProgress(kv, userId, id) }, 200);
-  })
-  .openapi(remove, async (c) => {
-    const { kv } = c.var.deps;
-    found(
-      await deleteEmailSource(kv, c.var.auth.userId, c.req.valid("param").id),
-      SOURCE_NOT_FOUND,
-    );
-    return c.json({ ok: true as const }, 200);
-  });
+  .openapi(listEmailSourcesRoute, listEmailSources)
+  .openapi(getEmailSourceRoute, getEmailSource)
+  .openapi(createEmailSourceRoute, createEmailSource)
+  .openapi(updateEmailSourceRoute, updateEmailSource)
+  .openapi(rebuildEmailSourceRoute, rebuildEmailSource)
+  .openapi(getEmailSourceRebuildRoute, getEmailSourceRebuild)
+  .openapi(deleteEmailSourceRoute, deleteEmailSource);

@@ -4,7 +4,7 @@ import { currentUser } from "../http/auth.ts";
 import { badRequest, unauthorized } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { rateLimit } from "../http/rate_limit.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { sendVerificationMail } from "../http/verification_mail.ts";
 import { toPublicUser } from "../domain/account/user.ts";
 import { UserResponseSchema } from "../schemas/account/account.ts";
@@ -12,10 +12,10 @@ import { confirmEmail } from "../store/account/email_verifications.ts";
 
 const TAGS = ["Authentication"];
 
-const request = createRoute({
+const requestRoute = createRoute({
   ...authed,
   method: "post",
-  path: "/auth/verify-email/request",
+  path: "/verify-email/request",
   tags: TAGS,
   summary: "Mail a link that verifies the account's email",
   description: "Session token or API key. The link (`{BASE_URL}/verify-email?token=...`) " +
@@ -40,9 +40,9 @@ const ConfirmBody = z.object({
   }),
 }).openapi("VerifyEmailRequest");
 
-const confirm = createRoute({
+const verifyEmailRoute = createRoute({
   method: "post",
-  path: "/auth/verify-email",
+  path: "/verify-email",
   tags: TAGS,
   summary: "Verify the account's email with a mailed token",
   description: "No token needed: the link is the credential. Spends the token and sets " +
@@ -55,17 +55,21 @@ const confirm = createRoute({
   },
 });
 
+export const request: AppRouteHandler<typeof requestRoute> = async (c) => {
+  const user = await currentUser(c);
+  if (!user.emailVerified && !(await sendVerificationMail(c.var.deps, user))) {
+    throw unauthorized();
+  }
+  return c.json({ ok: true as const }, 200);
+};
+
+export const verifyEmail: AppRouteHandler<typeof verifyEmailRoute> = async (c) => {
+  const { kv, now } = c.var.deps;
+  const user = await confirmEmail(kv, c.req.valid("json").token, now());
+  if (!user) throw badRequest("Verification token is invalid, used or expired");
+  return c.json({ user: toPublicUser(user) }, 200);
+};
+
 export const emailVerificationRoutes = createRouter()
-  .openapi(request, async (c) => {
-    const user = await currentUser(c);
-    if (!user.emailVerified && !(await sendVerificationMail(c.var.deps, user))) {
-      throw unauthorized();
-    }
-    return c.json({ ok: true as const }, 200);
-  })
-  .openapi(confirm, async (c) => {
-    const { kv, now } = c.var.deps;
-    const user = await confirmEmail(kv, c.req.valid("json").token, now());
-    if (!user) throw badRequest("Verification token is invalid, used or expired");
-    return c.json({ user: toPublicUser(user) }, 200);
-  });
+  .openapi(requestRoute, request)
+  .openapi(verifyEmailRoute, verifyEmail);

@@ -6,7 +6,7 @@ import { AccountGoneError } from "../errors.ts";
 import { unauthorized } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { takeOrRefuse } from "../http/rate_limit.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { MAX_ID_LENGTH } from "../lib/ids.ts";
 import {
@@ -26,10 +26,10 @@ import { deleteSample, listSamples, SAMPLES_LISTED } from "../store/intake/embed
 const TAGS = ["Embed copier"];
 const SUBMISSIONS = { name: "embed-copier", limit: 30, message: "Too many submissions" };
 
-const config = createRoute({
+const getEmbedCopierConfigRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/embed-copier/config",
+  path: "/config",
   operationId: "getEmbedCopierConfig",
   tags: TAGS,
   summary: "The embed copier's submission URL",
@@ -42,10 +42,10 @@ const config = createRoute({
   },
 });
 
-const rotate = createRoute({
+const rotateEmbedCopierUrlRoute = createRoute({
   ...authed,
   method: "post",
-  path: "/embed-copier/rotate",
+  path: "/rotate",
   operationId: "rotateEmbedCopierUrl",
   tags: TAGS,
   summary: "Issue a new submission URL",
@@ -57,9 +57,9 @@ const rotate = createRoute({
   },
 });
 
-const submit = createRoute({
+const submitEmbedsRoute = createRoute({
   method: "post",
-  path: "/embed-copier/submit/{token}",
+  path: "/submit/{token}",
   operationId: "submitEmbeds",
   tags: TAGS,
   summary: "Embed copier submission",
@@ -79,10 +79,10 @@ const submit = createRoute({
   },
 });
 
-const samples = createRoute({
+const listEmbedSamplesRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/embed-samples",
+  path: "/",
   tags: TAGS,
   summary: "Recent ignored chat posts",
   description: `The embeds of up to ${SAMPLES_LISTED} recent chat posts that were ignored ` +
@@ -96,10 +96,10 @@ const samples = createRoute({
 
 const NOT_FOUND = "Embed sample not found";
 
-const removeSample = createRoute({
+const deleteEmbedSampleRoute = createRoute({
   ...authed,
   method: "delete",
-  path: "/embed-samples/{id}",
+  path: "/{id}",
   tags: TAGS,
   summary: "Delete an embed sample",
   request: {
@@ -108,9 +108,9 @@ const removeSample = createRoute({
   responses: { 200: jsonResponse(OkSchema, "Deleted"), ...errors(401, 404) },
 });
 
-const script = createRoute({
+const getEmbedCopierUserScriptRoute = createRoute({
   method: "get",
-  path: "/embed-copier/userscript.js",
+  path: "/userscript.js",
   operationId: "getEmbedCopierUserScript",
   tags: TAGS,
   summary: "The embed copier's user script",
@@ -130,44 +130,72 @@ function configView(deps: AppDeps, record: CopierRecord | null) {
     : { enabled: false };
 }
 
-export const embedCopierRoutes = createRouter()
-  .openapi(config, async (c) => {
-    const deps = c.var.deps;
-    return c.json(configView(deps, await getCopier(deps.kv, c.var.auth.userId)), 200);
-  })
-  .openapi(rotate, async (c) => {
-    const deps = c.var.deps;
-    const record = await rotateCopier(deps.kv, c.var.auth.userId, deps.now());
-    if (!record) throw new AccountGoneError();
-    return c.json(configView(deps, record), 200);
-  })
-  .openapi(submit, async (c) => {
-    const deps = c.var.deps;
-    const { token } = c.req.valid("param");
-    const userId = token.length > MAX_ID_LENGTH ? null : await findCopierUser(deps.kv, token);
-    if (!userId) throw unauthorized();
-    takeOrRefuse(c, SUBMISSIONS, userId);
-    const { embeds, messageId } = c.req.valid("json");
-    const body = embeds === undefined ? {} : { embeds };
-    const answer = await receiveChatPost(deps, {
-      userId,
-      body,
-      json: JSON.stringify(body),
-      identity: messageId,
-    });
-    if (answer === "account_gone") throw unauthorized();
-    return c.json(answer, 202);
-  })
-  .openapi(samples, async (c) => {
-    const deps = c.var.deps;
-    return c.json({ items: await listSamples(deps.kv, c.var.auth.userId, deps.now()) }, 200);
-  })
-  .openapi(removeSample, async (c) => {
-    const deleted = await deleteSample(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id);
-    found(deleted, NOT_FOUND);
-    return c.json({ ok: true as const }, 200);
-  })
-  .openapi(script, (c) => {
-    c.header("content-type", "text/javascript; charset=utf-8");
-    return c.body(userscript(c.var.deps.config.baseUrl), 200);
+export const getEmbedCopierConfig: AppRouteHandler<typeof getEmbedCopierConfigRoute> = async (
+  c,
+) => {
+  const deps = c.var.deps;
+  return c.json(configView(deps, await getCopier(deps.kv, c.var.auth.userId)), 200);
+};
+
+export const rotateEmbedCopierUrl: AppRouteHandler<typeof rotateEmbedCopierUrlRoute> = async (
+  c,
+) => {
+  const deps = c.var.deps;
+  const record = await rotateCopier(deps.kv, c.var.auth.userId, deps.now());
+  if (!record) throw new AccountGoneError();
+  return c.json(configView(deps, record), 200);
+};
+
+export const submitEmbeds: AppRouteHandler<typeof submitEmbedsRoute> = async (c) => {
+  const deps = c.var.deps;
+  const { token } = c.req.valid("param");
+  const userId = token.length > MAX_ID_LENGTH ? null : await findCopierUser(deps.kv, token);
+  if (!userId) throw unauthorized();
+  takeOrRefuse(c, SUBMISSIONS, userId);
+  const { embeds, messageId } = c.req.valid("json");
+  const body = embeds === undefined ? {} : { embeds };
+  const answer = await receiveChatPost(deps, {
+    userId,
+    body,
+    json: JSON.stringify(body),
+    identity: messageId,
   });
+  if (answer === "account_gone") throw unauthorized();
+  return c.json(answer, 202);
+};
+
+export const listEmbedSamples: AppRouteHandler<typeof listEmbedSamplesRoute> = async (c) => {
+  const deps = c.var.deps;
+  return c.json({ items: await listSamples(deps.kv, c.var.auth.userId, deps.now()) }, 200);
+};
+
+export const deleteEmbedSample: AppRouteHandler<typeof deleteEmbedSampleRoute> = async (c) => {
+  const deleted = await deleteSample(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id);
+  found(deleted, NOT_FOUND);
+  return c.json({ ok: true as const }, 200);
+};
+
+export const getEmbedCopierUserScript: AppRouteHandler<typeof getEmbedCopierUserScriptRoute> = (
+  c,
+) => {
+  c.header("content-type", "text/javascript; charset=utf-8");
+  return c.body(userscript(c.var.deps.config.baseUrl), 200);
+};
+
+/** `/embed-copier`: the copier's submission URL and its submissions. */
+export const embedCopierRoutes = createRouter()
+  .openapi(getEmbedCopierConfigRoute, getEmbedCopierConfig)
+  .openapi(rotateEmbedCopierUrlRoute, rotateEmbedCopierUrl)
+  .openapi(submitEmbedsRoute, submitEmbeds);
+
+/** `/embed-samples`: recent chat posts the reader ignored. */
+export const embedSampleRoutes = createRouter()
+  .openapi(listEmbedSamplesRoute, listEmbedSamples)
+  .openapi(deleteEmbedSampleRoute, deleteEmbedSample);
+
+/**
+ * `/embed-copier/userscript.js`, the script itself: mounted after the samples, where the API
+ * document lists it.
+ */
+export const embedUserScriptRoutes = createRouter()
+  .openapi(getEmbedCopierUserScriptRoute, getEmbedCopierUserScript);

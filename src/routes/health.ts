@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { jsonResponse } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { layoutState } from "../store/migrations/run.ts";
 import { probeStorage } from "../store/service/stats.ts";
 import { VERSION } from "../version.ts";
@@ -64,9 +64,9 @@ async function runProbe(kv: Deno.Kv, now: number): Promise<Probe> {
   }
 }
 
-const route = createRoute({
+const getHealthRoute = createRoute({
   method: "get",
-  path: "/healthz",
+  path: "/",
   tags: ["Service"],
   summary: "Liveness and storage health",
   description: "Probes storage with a write and a read (at most once a second). Never cached.",
@@ -76,7 +76,7 @@ const route = createRoute({
   },
 });
 
-export const healthRoutes = createRouter().openapi(route, async (c) => {
+export const getHealth: AppRouteHandler<typeof getHealthRoute> = async (c) => {
   const deps = c.var.deps;
   const pending = probe(deps.kv);
   const p = pending instanceof Promise ? await pending : pending;
@@ -92,4 +92,6 @@ export const healthRoutes = createRouter().openapi(route, async (c) => {
     layout: p.layout,
   };
   return p.ok ? c.json(body, 200) : c.json({ ...body, error: "Storage is unhealthy" }, 503);
-});
+};
+
+export const healthRoutes = createRouter().openapi(getHealthRoute, getHealth);

@@ -5,8 +5,8 @@ import type { AppEnv } from "../http/env.ts";
 import { ApiError, ErrorSchema, unauthorized } from "../http/errors.ts";
 import { mailAnswer } from "../http/mail_answer.ts";
 import { errors, json, jsonBody, jsonResponse } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
-import { receiveMail } from "../intake/mail.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
+import { mailOptions, receiveMail } from "../intake/mail.ts";
 import { timingSafeEqual } from "../lib/crypto.ts";
 import { planLimitResponse } from "../schemas/billing/plan.ts";
 import { DuplicateSchema, ImportedSchema, InboundMailBody } from "../schemas/intake/email.ts";
@@ -36,10 +36,10 @@ const inboundKeyed = {
 
 const refused = (description: string) => ({ content: json(ErrorSchema), description });
 
-const inbound = createRoute({
+const receiveInboundMailRoute = createRoute({
   ...inboundKeyed,
   method: "post",
-  path: "/inbound/mail",
+  path: "/mail",
   tags: ["Email intake"],
   summary: "Hand over mail received by the operator's mail worker",
   description: "For the deployment's own mail worker (or any MTA hook) that receives mail for " +
@@ -59,22 +59,19 @@ const inbound = createRoute({
   },
 });
 
+export const receiveInboundMail: AppRouteHandler<typeof receiveInboundMailRoute> = async (c) => {
+  const deps = c.var.deps;
+  const { to, raw } = c.req.valid("json");
+  const slug = forwardingSlugOf(to, deps.config.mailDomain);
+  const target = slug ? await findForwardingSource(deps.kv, slug) : null;
+  if (!target) throw new ApiError(404, "Forwarding address not found");
+  const result = await receiveMail(deps.kv, {
+    userId: target.userId,
+    raw: new TextEncoder().encode(raw),
+    source: target.source,
+  }, mailOptions(deps));
+  return mailAnswer(c, result, 402);
+};
+
 export const inboundMailRoutes = createRouter()
-  .openapi(inbound, async (c) => {
-    const deps = c.var.deps;
-    const { to, raw } = c.req.valid("json");
-    const slug = forwardingSlugOf(to, deps.config.mailDomain);
-    const target = slug ? await findForwardingSource(deps.kv, slug) : null;
-    if (!target) throw new ApiError(404, "Forwarding address not found");
-    const result = await receiveMail(deps.kv, {
-      userId: target.userId,
-      raw: new TextEncoder().encode(raw),
-      source: target.source,
-    }, {
-      now: deps.now(),
-      billing: deps.config,
-      events: deps.events.bus,
-      reader: deps.emailReader,
-    });
-    return mailAnswer(c, result, 402);
-  });
+  .openapi(receiveInboundMailRoute, receiveInboundMail);

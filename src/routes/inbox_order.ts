@@ -8,20 +8,21 @@ import { createRoute } from "@hono/zod-openapi";
 import { ApiError } from "../http/errors.ts";
 import { mailAnswer } from "../http/mail_answer.ts";
 import { authed, errors, jsonResponse } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { asOrderReader } from "../intake/email/readers.ts";
 import { customTemplatesOf, readMail, storeMail } from "../intake/mail.ts";
+import { receiveOptions } from "../intake/receive.ts";
 import { DuplicateSchema, ImportedSchema } from "../schemas/intake/email.ts";
 import { getEmailSource } from "../store/intake/email_sources.ts";
 import { firstCopyOf, getIntakeEntry, getRawMessage } from "../store/intake/log.ts";
 
 const MESSAGE_NOT_FOUND = "Message not found";
 
-const route = createRoute({
+const orderInboxRoute = createRoute({
   ...authed,
   method: "post",
-  path: "/inbox/{id}/order",
+  path: "/{id}/order",
   tags: ["Email intake"],
   summary: "Make an order from a received email that made none",
   description: "For an inbox entry whose outcome is `ignored` or `unreadable` and whose message " +
@@ -36,7 +37,7 @@ const route = createRoute({
   },
 });
 
-export const inboxOrderRoutes = createRouter().openapi(route, async (c) => {
+export const orderInbox: AppRouteHandler<typeof orderInboxRoute> = async (c) => {
   const deps = c.var.deps;
   const userId = c.var.auth.userId;
   const { id } = c.req.valid("param");
@@ -64,11 +65,13 @@ export const inboxOrderRoutes = createRouter().openapi(route, async (c) => {
       orderId: firstEntry.orderId,
     });
   }
+  // The read's clock, so the message and its order agree on when it arrived.
   const result = await storeMail(deps.kv, mail, read, {
+    ...receiveOptions(deps),
     now,
-    billing: deps.config,
-    events: deps.events.bus,
     supersedes: first ?? id,
   });
   return mailAnswer(c, result, 429);
-});
+};
+
+export const inboxOrderRoutes = createRouter().openapi(orderInboxRoute, orderInbox);

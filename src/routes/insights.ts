@@ -3,7 +3,7 @@ import type { AppDeps } from "../deps.ts";
 import type { UserRecord } from "../domain/account/user.ts";
 import { currentUser } from "../http/auth.ts";
 import { authed, errors, jsonResponse } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { compact } from "../lib/compact.ts";
 import {
   CalendarQuery,
@@ -20,10 +20,10 @@ const TAGS = ["Insights"];
 const SUMS = "Answered from sums kept with every order change (docs/insights.md), whatever " +
   "the size of the workspace.";
 
-const profit = createRoute({
+const getProfitabilityRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/profitability",
+  path: "/",
   tags: TAGS,
   summary: "Money in and out over a period",
   description: "Orders count by the day of `receivedAt` in the account's timezone, up to " +
@@ -35,10 +35,10 @@ const profit = createRoute({
   responses: { 200: jsonResponse(ProfitabilitySchema, "The figures"), ...errors(400, 401) },
 });
 
-const calendar = createRoute({
+const getCalendarRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/calendar",
+  path: "/",
   tags: TAGS,
   summary: "Orders received, shipped, delivered and expected per day of a month",
   description: `A malformed \`month\` is a 400. ${SUMS}`,
@@ -46,10 +46,10 @@ const calendar = createRoute({
   responses: { 200: jsonResponse(CalendarSchema, "The month"), ...errors(400, 401) },
 });
 
-const leaderboard = createRoute({
+const getLeaderboardRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/leaderboard",
+  path: "/",
   tags: TAGS,
   summary: "Accounts with public profiles and stats, ranked by orders",
   description: "Only accounts with a public profile, public stats on and a username; shows " +
@@ -66,29 +66,40 @@ export function rebuildIfNeeded(deps: AppDeps, user: UserRecord) {
   deps.background.run("insights rebuild", () => ensureRebuilt(deps.kv, user.id));
 }
 
-export const insightRoutes = createRouter()
-  .openapi(profit, async (c) => {
-    const { deps } = c.var;
-    const user = await currentUser(c);
-    rebuildIfNeeded(deps, user);
-    const { range } = c.req.valid("query");
-    return c.json(
-      await readProfitability(deps.kv, user, range, deps.now(), deps.insightSums),
-      200,
-    );
-  })
-  .openapi(calendar, async (c) => {
-    const { deps } = c.var;
-    const user = await currentUser(c);
-    rebuildIfNeeded(deps, user);
-    const { month } = c.req.valid("query");
-    return c.json(await readCalendar(deps.kv, user, month, deps.now(), deps.insightSums), 200);
-  })
-  .openapi(leaderboard, async (c) => {
-    const { deps } = c.var;
-    const board = await readLeaderboard(deps.kv, c.req.valid("query").timeframe, deps.now());
-    for (const id of board.rebuilding) {
-      deps.background.run("insights rebuild", () => ensureRebuilt(deps.kv, id));
-    }
-    return c.json({ timeframe: board.timeframe, entries: board.entries.map(compact) }, 200);
-  });
+export const getProfitability: AppRouteHandler<typeof getProfitabilityRoute> = async (c) => {
+  const { deps } = c.var;
+  const user = await currentUser(c);
+  rebuildIfNeeded(deps, user);
+  const { range } = c.req.valid("query");
+  return c.json(
+    await readProfitability(deps.kv, user, range, deps.now(), deps.insightSums),
+    200,
+  );
+};
+
+export const getCalendar: AppRouteHandler<typeof getCalendarRoute> = async (c) => {
+  const { deps } = c.var;
+  const user = await currentUser(c);
+  rebuildIfNeeded(deps, user);
+  const { month } = c.req.valid("query");
+  return c.json(await readCalendar(deps.kv, user, month, deps.now(), deps.insightSums), 200);
+};
+
+export const getLeaderboard: AppRouteHandler<typeof getLeaderboardRoute> = async (c) => {
+  const { deps } = c.var;
+  const board = await readLeaderboard(deps.kv, c.req.valid("query").timeframe, deps.now());
+  for (const id of board.rebuilding) {
+    deps.background.run("insights rebuild", () => ensureRebuilt(deps.kv, id));
+  }
+  return c.json({ timeframe: board.timeframe, entries: board.entries.map(compact) }, 200);
+};
+
+/** `/profitability`: money in and out over a period. */
+export const profitabilityRoutes = createRouter()
+  .openapi(getProfitabilityRoute, getProfitability);
+
+/** `/calendar`: orders received, shipped, delivered and expected per day of a month. */
+export const calendarRoutes = createRouter().openapi(getCalendarRoute, getCalendar);
+
+/** `/leaderboard`: accounts with public profiles and stats, ranked by orders. */
+export const leaderboardRoutes = createRouter().openapi(getLeaderboardRoute, getLeaderboard);

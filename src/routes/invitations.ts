@@ -2,7 +2,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError, unauthorized } from "../http/errors.ts";
 import { errors, jsonResponse, sessionOnly } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { issueInvitation } from "../store/account/invitations.ts";
 
 const InvitationSchema = z.object({
@@ -13,10 +13,10 @@ const InvitationSchema = z.object({
   expiresAt: z.string(),
 }).openapi("Invitation");
 
-const route = createRoute({
+const invitationsRoute = createRoute({
   ...sessionOnly,
   method: "post",
-  path: "/account/invitations",
+  path: "/",
   tags: ["Account"],
   summary: "Invite someone to register",
   description: "With `REGISTRATION=invite`, a link whose page creates one account (the token " +
@@ -28,7 +28,7 @@ const route = createRoute({
   },
 });
 
-export const invitationRoutes = createRouter().openapi(route, async (c) => {
+export const invitations: AppRouteHandler<typeof invitationsRoute> = async (c) => {
   const { kv, config, now } = c.var.deps;
   if (config.registration !== "invite") {
     throw new ApiError(
@@ -42,4 +42,6 @@ export const invitationRoutes = createRouter().openapi(route, async (c) => {
   if (!issued) throw unauthorized();
   const url = `${config.baseUrl}/register?invite=${encodeURIComponent(issued.token)}`;
   return c.json({ url, expiresAt: issued.expiresAt }, 201);
-});
+};
+
+export const invitationRoutes = createRouter().openapi(invitationsRoute, invitations);

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { CARRIER_KEYS } from "../domain/tracking/carriers.ts";
 import { jsonResponse } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { landingSnapshot } from "../store/service/stats.ts";
 
 const LandingStatsSchema = z.object({
@@ -18,9 +18,9 @@ const LandingStatsSchema = z.object({
   }),
 }).openapi("LandingStats");
 
-const route = createRoute({
+const getLandingStatsRoute = createRoute({
   method: "get",
-  path: "/landing-stats",
+  path: "/",
   tags: ["Public"],
   summary: "Platform-wide figures for the landing page",
   description: "A snapshot of the platform counters taken at most once per UTC hour, order " +
@@ -29,7 +29,7 @@ const route = createRoute({
   responses: { 200: jsonResponse(LandingStatsSchema, "The figures") },
 });
 
-export const landingRoutes = createRouter().openapi(route, async (c) => {
+export const getLandingStats: AppRouteHandler<typeof getLandingStatsRoute> = async (c) => {
   const { kv, now } = c.var.deps;
   const snapshot = await landingSnapshot(kv, now());
   c.header("Cache-Control", "public, max-age=60");
@@ -39,4 +39,6 @@ export const landingRoutes = createRouter().openapi(route, async (c) => {
     ordersTracked: snapshot.orders,
     platformsSupported: CARRIER_KEYS.length,
   }, 200);
-});
+};
+
+export const landingRoutes = createRouter().openapi(getLandingStatsRoute, getLandingStats);

@@ -5,17 +5,12 @@
  * `POST /api/email-sources/{id}/check` ("Check now": one poll at once under the poll's lease).
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import {
-  IMAP_DEFAULTS,
-  mailboxBinding,
-  movesMailbox,
-  PASSWORD_FOR_MOVE,
-  publicSource,
-} from "../domain/intake/email_source.ts";
+import { mailboxBinding, publicSource } from "../domain/intake/email_source.ts";
+import { testTarget } from "../domain/email_source_changes.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { rateLimit } from "../http/rate_limit.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { checkMailboxNow } from "../intake/imap/poll.ts";
 import { testMailboxConnection } from "../intake/imap/test_connection.ts";
@@ -54,7 +49,7 @@ const ResultSchema = z.object({
   }),
 }).openapi("MailboxTestResult");
 
-const route = createRoute({
+const testConnectionRoute = createRoute({
   ...authed,
   middleware: [
     ...authed.middleware,
@@ -66,7 +61,7 @@ const route = createRoute({
     }),
   ],
   method: "post",
-  path: "/email-sources/test-connection",
+  path: "/test-connection",
   tags: ["Email sources"],
   summary: "Test an IMAP mailbox's settings",
   description: "Connects to the mailbox under the same host rule as polling (no private " +
@@ -89,7 +84,7 @@ const CheckResultSchema = z.object({
   }),
 }).openapi("MailboxCheck");
 
-const checkRoute = createRoute({
+const checkEmailSourceRoute = createRoute({
   ...authed,
   middleware: [
     ...authed.middleware,
@@ -101,7 +96,7 @@ const checkRoute = createRoute({
     }),
   ],
   method: "post",
-  path: "/email-sources/{id}/check",
+  path: "/{id}/check",
   tags: ["Email sources"],
   summary: "Check an IMAP mailbox now",
   description: "Reads what is new in the mailbox at once, as the poll every " +
@@ -115,7 +110,7 @@ const checkRoute = createRoute({
   },
 });
 
-export const mailboxCheckRoutes = createRouter().openapi(checkRoute, async (c) => {
+export const checkEmailSource: AppRouteHandler<typeof checkEmailSourceRoute> = async (c) => {
   const deps = c.var.deps;
   const userId = c.var.auth.userId;
   const { id } = c.req.valid("param");
@@ -130,36 +125,26 @@ export const mailboxCheckRoutes = createRouter().openapi(checkRoute, async (c) =
     more: result.more,
     ...(result.error ? { error: result.error } : {}),
   }, 200);
-}).openapi(route, async (c) => {
+};
+
+export const testConnection: AppRouteHandler<typeof testConnectionRoute> = async (c) => {
   const deps = c.var.deps;
   const body = c.req.valid("json");
   const source = body.sourceId
     ? found(await getEmailSource(deps.kv, c.var.auth.userId, body.sourceId), SOURCE_NOT_FOUND)
     : undefined;
-  if (source && source.kind !== "imap") throw badRequest("sourceId: not an imap source");
-  const host = body.host ?? source?.host;
-  const username = body.username ?? source?.username;
-  const port = body.port ?? source?.port ?? IMAP_DEFAULTS.port;
-  const tls = body.tls ?? source?.tls ?? IMAP_DEFAULTS.tls;
-  if (!host) throw badRequest("host is required");
-  if (!username) throw badRequest("username is required");
+  const tested = testTarget(body, source);
+  if (!tested.ok) throw badRequest(tested.error);
   let password = body.password;
-  if (password === undefined && source) {
-    // The stored password goes only where it was given for (as polling sends it).
-    if (movesMailbox(source, { host, port, tls, username })) throw badRequest(PASSWORD_FOR_MOVE);
-    if (source.sealedPassword && deps.secrets) {
-      const binding = mailboxBinding(source);
-      password = await deps.secrets.open(source.sealedPassword, source.id, binding) ?? undefined;
-    }
+  if (tested.useStored && source?.sealedPassword && deps.secrets) {
+    const binding = mailboxBinding(source);
+    password = await deps.secrets.open(source.sealedPassword, source.id, binding) ?? undefined;
   }
   if (password === undefined) throw badRequest("password is required");
-  const result = await testMailboxConnection(deps, {
-    host,
-    port,
-    tls,
-    username,
-    password,
-    mailbox: body.mailbox ?? source?.mailbox ?? IMAP_DEFAULTS.mailbox,
-  });
+  const result = await testMailboxConnection(deps, { ...tested.target, password });
   return c.json(result, 200);
-});
+};
+
+export const mailboxCheckRoutes = createRouter()
+  .openapi(checkEmailSourceRoute, checkEmailSource)
+  .openapi(testConnectionRoute, testConnection);

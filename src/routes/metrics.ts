@@ -7,7 +7,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
 import { ErrorSchema, notFound, unauthorized } from "../http/errors.ts";
 import { json } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { timingSafeEqual } from "../lib/crypto.ts";
 import {
   enableMetrics,
@@ -20,9 +20,9 @@ import { countOutbox } from "../store/outbox.ts";
 import { VERSION } from "../version.ts";
 import { MIGRATIONS } from "../store/migrations/index.ts";
 
-const route = createRoute({
+const getMetricsRoute = createRoute({
   method: "get",
-  path: "/metrics",
+  path: "/",
   tags: ["Service"],
   summary: "Prometheus metrics",
   description: "The service's metrics in the Prometheus text format (0.0.4): requests by route " +
@@ -60,7 +60,7 @@ function watchDeps(deps: AppDeps) {
   );
 }
 
-export const metricsRoutes = createRouter().openapi(route, async (c) => {
+export const getMetrics: AppRouteHandler<typeof getMetricsRoute> = async (c) => {
   const deps = c.var.deps;
   const token = deps.config.metricsToken;
   if (!token) throw notFound();
@@ -70,7 +70,9 @@ export const metricsRoutes = createRouter().openapi(route, async (c) => {
   watchDeps(deps);
   c.header("Cache-Control", "no-store");
   return c.text(await renderMetrics(), 200, { "Content-Type": METRICS_CONTENT_TYPE });
-});
+};
+
+export const metricsRoutes = createRouter().openapi(getMetricsRoute, getMetrics);
 
 /** Recording starts with the app when the deployment has a metrics token. */
 export function startMetrics(deps: AppDeps): void {

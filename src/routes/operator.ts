@@ -8,7 +8,7 @@ import type { AppDeps } from "../deps.ts";
 import { currentUser } from "../http/auth.ts";
 import { notFound } from "../http/errors.ts";
 import { errors, jsonResponse, sessionOnly } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { CRON_JOBS } from "../jobs/registry.ts";
 import { activitySnapshot } from "../lib/activity.ts";
 import { metricsEnabled } from "../lib/metrics.ts";
@@ -79,9 +79,9 @@ const OperatorStatusSchema = z.object({
   })).openapi({ description: "Warnings and errors logged by this process, newest first" }),
 }).openapi("OperatorStatus");
 
-const route = createRoute({
+const getStatusRoute = createRoute({
   method: "get",
-  path: "/operator/status",
+  path: "/status",
   tags: ["Service"],
   summary: "The deployment's status, for its operator",
   description: "For the first account and the accounts in `OPERATOR_EMAILS` (a session token); " +
@@ -103,7 +103,7 @@ async function kvSize(deps: AppDeps): Promise<number | null> {
   return size;
 }
 
-export const operatorRoutes = createRouter().openapi(route, async (c) => {
+export const getStatus: AppRouteHandler<typeof getStatusRoute> = async (c) => {
   const { config, kv } = c.var.deps;
   if (!await isOperator(kv, config.operatorEmails, await currentUser(c))) throw notFound();
   const deps = c.var.deps;
@@ -153,4 +153,6 @@ export const operatorRoutes = createRouter().openapi(route, async (c) => {
     tracingEnabled: tracingOn(),
     problems: seen.problems.slice(0, 50),
   }, 200);
-});
+};
+
+export const operatorRoutes = createRouter().openapi(getStatusRoute, getStatus);

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authed, errors, jsonBody, jsonResponse } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { reparseOrders } from "../intake/reparse.ts";
 import { IntakeEntrySchema } from "../schemas/intake/email.ts";
@@ -12,10 +12,10 @@ const ORDER_NOT_FOUND = "Order not found";
 /** An order's history lists at most this many messages, newest first. */
 const MAX_HISTORY = 500;
 
-const reparse = createRoute({
+const reparseRoute = createRoute({
   ...authed,
   method: "post",
-  path: "/orders/reparse",
+  path: "/reparse",
   tags: TAGS,
   summary: "Re-read orders' stored messages with today's templates",
   description: "Reads the stored source messages of the orders named (none: every order " +
@@ -44,10 +44,10 @@ const reparse = createRoute({
   },
 });
 
-const messages = createRoute({
+const getOrderMessagesRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/orders/{id}/messages",
+  path: "/{id}/messages",
   tags: TAGS,
   summary: "The messages merged into an order, newest first",
   description: "Every email and chat post that created or merged into the order, with " +
@@ -62,18 +62,22 @@ const messages = createRoute({
   },
 });
 
+export const reparse: AppRouteHandler<typeof reparseRoute> = async (c) => {
+  const { kv, now, emailReader } = c.var.deps;
+  const { orderIds } = c.req.valid("json");
+  const counts = await reparseOrders(kv, c.var.auth.userId, orderIds, now(), emailReader);
+  return c.json({ ok: true as const, ...counts }, 200);
+};
+
+export const getOrderMessages: AppRouteHandler<typeof getOrderMessagesRoute> = async (c) => {
+  const { kv } = c.var.deps;
+  const userId = c.var.auth.userId;
+  const { id } = c.req.valid("param");
+  found(await getOrder(kv, userId, id), ORDER_NOT_FOUND);
+  const { items } = await listIntakeLog(kv, userId, { orderId: id, limit: MAX_HISTORY });
+  return c.json({ items }, 200);
+};
+
 export const orderIntakeRoutes = createRouter()
-  .openapi(reparse, async (c) => {
-    const { kv, now, emailReader } = c.var.deps;
-    const { orderIds } = c.req.valid("json");
-    const counts = await reparseOrders(kv, c.var.auth.userId, orderIds, now(), emailReader);
-    return c.json({ ok: true as const, ...counts }, 200);
-  })
-  .openapi(messages, async (c) => {
-    const { kv } = c.var.deps;
-    const userId = c.var.auth.userId;
-    const { id } = c.req.valid("param");
-    found(await getOrder(kv, userId, id), ORDER_NOT_FOUND);
-    const { items } = await listIntakeLog(kv, userId, { orderId: id, limit: MAX_HISTORY });
-    return c.json({ items }, 200);
-  });
+  .openapi(reparseRoute, reparse)
+  .openapi(getOrderMessagesRoute, getOrderMessages);

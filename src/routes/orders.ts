@@ -8,8 +8,9 @@ import { ApiError, badRequest, notFound, unauthorized } from "../http/errors.ts"
 import { found, resourceParam } from "../http/scope.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { envelope, parsePaging } from "../http/paging.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { learnAfterEdit } from "../intake/learn.ts";
+import { receiveOptions } from "../intake/receive.ts";
 import { dayRange, safeTimeZone } from "../lib/timezone.ts";
 import { planLimitResponse } from "../schemas/billing/plan.ts";
 import {
@@ -20,23 +21,17 @@ import {
   OrderResultSchema,
   PatchOrderBody,
 } from "../schemas/orders/orders.ts";
-import { listOrders, type OrderQuery } from "../store/orders/list.ts";
-import {
-  deleteOrder,
-  getOrder,
-  ingestOrder,
-  type NotStored,
-  updateOrder,
-} from "../store/orders/orders.ts";
+import * as orderList from "../store/orders/list.ts";
+import * as orderStore from "../store/orders/orders.ts";
 
 const ORDER_NOT_FOUND = "Order not found";
 const OrderIdParam = resourceParam("id", ORDER_NOT_FOUND, { example: "ord_01jq4w5v2x" });
 const tags = ["Orders"];
 
-const createOrder = createRoute({
+const createOrderRoute = createRoute({
   ...authed,
   method: "post",
-  path: "/orders",
+  path: "/",
   tags,
   summary: "Create an order, or merge into the one with the same order number",
   description:
@@ -60,7 +55,7 @@ const createOrder = createRoute({
 const listOrdersRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/orders",
+  path: "/",
   tags,
   summary: "List orders, newest received first",
   description: "Paginated. Filters combine; `total` counts every match before paging. " +
@@ -75,7 +70,7 @@ const listOrdersRoute = createRoute({
 const getOrderRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/orders/{id}",
+  path: "/{id}",
   tags,
   summary: "One order",
   request: { params: OrderIdParam },
@@ -85,10 +80,10 @@ const getOrderRoute = createRoute({
   },
 });
 
-const patchOrder = createRoute({
+const updateOrderRoute = createRoute({
   ...authed,
   method: "patch",
-  path: "/orders/{id}",
+  path: "/{id}",
   tags,
   summary: "Edit an order",
   description:
@@ -111,7 +106,7 @@ const patchOrder = createRoute({
 const deleteOrderRoute = createRoute({
   ...authed,
   method: "delete",
-  path: "/orders/{id}",
+  path: "/{id}",
   tags,
   summary: "Delete an order",
   description: "Fires no event. The plan's monthly count of new orders is not given back.",
@@ -123,7 +118,7 @@ const deleteOrderRoute = createRoute({
 });
 
 /** The answer when the seam stored nothing: the plan cap's 429, or the gone account's 401. */
-function notCreated(result: NotStored): ApiError {
+function notCreated(result: orderStore.NotStored): ApiError {
   if (result.reason === "plan_limit") {
     return new ApiError(429, planLimitMessage(result.limit.cap), { ...result.limit });
   }
@@ -135,65 +130,78 @@ async function receivedRange(
   c: Context<AppEnv>,
   from: string | undefined,
   to: string | undefined,
-): Promise<Pick<OrderQuery, "fromMs" | "toMs">> {
+): Promise<Pick<orderList.OrderQuery, "fromMs" | "toMs">> {
   if (!from && !to) return {};
   const user = await currentUser(c);
   return dayRange(from, to, safeTimeZone(user.timezone));
 }
 
+export const createOrder: AppRouteHandler<typeof createOrderRoute> = async (c) => {
+  const { deps, auth } = c.var;
+  const result = await orderStore.ingestOrder(
+    deps.kv,
+    { userId: auth.userId, source: "manual", fields: c.req.valid("json") },
+    receiveOptions(deps),
+  );
+  if (!result.ok) throw notCreated(result);
+  const body = { order: result.order, merged: result.merged };
+  return result.merged ? c.json(body, 200) : c.json(body, 201);
+};
+
+export const listOrders: AppRouteHandler<typeof listOrdersRoute> = async (c) => {
+  const { deps, auth } = c.var;
+  const query = c.req.valid("query");
+  const paging = parsePaging(query);
+  const range = await receivedRange(c, query.from, query.to);
+  const { items, total } = await orderList.listOrders(deps.kv, deps.orderSearch, auth.userId, {
+    status: isOrderStatus(query.status) ? query.status : undefined,
+    q: normaliseQuery(query.q),
+    ...range,
+  }, paging);
+  return c.json(envelope(items, total, paging), 200);
+};
+
+export const getOrder: AppRouteHandler<typeof getOrderRoute> = async (c) => {
+  const { deps, auth } = c.var;
+  const order = found(
+    await orderStore.getOrder(deps.kv, auth.userId, c.req.valid("param").id),
+    ORDER_NOT_FOUND,
+  );
+  return c.json({ order }, 200);
+};
+
+export const updateOrder: AppRouteHandler<typeof updateOrderRoute> = async (c) => {
+  const { deps, auth } = c.var;
+  const patch: OrderPatch = c.req.valid("json");
+  if (Object.values(patch).every((v) => v === undefined)) {
+    throw badRequest("Send at least one editable field");
+  }
+  const result = await orderStore.updateOrder(
+    deps.kv,
+    auth.userId,
+    c.req.valid("param").id,
+    patch,
+    { now: deps.now(), events: deps.events.bus },
+  );
+  if (!result.ok && result.reason === "not_found") throw notFound(ORDER_NOT_FOUND);
+  if (!result.ok) throw new ApiError(409, "Another order already has this order number");
+  // Committed: the correction may teach the reader (in the background, never failing this).
+  learnAfterEdit(deps, auth.userId, result.order.id, patch);
+  return c.json({ order: result.order }, 200);
+};
+
+export const deleteOrder: AppRouteHandler<typeof deleteOrderRoute> = async (c) => {
+  const { deps, auth } = c.var;
+  found(
+    await orderStore.deleteOrder(deps.kv, auth.userId, c.req.valid("param").id),
+    ORDER_NOT_FOUND,
+  );
+  return c.json({ ok: true as const }, 200);
+};
+
 export const orderRoutes = createRouter()
-  .openapi(createOrder, async (c) => {
-    const { deps, auth } = c.var;
-    const result = await ingestOrder(
-      deps.kv,
-      { userId: auth.userId, source: "manual", fields: c.req.valid("json") },
-      { now: deps.now(), billing: deps.config, events: deps.events.bus },
-    );
-    if (!result.ok) throw notCreated(result);
-    const body = { order: result.order, merged: result.merged };
-    return result.merged ? c.json(body, 200) : c.json(body, 201);
-  })
-  .openapi(listOrdersRoute, async (c) => {
-    const { deps, auth } = c.var;
-    const query = c.req.valid("query");
-    const paging = parsePaging(query);
-    const range = await receivedRange(c, query.from, query.to);
-    const { items, total } = await listOrders(deps.kv, deps.orderSearch, auth.userId, {
-      status: isOrderStatus(query.status) ? query.status : undefined,
-      q: normaliseQuery(query.q),
-      ...range,
-    }, paging);
-    return c.json(envelope(items, total, paging), 200);
-  })
-  .openapi(getOrderRoute, async (c) => {
-    const { deps, auth } = c.var;
-    const order = found(
-      await getOrder(deps.kv, auth.userId, c.req.valid("param").id),
-      ORDER_NOT_FOUND,
-    );
-    return c.json({ order }, 200);
-  })
-  .openapi(patchOrder, async (c) => {
-    const { deps, auth } = c.var;
-    const patch: OrderPatch = c.req.valid("json");
-    if (Object.values(patch).every((v) => v === undefined)) {
-      throw badRequest("Send at least one editable field");
-    }
-    const result = await updateOrder(
-      deps.kv,
-      auth.userId,
-      c.req.valid("param").id,
-      patch,
-      { now: deps.now(), events: deps.events.bus },
-    );
-    if (!result.ok && result.reason === "not_found") throw notFound(ORDER_NOT_FOUND);
-    if (!result.ok) throw new ApiError(409, "Another order already has this order number");
-    // Committed: the correction may teach the reader (in the background, never failing this).
-    learnAfterEdit(deps, auth.userId, result.order.id, patch);
-    return c.json({ order: result.order }, 200);
-  })
-  .openapi(deleteOrderRoute, async (c) => {
-    const { deps, auth } = c.var;
-    found(await deleteOrder(deps.kv, auth.userId, c.req.valid("param").id), ORDER_NOT_FOUND);
-    return c.json({ ok: true as const }, 200);
-  });
+  .openapi(createOrderRoute, createOrder)
+  .openapi(listOrdersRoute, listOrders)
+  .openapi(getOrderRoute, getOrder)
+  .openapi(updateOrderRoute, updateOrder)
+  .openapi(deleteOrderRoute, deleteOrder);

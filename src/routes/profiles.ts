@@ -5,7 +5,7 @@ import { MAX_ID_LENGTH } from "../lib/ids.ts";
 import { principalOf } from "../http/auth.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { errors, jsonResponse, optionalAuth } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { countOrders } from "../store/orders/list.ts";
 import { compact } from "../lib/compact.ts";
 import { findUserIdByUsername, getUser } from "../store/account/users.ts";
@@ -26,9 +26,9 @@ const ProfileSchema = z.object({
 
 const PROFILE_NOT_FOUND = "Profile not found";
 
-const route = createRoute({
+const getProfileRoute = createRoute({
   method: "get",
-  path: "/profile/{usernameOrUserId}",
+  path: "/{usernameOrUserId}",
   tags: ["Public"],
   summary: "A public profile",
   description: "By username (any case) or user id. Never the email or other private fields. " +
@@ -55,7 +55,7 @@ async function findProfileOwner(kv: Deno.Kv, ref: string): Promise<UserRecord | 
   return id ? await getUser(kv, id) : null;
 }
 
-export const profileRoutes = createRouter().openapi(route, async (c) => {
+export const getProfile: AppRouteHandler<typeof getProfileRoute> = async (c) => {
   const { kv } = c.var.deps;
   const owner = await findProfileOwner(kv, c.req.valid("param").usernameOrUserId);
   // A private profile is visible to its owner only; to anyone else it does not exist.
@@ -72,4 +72,6 @@ export const profileRoutes = createRouter().openapi(route, async (c) => {
     stats,
   };
   return c.json({ profile: compact(profile) }, 200);
-});
+};
+
+export const profileRoutes = createRouter().openapi(getProfileRoute, getProfile);

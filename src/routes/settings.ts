@@ -1,10 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { AppDeps } from "../deps.ts";
 import { authed, errors, jsonBody, jsonResponse } from "../http/openapi.ts";
-import { checkedReceiverUrl } from "../http/receiver_url.ts";
-import { createRouter } from "../http/router.ts";
+import { receiverUrlChange } from "../http/receiver_url.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { ReceiverUrl } from "../schemas/webhooks/subscriptions.ts";
-import { currencyOf, updateSettings } from "../store/account/settings.ts";
+import * as settingsStore from "../store/account/settings.ts";
 import { CURRENCIES } from "../domain/insights/currency.ts";
 import { currentUser } from "../http/auth.ts";
 
@@ -24,10 +23,10 @@ const SettingsSchema = z.object({
 
 const UrlSetting = z.union([ReceiverUrl, z.literal(""), z.null()]).optional();
 
-const route = createRoute({
+const updateSettingsRoute = createRoute({
   ...authed,
   method: "post",
-  path: "/settings",
+  path: "/",
   tags: ["Workspace"],
   summary: "Change workspace settings",
   description: "Changes only the fields sent. URL errors start with the field name.",
@@ -53,22 +52,20 @@ const route = createRoute({
   },
 });
 
-/** undefined: unchanged; "" or null: cleared; a URL: checked, then stored normalised. */
-async function urlSetting(deps: AppDeps, field: string, value: string | null | undefined) {
-  if (value === undefined) return undefined;
-  if (value === null || value === "") return null;
-  return await checkedReceiverUrl(deps, field, value);
-}
-
-export const settingsRoutes = createRouter().openapi(route, async (c) => {
+export const updateSettings: AppRouteHandler<typeof updateSettingsRoute> = async (c) => {
   const deps = c.var.deps;
   const body = c.req.valid("json");
-  const settings = await updateSettings(deps.kv, c.var.auth.userId, {
-    outputWebhook: await urlSetting(deps, "outputWebhook", body.outputWebhook),
-    updatesWebhook: await urlSetting(deps, "updatesWebhook", body.updatesWebhook),
+  const settings = await settingsStore.updateSettings(deps.kv, c.var.auth.userId, {
+    outputWebhook: await receiverUrlChange(deps, "outputWebhook", body.outputWebhook),
+    updatesWebhook: await receiverUrlChange(deps, "updatesWebhook", body.updatesWebhook),
     forwardOn: body.forwardOn,
     currency: body.currency,
   }, deps.now());
   const user = await currentUser(c);
-  return c.json({ settings: { ...settings, currency: currencyOf(settings, user) } }, 200);
-});
+  return c.json(
+    { settings: { ...settings, currency: settingsStore.currencyOf(settings, user) } },
+    200,
+  );
+};
+
+export const settingsRoutes = createRouter().openapi(updateSettingsRoute, updateSettings);

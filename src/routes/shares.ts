@@ -5,14 +5,14 @@ import { buildEvent, type ShareCard } from "../domain/events/envelope.ts";
 import { currentUser } from "../http/auth.ts";
 import { ApiError, unauthorized } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { randomHex } from "../lib/ids.ts";
 import { ShareCardSchema } from "../schemas/webhooks/events.ts";
 import { createItem, deleteItem } from "../store/insights/collection.ts";
 import { readProfitability } from "../store/insights/queries.ts";
 import { getOrder } from "../store/orders/orders.ts";
-import { listShares, SHARES } from "../store/insights/shares.ts";
+import * as shareStore from "../store/insights/shares.ts";
 
 const TAGS = ["Shares"];
 const NOT_FOUND = "Share not found";
@@ -34,10 +34,10 @@ const CreateShareBody = z.discriminatedUnion("kind", [
 
 const ShareEnvelope = z.object({ share: ShareCardSchema }).openapi("ShareEnvelope");
 
-const list = createRoute({
+const listSharesRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/shares",
+  path: "/",
   tags: TAGS,
   summary: "List share cards, newest first",
   responses: {
@@ -46,10 +46,10 @@ const list = createRoute({
   },
 });
 
-const create = createRoute({
+const createShareRoute = createRoute({
   ...authed,
   method: "post",
-  path: "/shares",
+  path: "/",
   tags: TAGS,
   summary: "Create a share card",
   description: "A public card of an order (item name, store, image, status; the money only " +
@@ -64,10 +64,10 @@ const create = createRoute({
   },
 });
 
-const remove = createRoute({
+const deleteShareRoute = createRoute({
   ...authed,
   method: "delete",
-  path: "/shares/{slug}",
+  path: "/{slug}",
   tags: TAGS,
   summary: "Delete a share card",
   description: "Its page and image answer 404 at once.",
@@ -75,47 +75,56 @@ const remove = createRoute({
   responses: { 200: jsonResponse(OkSchema, "Deleted"), ...errors(401, 404) },
 });
 
+export const listShares: AppRouteHandler<typeof listSharesRoute> = async (c) => {
+  return c.json({ shares: await shareStore.listShares(c.var.deps.kv, c.var.auth.userId) }, 200);
+};
+
+export const createShare: AppRouteHandler<typeof createShareRoute> = async (c) => {
+  const { kv, now, config, events } = c.var.deps;
+  const body = c.req.valid("json");
+  const user = await currentUser(c);
+  const at = now();
+  let text: CardText;
+  if (body.kind === "order") {
+    const order = found(await getOrder(kv, user.id, body.orderId), "Order not found");
+    text = orderCard(order, body.showPrices ?? false);
+  } else {
+    text = profitCard(await readProfitability(kv, user, body.range, at));
+  }
+  const slug = randomHex(8);
+  const share: ShareCard = {
+    slug,
+    kind: body.kind,
+    url: `${config.baseUrl}/s/${slug}`,
+    createdAt: new Date(at).toISOString(),
+    ...text,
+  };
+  const event = buildEvent("share.created", user.id, { share }, at);
+  const outcome = await createItem(
+    kv,
+    shareStore.SHARES,
+    user.id,
+    slug,
+    share,
+    (op) => events.bus.commit(op, [event]),
+  );
+  if (outcome === "account_gone") throw unauthorized();
+  if (outcome === "limit") {
+    throw new ApiError(429, `Share limit reached (${SHARES_MAX} per account)`);
+  }
+  return c.json({ share }, 201);
+};
+
+export const deleteShare: AppRouteHandler<typeof deleteShareRoute> = async (c) => {
+  const { kv } = c.var.deps;
+  found(
+    await deleteItem(kv, shareStore.SHARES, c.var.auth.userId, c.req.valid("param").slug),
+    NOT_FOUND,
+  );
+  return c.json({ ok: true as const }, 200);
+};
+
 export const shareRoutes = createRouter()
-  .openapi(list, async (c) => {
-    return c.json({ shares: await listShares(c.var.deps.kv, c.var.auth.userId) }, 200);
-  })
-  .openapi(create, async (c) => {
-    const { kv, now, config, events } = c.var.deps;
-    const body = c.req.valid("json");
-    const user = await currentUser(c);
-    const at = now();
-    let text: CardText;
-    if (body.kind === "order") {
-      const order = found(await getOrder(kv, user.id, body.orderId), "Order not found");
-      text = orderCard(order, body.showPrices ?? false);
-    } else {
-      text = profitCard(await readProfitability(kv, user, body.range, at));
-    }
-    const slug = randomHex(8);
-    const share: ShareCard = {
-      slug,
-      kind: body.kind,
-      url: `${config.baseUrl}/s/${slug}`,
-      createdAt: new Date(at).toISOString(),
-      ...text,
-    };
-    const event = buildEvent("share.created", user.id, { share }, at);
-    const outcome = await createItem(
-      kv,
-      SHARES,
-      user.id,
-      slug,
-      share,
-      (op) => events.bus.commit(op, [event]),
-    );
-    if (outcome === "account_gone") throw unauthorized();
-    if (outcome === "limit") {
-      throw new ApiError(429, `Share limit reached (${SHARES_MAX} per account)`);
-    }
-    return c.json({ share }, 201);
-  })
-  .openapi(remove, async (c) => {
-    const { kv } = c.var.deps;
-    found(await deleteItem(kv, SHARES, c.var.auth.userId, c.req.valid("param").slug), NOT_FOUND);
-    return c.json({ ok: true as const }, 200);
-  });
+  .openapi(listSharesRoute, listShares)
+  .openapi(createShareRoute, createShare)
+  .openapi(deleteShareRoute, deleteShare);

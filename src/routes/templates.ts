@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { badRequest } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { found, resourceParam } from "../http/scope.ts";
 import { compileTemplate } from "../intake/email/custom.ts";
 import { builtInTemplates } from "../intake/email/templates.ts";
@@ -26,10 +26,10 @@ const NOT_FOUND = "Template not found";
 const IdParam = resourceParam("id", NOT_FOUND, { example: "tmpl_01jq4w5v2x8c9d0e1f" });
 const TemplateEnvelope = z.object({ template: TemplateSchema }).openapi("TemplateEnvelope");
 
-const all = createRoute({
+const getTemplatesRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/templates",
+  path: "/",
   tags: TAGS,
   summary: "Built-in and custom email templates",
   responses: {
@@ -41,10 +41,10 @@ const all = createRoute({
   },
 });
 
-const listCustom = createRoute({
+const listCustomRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/templates/custom",
+  path: "/custom",
   tags: TAGS,
   summary: "Custom templates, newest first",
   responses: {
@@ -53,10 +53,10 @@ const listCustom = createRoute({
   },
 });
 
-const create = createRoute({
+const createCustomRoute = createRoute({
   ...authed,
   method: "post",
-  path: "/templates/custom",
+  path: "/custom",
   tags: TAGS,
   summary: "Create a custom template",
   description: "Tried newest first, before the built-in templates, on every message whose " +
@@ -68,10 +68,10 @@ const create = createRoute({
   responses: { 201: jsonResponse(TemplateEnvelope, "Created"), ...errors(400, 401, 413) },
 });
 
-const patch = createRoute({
+const updateCustomRoute = createRoute({
   ...authed,
   method: "patch",
-  path: "/templates/custom/{id}",
+  path: "/custom/{id}",
   tags: TAGS,
   summary: "Change a custom template",
   description: "Changes the fields sent, validated as on create.",
@@ -79,10 +79,10 @@ const patch = createRoute({
   responses: { 200: jsonResponse(TemplateEnvelope, "Changed"), ...errors(400, 401, 404, 413) },
 });
 
-const remove = createRoute({
+const deleteCustomRoute = createRoute({
   ...authed,
   method: "delete",
-  path: "/templates/custom/{id}",
+  path: "/custom/{id}",
   tags: TAGS,
   summary: "Delete a custom template",
   request: { params: IdParam },
@@ -96,47 +96,57 @@ function valid(t: StoredTemplate): StoredTemplate {
   return t;
 }
 
-export const templateRoutes = createRouter()
-  .openapi(all, async (c) => {
-    const custom = await listTemplates(c.var.deps.kv, c.var.auth.userId);
-    return c.json({ builtIn: builtInTemplates(), custom }, 200);
-  })
-  .openapi(listCustom, async (c) => {
-    return c.json({ items: await listTemplates(c.var.deps.kv, c.var.auth.userId) }, 200);
-  })
-  .openapi(create, async (c) => {
-    const { kv, now } = c.var.deps;
-    const body = c.req.valid("json");
-    const at = now();
-    const template = valid({
-      id: newId("tmpl", at),
-      name: body.name,
-      match: body.match,
-      fields: body.fields,
-      ...(body.status ? { status: body.status } : {}),
-      createdAt: new Date(at).toISOString(),
-    });
-    await createTemplate(kv, c.var.auth.userId, template);
-    return c.json({ template }, 201);
-  })
-  .openapi(patch, async (c) => {
-    const { kv, now } = c.var.deps;
-    const body = c.req.valid("json");
-    const userId = c.var.auth.userId;
-    const { id } = c.req.valid("param");
-    const current = found(await getTemplate(kv, userId, id), NOT_FOUND);
-    const next = valid({
-      ...current,
-      ...Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)),
-      updatedAt: new Date(now()).toISOString(),
-    });
-    const stored = found(await changeTemplate(kv, userId, id, () => next), NOT_FOUND);
-    return c.json({ template: stored }, 200);
-  })
-  .openapi(remove, async (c) => {
-    found(
-      await deleteTemplate(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id),
-      NOT_FOUND,
-    );
-    return c.json({ ok: true as const }, 200);
+export const getTemplates: AppRouteHandler<typeof getTemplatesRoute> = async (c) => {
+  const custom = await listTemplates(c.var.deps.kv, c.var.auth.userId);
+  return c.json({ builtIn: builtInTemplates(), custom }, 200);
+};
+
+export const listCustom: AppRouteHandler<typeof listCustomRoute> = async (c) => {
+  return c.json({ items: await listTemplates(c.var.deps.kv, c.var.auth.userId) }, 200);
+};
+
+export const createCustom: AppRouteHandler<typeof createCustomRoute> = async (c) => {
+  const { kv, now } = c.var.deps;
+  const body = c.req.valid("json");
+  const at = now();
+  const template = valid({
+    id: newId("tmpl", at),
+    name: body.name,
+    match: body.match,
+    fields: body.fields,
+    ...(body.status ? { status: body.status } : {}),
+    createdAt: new Date(at).toISOString(),
   });
+  await createTemplate(kv, c.var.auth.userId, template);
+  return c.json({ template }, 201);
+};
+
+export const updateCustom: AppRouteHandler<typeof updateCustomRoute> = async (c) => {
+  const { kv, now } = c.var.deps;
+  const body = c.req.valid("json");
+  const userId = c.var.auth.userId;
+  const { id } = c.req.valid("param");
+  const current = found(await getTemplate(kv, userId, id), NOT_FOUND);
+  const next = valid({
+    ...current,
+    ...Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)),
+    updatedAt: new Date(now()).toISOString(),
+  });
+  const stored = found(await changeTemplate(kv, userId, id, () => next), NOT_FOUND);
+  return c.json({ template: stored }, 200);
+};
+
+export const deleteCustom: AppRouteHandler<typeof deleteCustomRoute> = async (c) => {
+  found(
+    await deleteTemplate(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id),
+    NOT_FOUND,
+  );
+  return c.json({ ok: true as const }, 200);
+};
+
+export const templateRoutes = createRouter()
+  .openapi(getTemplatesRoute, getTemplates)
+  .openapi(listCustomRoute, listCustom)
+  .openapi(createCustomRoute, createCustom)
+  .openapi(updateCustomRoute, updateCustom)
+  .openapi(deleteCustomRoute, deleteCustom);

@@ -1,16 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authed, errors, jsonResponse } from "../http/openapi.ts";
 import { logLimitQuery, type PageBounds, parsePaging } from "../http/paging.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import { WebhookLogSchema } from "../schemas/webhooks/subscriptions.ts";
 import { listWebhookLogs } from "../store/webhooks/logs.ts";
 
 const BOUNDS: PageBounds = { defaultLimit: 100, maxLimit: 500 };
 
-const route = createRoute({
+const getWebhookLogsRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/webhook-logs",
+  path: "/",
   tags: ["Webhook subscriptions"],
   summary: "Webhook delivery log, newest first",
   description: "One entry per delivery attempt, test deliveries included, kept 7 days.",
@@ -21,7 +21,9 @@ const route = createRoute({
   },
 });
 
-export const webhookLogRoutes = createRouter().openapi(route, async (c) => {
+export const getWebhookLogs: AppRouteHandler<typeof getWebhookLogsRoute> = async (c) => {
   const { limit } = parsePaging(c.req.valid("query"), BOUNDS);
   return c.json({ logs: await listWebhookLogs(c.var.deps.kv, c.var.auth.userId, limit) }, 200);
-});
+};
+
+export const webhookLogRoutes = createRouter().openapi(getWebhookLogsRoute, getWebhookLogs);

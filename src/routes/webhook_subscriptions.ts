@@ -11,7 +11,7 @@ import { found, resourceParam } from "../http/scope.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
 import { pageOf, pageSchema, PagingQuery, parsePaging } from "../http/paging.ts";
 import { checkedReceiverUrl } from "../http/receiver_url.ts";
-import { createRouter } from "../http/router.ts";
+import { type AppRouteHandler, createRouter } from "../http/router.ts";
 import type { SecretBox } from "../lib/secret_box.ts";
 import {
   CreateSubscriptionBody,
@@ -44,10 +44,10 @@ function secretBox(deps: AppDeps): SecretBox {
   );
 }
 
-const list = createRoute({
+const listWebhookSubscriptionsRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/webhook-subscriptions",
+  path: "/",
   tags: TAGS,
   summary: "List webhook subscriptions, newest first",
   request: { query: PagingQuery },
@@ -60,10 +60,10 @@ const list = createRoute({
   },
 });
 
-const get = createRoute({
+const getWebhookSubscriptionRoute = createRoute({
   ...authed,
   method: "get",
-  path: "/webhook-subscriptions/{id}",
+  path: "/{id}",
   tags: TAGS,
   summary: "One webhook subscription",
   request: { params: IdParam },
@@ -73,10 +73,10 @@ const get = createRoute({
   },
 });
 
-const create = createRoute({
+const createWebhookSubscriptionRoute = createRoute({
   ...authed,
   method: "post",
-  path: "/webhook-subscriptions",
+  path: "/",
   tags: TAGS,
   summary: "Create a webhook subscription",
   description: `Returns the signing secret once. At most ${MAX_SUBSCRIPTIONS} per account ` +
@@ -89,10 +89,10 @@ const create = createRoute({
   },
 });
 
-const patch = createRoute({
+const updateWebhookSubscriptionRoute = createRoute({
   ...authed,
   method: "patch",
-  path: "/webhook-subscriptions/{id}",
+  path: "/{id}",
   tags: TAGS,
   summary: "Change a webhook subscription",
   description: "Changes only the fields sent, validated as on create. `active: true` also " +
@@ -104,20 +104,20 @@ const patch = createRoute({
   },
 });
 
-const remove = createRoute({
+const deleteWebhookSubscriptionRoute = createRoute({
   ...authed,
   method: "delete",
-  path: "/webhook-subscriptions/{id}",
+  path: "/{id}",
   tags: TAGS,
   summary: "Delete a webhook subscription",
   request: { params: IdParam },
   responses: { 200: jsonResponse(OkSchema, "Deleted"), ...errors(401, 404) },
 });
 
-const test = createRoute({
+const testWebhookSubscriptionRoute = createRoute({
   ...authed,
   method: "post",
-  path: "/webhook-subscriptions/{id}/test",
+  path: "/{id}/test",
   tags: TAGS,
   summary: "Send a test event now",
   description: "Sends a signed envelope with an `evt_test_` id, `data: {test: true}` and " +
@@ -131,10 +131,10 @@ const test = createRoute({
   },
 });
 
-const rotate = createRoute({
+const rotateWebhookSubscriptionSecretRoute = createRoute({
   ...authed,
   method: "post",
-  path: "/webhook-subscriptions/{id}/rotate-secret",
+  path: "/{id}/rotate-secret",
   tags: TAGS,
   summary: "Issue a new signing secret",
   description: "The old secret stops working at once (no overlap). Also sets `active: true`, " +
@@ -146,20 +146,25 @@ const rotate = createRoute({
   },
 });
 
-export const webhookSubscriptionRoutes = createRouter()
-  .openapi(list, async (c) => {
+export const listWebhookSubscriptions: AppRouteHandler<typeof listWebhookSubscriptionsRoute> =
+  async (c) => {
     const { kv } = c.var.deps;
     const subs = await listSubscriptions(kv, c.var.auth.userId);
     return c.json(pageOf(subs.map(publicSubscription), parsePaging(c.req.valid("query"))), 200);
-  })
-  .openapi(get, async (c) => {
-    const sub = found(
-      await getSubscription(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id),
-      NOT_FOUND,
-    );
-    return c.json(publicSubscription(sub), 200);
-  })
-  .openapi(create, async (c) => {
+  };
+
+export const getWebhookSubscription: AppRouteHandler<typeof getWebhookSubscriptionRoute> = async (
+  c,
+) => {
+  const sub = found(
+    await getSubscription(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id),
+    NOT_FOUND,
+  );
+  return c.json(publicSubscription(sub), 200);
+};
+
+export const createWebhookSubscription: AppRouteHandler<typeof createWebhookSubscriptionRoute> =
+  async (c) => {
     const deps = c.var.deps;
     const body = c.req.valid("json");
     const box = secretBox(deps);
@@ -174,8 +179,10 @@ export const webhookSubscriptionRoutes = createRouter()
       throw new ApiError(429, `Webhook subscription limit reached (${MAX_SUBSCRIPTIONS})`);
     }
     return c.json({ ...publicSubscription(result.sub), secret: result.secret }, 201);
-  })
-  .openapi(patch, async (c) => {
+  };
+
+export const updateWebhookSubscription: AppRouteHandler<typeof updateWebhookSubscriptionRoute> =
+  async (c) => {
     const deps = c.var.deps;
     const body = c.req.valid("json");
     const { id } = c.req.valid("param");
@@ -195,28 +202,45 @@ export const webhookSubscriptionRoutes = createRouter()
       NOT_FOUND,
     );
     return c.json(publicSubscription(sub), 200);
-  })
-  .openapi(remove, async (c) => {
+  };
+
+export const deleteWebhookSubscription: AppRouteHandler<typeof deleteWebhookSubscriptionRoute> =
+  async (c) => {
     found(
       await deleteSubscription(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id),
       NOT_FOUND,
     );
     return c.json({ ok: true as const }, 200);
-  })
-  .openapi(test, async (c) => {
-    const deps = c.var.deps;
-    const { eventType } = c.req.valid("json");
-    const sub = found(
-      await getSubscription(deps.kv, c.var.auth.userId, c.req.valid("param").id),
-      NOT_FOUND,
-    );
-    return c.json(await sendTestEvent(deps, sub, eventType ?? sub.eventTypes[0]), 200);
-  })
-  .openapi(rotate, async (c) => {
-    const deps = c.var.deps;
-    const userId = c.var.auth.userId;
-    const { id } = c.req.valid("param");
-    found(await getSubscription(deps.kv, userId, id), NOT_FOUND);
-    const rotated = found(await rotateSecret(deps.kv, secretBox(deps), userId, id), NOT_FOUND);
-    return c.json({ ...publicSubscription(rotated.sub), secret: rotated.secret }, 200);
-  });
+  };
+
+export const testWebhookSubscription: AppRouteHandler<typeof testWebhookSubscriptionRoute> = async (
+  c,
+) => {
+  const deps = c.var.deps;
+  const { eventType } = c.req.valid("json");
+  const sub = found(
+    await getSubscription(deps.kv, c.var.auth.userId, c.req.valid("param").id),
+    NOT_FOUND,
+  );
+  return c.json(await sendTestEvent(deps, sub, eventType ?? sub.eventTypes[0]), 200);
+};
+
+export const rotateWebhookSubscriptionSecret: AppRouteHandler<
+  typeof rotateWebhookSubscriptionSecretRoute
+> = async (c) => {
+  const deps = c.var.deps;
+  const userId = c.var.auth.userId;
+  const { id } = c.req.valid("param");
+  found(await getSubscription(deps.kv, userId, id), NOT_FOUND);
+  const rotated = found(await rotateSecret(deps.kv, secretBox(deps), userId, id), NOT_FOUND);
+  return c.json({ ...publicSubscription(rotated.sub), secret: rotated.secret }, 200);
+};
+
+export const webhookSubscriptionRoutes = createRouter()
+  .openapi(listWebhookSubscriptionsRoute, listWebhookSubscriptions)
+  .openapi(getWebhookSubscriptionRoute, getWebhookSubscription)
+  .openapi(createWebhookSubscriptionRoute, createWebhookSubscription)
+  .openapi(updateWebhookSubscriptionRoute, updateWebhookSubscription)
+  .openapi(deleteWebhookSubscriptionRoute, deleteWebhookSubscription)
+  .openapi(testWebhookSubscriptionRoute, testWebhookSubscription)
+  .openapi(rotateWebhookSubscriptionSecretRoute, rotateWebhookSubscriptionSecret);

@@ -20,7 +20,7 @@ import {
   listMailboxesToPoll,
   saveMailboxCursor,
 } from "../../store/intake/email_sources.ts";
-import { customTemplatesOf, receiveMail, rereadMail } from "../mail.ts";
+import { customTemplatesOf, mailOptions, receiveMail, rereadMail } from "../mail.ts";
 import { MailboxError, mailboxFailure, type MailboxLogin, MailboxSession } from "./client.ts";
 import { loginOf, rebindPassword } from "./host.ts";
 import { activity } from "../../lib/activity.ts";
@@ -220,13 +220,7 @@ async function readNew(
   const last = uids.at(-1) ?? cursor.historyUntil;
   const templates = await customTemplatesOf(deps.kv, userId);
   const skipped: number[] = [];
-  const options = {
-    now: deps.now(),
-    billing: deps.config,
-    events: deps.events.bus,
-    templates,
-    reader: deps.emailReader,
-  };
+  const options = { ...mailOptions(deps), templates };
   for await (const batch of session.messages(uids, skipped)) {
     for (const { uid, raw } of batch) {
       const mail = { userId, raw, source };

@@ -4,20 +4,15 @@
  * as polling (host.ts, client.ts), so a test that passes is a poll that connects.
  */
 import type { IntakeDeps } from "../deps.ts";
+import type { MailboxTarget } from "../../domain/email_source_changes.ts";
 import { checkMailboxHost } from "./host.ts";
 import { MailboxError, mailboxFailure, MailboxSession } from "./client.ts";
 
 /** A test answers within this long, whatever the server does. */
 export const TEST_CONNECTION_MS = 10_000;
 
-export interface MailboxSettings {
-  host: string;
-  port: number;
-  tls: boolean;
-  username: string;
-  password: string;
-  mailbox: string;
-}
+/** Where to sign in (domain/email_source_changes.ts `MailboxTarget`) and with which password. */
+export type MailboxSettings = MailboxTarget & { password: string };
 
 export type ConnectionTest =
   | { ok: true; mailbox: string }
