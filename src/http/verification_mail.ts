@@ -1,7 +1,7 @@
 /** The email-verification mail, sent by register (with SMTP configured) and on request. */
 import type { AppDeps } from "../deps.ts";
 import type { UserRecord } from "../domain/account/user.ts";
-import { verificationMail } from "../domain/account_mail.ts";
+import { verificationMail } from "../domain/account/mail.ts";
 import { issueVerificationToken } from "../store/account/email_verifications.ts";
 
 /**

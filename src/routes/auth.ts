@@ -30,7 +30,7 @@ import * as passwordResets from "../store/account/password_resets.ts";
 import { buildSnapshot } from "../store/snapshot.ts";
 import { registrationGuard } from "../store/account/invitations.ts";
 import { REFUSAL_TEXT } from "../domain/account/registration.ts";
-import { resetMail } from "../domain/account_mail.ts";
+import { resetMail } from "../domain/account/mail.ts";
 import { createUser, findUserByLogin, isOperator } from "../store/account/users.ts";
 
 /** With `TURNSTILE_SECRET_KEY` set, register and login need a good bot-check token. */

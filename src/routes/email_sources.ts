@@ -10,7 +10,7 @@ import {
   applySourceChanges,
   missingOnCreate,
   type SourceChanges,
-} from "../domain/email_source_changes.ts";
+} from "../domain/intake/email_source_changes.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../http/openapi.ts";
@@ -163,7 +163,7 @@ async function sealedPassword(deps: AppDeps, source: StoredEmailSource, password
 }
 
 /**
- * `body` applied to `base` (domain/email_source_changes.ts), then the I/O its rules leave: the
+ * `body` applied to `base` (domain/intake/email_source_changes.ts), then the I/O its rules leave: the
  * mailbox host checked when it or TLS changed, a new password sealed.
  */
 async function applied(deps: AppDeps, base: StoredEmailSource, body: SourceChanges, now: number) {

@@ -6,7 +6,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { mailboxBinding, publicSource } from "../domain/intake/email_source.ts";
-import { testTarget } from "../domain/email_source_changes.ts";
+import { testTarget } from "../domain/intake/email_source_changes.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { authed, errors, jsonBody, jsonResponse } from "../http/openapi.ts";
 import { rateLimit } from "../http/rate_limit.ts";

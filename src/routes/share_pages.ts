@@ -5,7 +5,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Handler } from "hono";
-import { isShareSlug, SHARE_PAGE_CSP, sharePage } from "../domain/share_page.ts";
+import { isShareSlug, SHARE_PAGE_CSP, sharePage } from "../domain/insights/share_page.ts";
 import { CARD_FONT, cardSvg } from "../domain/insights/share_svg.ts";
 import type { ShareCard } from "../domain/events/envelope.ts";
 import { errors } from "../http/openapi.ts";

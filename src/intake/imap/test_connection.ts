@@ -4,14 +4,14 @@
  * as polling (host.ts, client.ts), so a test that passes is a poll that connects.
  */
 import type { IntakeDeps } from "../deps.ts";
-import type { MailboxTarget } from "../../domain/email_source_changes.ts";
+import type { MailboxTarget } from "../../domain/intake/email_source_changes.ts";
 import { checkMailboxHost } from "./host.ts";
 import { MailboxError, mailboxFailure, MailboxSession } from "./client.ts";
 
 /** A test answers within this long, whatever the server does. */
 export const TEST_CONNECTION_MS = 10_000;
 
-/** Where to sign in (domain/email_source_changes.ts `MailboxTarget`) and with which password. */
+/** Where to sign in (domain/intake/email_source_changes.ts `MailboxTarget`) and with which password. */
 export type MailboxSettings = MailboxTarget & { password: string };
 
 export type ConnectionTest =

@@ -10,7 +10,7 @@ import {
   movesMailbox,
   PASSWORD_FOR_MOVE,
   type StoredEmailSource,
-} from "./intake/email_source.ts";
+} from "./email_source.ts";
 
 /** The fields a create or an edit may send (validated for shape by the API schema). */
 export interface SourceChanges {

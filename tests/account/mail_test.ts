@@ -1,5 +1,5 @@
 import { deepStrictEqual as eq, ok } from "node:assert/strict";
-import { resetMail, verificationMail } from "../../src/domain/account_mail.ts";
+import { resetMail, verificationMail } from "../../src/domain/account/mail.ts";
 
 Deno.test("account mails: to the address, with the token's link encoded", () => {
   const reset = resetMail("https://orders.example.org", "sam@example.com", "a+b/c");

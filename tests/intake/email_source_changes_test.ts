@@ -4,7 +4,7 @@ import {
   applySourceChanges,
   missingOnCreate,
   testTarget,
-} from "../../src/domain/email_source_changes.ts";
+} from "../../src/domain/intake/email_source_changes.ts";
 
 const NOW = Date.parse("2026-03-03T10:00:00Z");
 

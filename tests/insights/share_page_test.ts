@@ -1,5 +1,5 @@
 import { equal, ok } from "node:assert/strict";
-import { isShareSlug, sharePage } from "../../src/domain/share_page.ts";
+import { isShareSlug, sharePage } from "../../src/domain/insights/share_page.ts";
 
 Deno.test("isShareSlug: lower-case letters and digits, not longer than an id", () => {
   equal(isShareSlug("3f9a0c1d2b4e6a78"), true);

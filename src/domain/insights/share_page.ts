@@ -2,9 +2,9 @@
  * The public page of a share card (`GET /s/<slug>`): HTML with Open Graph and Twitter card tags
  * around the card image, showing nothing the card does not. Pure: the route serves it.
  */
-import { MAX_ID_LENGTH } from "../lib/ids.ts";
-import type { CardText } from "./insights/share.ts";
-import { CARD_HEIGHT, CARD_WIDTH } from "./insights/share_svg.ts";
+import { MAX_ID_LENGTH } from "../../lib/ids.ts";
+import type { CardText } from "./share.ts";
+import { CARD_HEIGHT, CARD_WIDTH } from "./share_svg.ts";
 
 const SLUG = /^[0-9a-z]+$/;
 
