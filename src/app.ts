@@ -5,46 +5,50 @@ import { ApiError, errorResponse } from "./http/errors.ts";
 import { UpstreamError } from "./errors.ts";
 import { registerSecurity } from "./http/openapi.ts";
 import { createRouter } from "./http/router.ts";
-import { mountDocs } from "./routes/docs.ts";
-import { healthRoutes } from "./routes/health.ts";
-import { authRoutes } from "./routes/auth.ts";
-import { authCredentialRoutes } from "./routes/auth_credentials.ts";
-import { authProviderRoutes } from "./routes/auth_providers.ts";
-import { apiKeyRoutes } from "./routes/api_keys.ts";
-import { accountDataRoutes, accountRoutes, stateRoutes } from "./routes/account.ts";
-import { profileRoutes } from "./routes/profiles.ts";
-import { landingRoutes } from "./routes/landing.ts";
-import { settingsRoutes } from "./routes/settings.ts";
-import { deploymentRoutes } from "./routes/deployment.ts";
-import { mailboxCheckRoutes } from "./routes/mailbox_checks.ts";
-import { inboxOrderRoutes } from "./routes/inbox_order.ts";
-import { invitationRoutes } from "./routes/invitations.ts";
-import { webhookLogRoutes } from "./routes/webhook_logs.ts";
-import { webhookSubscriptionRoutes } from "./routes/webhook_subscriptions.ts";
-import { orderRoutes } from "./routes/orders.ts";
-import { billingRoutes } from "./routes/billing.ts";
-import { emailSourceRoutes } from "./routes/email_sources.ts";
-import { emailIntakeRoutes, inboxRoutes } from "./routes/email_intake.ts";
-import { templateRoutes } from "./routes/templates.ts";
-import { orderIntakeRoutes } from "./routes/order_intake.ts";
-import { carrierRoutes, carrierStatusRoutes } from "./routes/carriers.ts";
-import { inboundMailRoutes } from "./routes/inbound_mail.ts";
-import { botRoutes } from "./routes/bots.ts";
-import { chatIntakeRoutes } from "./routes/chat_intake.ts";
-import { chatRoutes } from "./routes/chat.ts";
+import { mountDocs } from "./routes/service/docs.ts";
+import { healthRoutes } from "./routes/service/health.ts";
+import { authRoutes } from "./routes/account/auth.ts";
+import { authCredentialRoutes } from "./routes/account/auth_credentials.ts";
+import { authProviderRoutes } from "./routes/account/auth_providers.ts";
+import { apiKeyRoutes } from "./routes/account/api_keys.ts";
+import { accountDataRoutes, accountRoutes, stateRoutes } from "./routes/account/account.ts";
+import { profileRoutes } from "./routes/account/profiles.ts";
+import { landingRoutes } from "./routes/service/landing.ts";
+import { settingsRoutes } from "./routes/account/settings.ts";
+import { deploymentRoutes } from "./routes/service/deployment.ts";
+import { mailboxCheckRoutes } from "./routes/intake/mailbox_checks.ts";
+import { inboxOrderRoutes } from "./routes/intake/inbox_order.ts";
+import { invitationRoutes } from "./routes/account/invitations.ts";
+import { webhookLogRoutes } from "./routes/webhooks/logs.ts";
+import { webhookSubscriptionRoutes } from "./routes/webhooks/subscriptions.ts";
+import { orderRoutes } from "./routes/orders/orders.ts";
+import { billingRoutes } from "./routes/billing/billing.ts";
+import { emailSourceRoutes } from "./routes/intake/email_sources.ts";
+import { emailIntakeRoutes, inboxRoutes } from "./routes/intake/email.ts";
+import { templateRoutes } from "./routes/intake/templates.ts";
+import { orderIntakeRoutes } from "./routes/intake/order_messages.ts";
+import { carrierRoutes, carrierStatusRoutes } from "./routes/tracking/carriers.ts";
+import { inboundMailRoutes } from "./routes/intake/inbound_mail.ts";
+import { botRoutes } from "./routes/chat/bots.ts";
+import { chatIntakeRoutes } from "./routes/intake/chat_posts.ts";
+import { chatRoutes } from "./routes/chat/chat.ts";
 import {
   embedCopierRoutes,
   embedSampleRoutes,
   embedUserScriptRoutes,
-} from "./routes/embed_copier.ts";
-import { recurringCostRoutes } from "./routes/recurring_costs.ts";
-import { calendarRoutes, leaderboardRoutes, profitabilityRoutes } from "./routes/insights.ts";
-import { shareRoutes } from "./routes/shares.ts";
-import { emailVerificationRoutes } from "./routes/email_verification.ts";
-import { sharePageRoutes } from "./routes/share_pages.ts";
+} from "./routes/chat/embed_copier.ts";
+import { recurringCostRoutes } from "./routes/insights/recurring_costs.ts";
+import {
+  calendarRoutes,
+  leaderboardRoutes,
+  profitabilityRoutes,
+} from "./routes/insights/insights.ts";
+import { shareRoutes } from "./routes/insights/shares.ts";
+import { emailVerificationRoutes } from "./routes/account/email_verification.ts";
+import { sharePageRoutes } from "./routes/insights/share_pages.ts";
 import { mountDashboard } from "./web/mount.ts";
-import { metricsRoutes, startMetrics } from "./routes/metrics.ts";
-import { operatorRoutes } from "./routes/operator.ts";
+import { metricsRoutes, startMetrics } from "./routes/service/metrics.ts";
+import { operatorRoutes } from "./routes/service/operator.ts";
 
 /**
  * The whole HTTP API for one set of dependencies, and the dashboard beside it. No I/O happens here: main.ts and the tests
