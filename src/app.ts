@@ -30,13 +30,10 @@ import { orderIntakeRoutes } from "./routes/intake/order_messages.ts";
 import { carrierRoutes, carrierStatusRoutes } from "./routes/tracking/carriers.ts";
 import { inboundMailRoutes } from "./routes/intake/inbound_mail.ts";
 import { botRoutes } from "./routes/chat/bots.ts";
-import { chatIntakeRoutes } from "./routes/intake/chat_posts.ts";
+import { chatPostRoutes } from "./routes/intake/chat_posts.ts";
 import { chatRoutes } from "./routes/chat/chat.ts";
-import {
-  embedCopierRoutes,
-  embedSampleRoutes,
-  embedUserScriptRoutes,
-} from "./routes/chat/embed_copier.ts";
+import { embedCopierRoutes, embedUserScriptRoutes } from "./routes/chat/embed_copier.ts";
+import { embedSampleRoutes } from "./routes/intake/embed_samples.ts";
 import { recurringCostRoutes } from "./routes/insights/recurring_costs.ts";
 import {
   calendarRoutes,
@@ -91,7 +88,7 @@ export function createApp(deps: AppDeps) {
     .route("/carrier-status", carrierStatusRoutes)
     .route("/inbound", inboundMailRoutes)
     .route("/bots", botRoutes)
-    .route("/webhooks", chatIntakeRoutes) // inbound chat posts (intake), not outbound delivery
+    .route("/webhooks", chatPostRoutes) // inbound chat posts (intake), not outbound delivery
     .route("/chat", chatRoutes)
     .route("/embed-copier", embedCopierRoutes)
     .route("/embed-samples", embedSampleRoutes)

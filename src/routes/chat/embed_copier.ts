@@ -4,24 +4,18 @@ import { userscript } from "../../chat/userscript.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AccountGoneError } from "../../errors.ts";
 import { unauthorized } from "../../http/errors.ts";
-import { authed, errors, jsonBody, jsonResponse, OkSchema } from "../../http/openapi.ts";
+import { authed, errors, jsonBody, jsonResponse } from "../../http/openapi.ts";
 import { takeOrRefuse } from "../../http/rate_limit.ts";
 import { type AppRouteHandler, createRouter } from "../../http/router.ts";
-import { found, resourceParam } from "../../http/scope.ts";
 import { MAX_ID_LENGTH } from "../../lib/ids.ts";
-import {
-  ChatAnswerSchema,
-  CopierConfigSchema,
-  CopierSubmitBody,
-  EmbedSampleSchema,
-} from "../../schemas/chat/chat.ts";
+import { CopierConfigSchema, CopierSubmitBody } from "../../schemas/chat/chat.ts";
+import { ChatAnswerSchema } from "../../schemas/intake/chat_posts.ts";
 import {
   type CopierRecord,
   findCopierUser,
   getCopier,
   rotateCopier,
 } from "../../store/chat/embed_copier.ts";
-import { deleteSample, listSamples, SAMPLES_LISTED } from "../../store/intake/embed_samples.ts";
 
 const TAGS = ["Embed copier"];
 const SUBMISSIONS = { name: "embed-copier", limit: 30, message: "Too many submissions" };
@@ -77,35 +71,6 @@ const submitEmbedsRoute = createRoute({
     202: jsonResponse(ChatAnswerSchema, "Processed"),
     ...errors(400, 401, 413, 429),
   },
-});
-
-const listEmbedSamplesRoute = createRoute({
-  ...authed,
-  method: "get",
-  path: "/",
-  tags: TAGS,
-  summary: "Recent ignored chat posts",
-  description: `The embeds of up to ${SAMPLES_LISTED} recent chat posts that were ignored ` +
-    "(no checkout read from them), newest first, private values removed: what a bot sends, " +
-    "for writing a template. Each is kept 30 days.",
-  responses: {
-    200: jsonResponse(z.object({ items: z.array(EmbedSampleSchema) }), "The samples"),
-    ...errors(401),
-  },
-});
-
-const NOT_FOUND = "Embed sample not found";
-
-const deleteEmbedSampleRoute = createRoute({
-  ...authed,
-  method: "delete",
-  path: "/{id}",
-  tags: TAGS,
-  summary: "Delete an embed sample",
-  request: {
-    params: resourceParam("id", NOT_FOUND, { example: "log_01j9z3k8q2m4n6p8r0t2v4x6z8" }),
-  },
-  responses: { 200: jsonResponse(OkSchema, "Deleted"), ...errors(401, 404) },
 });
 
 const getEmbedCopierUserScriptRoute = createRoute({
@@ -164,17 +129,6 @@ export const submitEmbeds: AppRouteHandler<typeof submitEmbedsRoute> = async (c)
   return c.json(answer, 202);
 };
 
-export const listEmbedSamples: AppRouteHandler<typeof listEmbedSamplesRoute> = async (c) => {
-  const deps = c.var.deps;
-  return c.json({ items: await listSamples(deps.kv, c.var.auth.userId, deps.now()) }, 200);
-};
-
-export const deleteEmbedSample: AppRouteHandler<typeof deleteEmbedSampleRoute> = async (c) => {
-  const deleted = await deleteSample(c.var.deps.kv, c.var.auth.userId, c.req.valid("param").id);
-  found(deleted, NOT_FOUND);
-  return c.json({ ok: true as const }, 200);
-};
-
 export const getEmbedCopierUserScript: AppRouteHandler<typeof getEmbedCopierUserScriptRoute> = (
   c,
 ) => {
@@ -187,11 +141,6 @@ export const embedCopierRoutes = createRouter()
   .openapi(getEmbedCopierConfigRoute, getEmbedCopierConfig)
   .openapi(rotateEmbedCopierUrlRoute, rotateEmbedCopierUrl)
   .openapi(submitEmbedsRoute, submitEmbeds);
-
-/** `/embed-samples`: recent chat posts the reader ignored. */
-export const embedSampleRoutes = createRouter()
-  .openapi(listEmbedSamplesRoute, listEmbedSamples)
-  .openapi(deleteEmbedSampleRoute, deleteEmbedSample);
 
 /**
  * `/embed-copier/userscript.js`, the script itself: mounted after the samples, where the API

@@ -15,7 +15,7 @@ import { rateLimit } from "../../http/rate_limit.ts";
 import { chatPostOfForm } from "../../intake/chat_form.ts";
 import { type AppRouteHandler, createRouter } from "../../http/router.ts";
 import { MAX_ID_LENGTH } from "../../lib/ids.ts";
-import { ChatAnswerSchema, ChatPostBody, ChatPostForm } from "../../schemas/chat/chat.ts";
+import { ChatAnswerSchema, ChatPostBody, ChatPostForm } from "../../schemas/intake/chat_posts.ts";
 import { findBotByUrl } from "../../store/chat/bots.ts";
 
 /** The spec's chat intake limits: per client IP across all bots, then per bot URL. */
@@ -105,4 +105,4 @@ export const postChatIntake: AppRouteHandler<typeof postChatIntakeRoute> = async
   return c.json(answer, 202);
 };
 
-export const chatIntakeRoutes = createRouter().openapi(postChatIntakeRoute, postChatIntake);
+export const chatPostRoutes = createRouter().openapi(postChatIntakeRoute, postChatIntake);
