@@ -98,6 +98,17 @@ Deno.test("wings below HTTP take narrow dependency types of their own, never App
   equal(wide.join("\n"), "");
 });
 
+Deno.test("http/ knows no reader (intake/email/, intake/chat/): routes pass what it needs", async () => {
+  const wrong: string[] = [];
+  for (const [from, deps] of await graph()) {
+    if (folderOf(from) !== "http") continue;
+    for (const to of deps) {
+      if (/^src\/intake\/(email|chat)\//.test(to)) wrong.push(`${from} -> ${to}`);
+    }
+  }
+  equal(wrong.join("\n"), "");
+});
+
 Deno.test("no import cycles, type-only imports included", async () => {
   const edges = await graph();
   const cycles: string[] = [];

@@ -2,8 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { UserRecord } from "../domain/account/user.ts";
 import { resolveToken } from "../store/account/credentials.ts";
 import { getUser } from "../store/account/users.ts";
-import type { WorkspaceContext } from "../store/sections.ts";
-import { builtInTemplates } from "../intake/email/templates.ts";
+import type { Item, WorkspaceContext } from "../store/sections.ts";
 import type { AppEnv } from "./env.ts";
 import type { Principal } from "../store/account/credentials.ts";
 import { unauthorized } from "./errors.ts";
@@ -55,8 +54,15 @@ export async function currentUser(c: Context<AppEnv>): Promise<UserRecord> {
   return user;
 }
 
-/** What the snapshot and export sections read, for the caller's account. */
-export function workspaceOf(c: Context<AppEnv>, user: UserRecord): WorkspaceContext {
+/**
+ * What the snapshot and export sections read, for the caller's account. The built-in email
+ * templates are the intake wing's, passed in by the route (HTTP knows no reader).
+ */
+export function workspaceOf(
+  c: Context<AppEnv>,
+  user: UserRecord,
+  builtInTemplates: Item[],
+): WorkspaceContext {
   const { kv, now, apiKeyUse, config } = c.var.deps;
   return {
     kv,
@@ -64,7 +70,7 @@ export function workspaceOf(c: Context<AppEnv>, user: UserRecord): WorkspaceCont
     now: now(),
     apiKeyUse,
     mailDomain: config.mailDomain,
-    builtInTemplates: builtInTemplates(),
+    builtInTemplates,
     baseUrl: config.baseUrl,
   };
 }

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { checkUsername } from "../../domain/account/profile.ts";
 import { normaliseEmail, toPublicUser, type UserRecord } from "../../domain/account/user.ts";
 import { currentUser, workspaceOf } from "../../http/auth.ts";
+import { builtInTemplates } from "../../intake/email/templates.ts";
 import { ApiError, badRequest, unauthorized } from "../../http/errors.ts";
 import {
   authed,
@@ -196,12 +197,12 @@ export const checkUsernameAvailable: AppRouteHandler<typeof checkUsernameAvailab
 
 export const getState: AppRouteHandler<typeof getStateRoute> = async (c) => {
   const user = await currentUser(c);
-  return c.json(await buildSnapshot(workspaceOf(c, user)), 200);
+  return c.json(await buildSnapshot(workspaceOf(c, user, builtInTemplates())), 200);
 };
 
 export const exportAccount: AppRouteHandler<typeof exportAccountRoute> = async (c) => {
   const user = await currentUser(c);
-  const document = await buildExport(workspaceOf(c, user));
+  const document = await buildExport(workspaceOf(c, user, builtInTemplates()));
   const day = document.exportedAt.slice(0, 10);
   c.header("Content-Disposition", `attachment; filename="order-tracker-export-${day}.json"`);
   c.header("Cache-Control", "no-store");

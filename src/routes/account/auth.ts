@@ -6,6 +6,7 @@ import {
 } from "../../domain/account/password_reset.ts";
 import { EMAIL_MAX, linkedSignIns, toPublicUser } from "../../domain/account/user.ts";
 import { bearer, currentUser, workspaceOf } from "../../http/auth.ts";
+import { builtInTemplates } from "../../intake/email/templates.ts";
 import { sessionFor, sessionIssuing } from "../../http/session.ts";
 import { sendVerificationMail } from "../../http/verification_mail.ts";
 import { clientIp } from "../../http/client_ip.ts";
@@ -305,7 +306,7 @@ export const deleteSession: AppRouteHandler<typeof deleteSessionRoute> = async (
 
 export const getMe: AppRouteHandler<typeof getMeRoute> = async (c) => {
   const user = await currentUser(c);
-  const state = await buildSnapshot(workspaceOf(c, user));
+  const state = await buildSnapshot(workspaceOf(c, user, builtInTemplates()));
   const { config, kv } = c.var.deps;
   const operator = await isOperator(kv, config.operatorEmails, user);
   return c.json(
