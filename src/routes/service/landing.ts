@@ -1,22 +1,9 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { CARRIER_KEYS } from "../../domain/tracking/carriers.ts";
 import { jsonResponse } from "../../http/openapi.ts";
 import { type AppRouteHandler, createRouter } from "../../http/router.ts";
 import { landingSnapshot } from "../../store/service/stats.ts";
-
-const LandingStatsSchema = z.object({
-  generatedAt: z.string().openapi({ description: "When the figures were taken" }),
-  totalValueCents: z.number().int().openapi({
-    description: "Total value of the orders tracked on the platform, in cents, rounded down " +
-      "to two significant digits",
-  }),
-  ordersTracked: z.number().int().openapi({
-    description: "Orders stored on the platform, rounded down to two significant digits",
-  }),
-  platformsSupported: z.number().int().openapi({
-    description: "Shipping carriers whose tracking status the service looks up",
-  }),
-}).openapi("LandingStats");
+import { LandingStatsSchema } from "../../schemas/service/landing.ts";
 
 const getLandingStatsRoute = createRoute({
   method: "get",

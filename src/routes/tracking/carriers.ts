@@ -1,14 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { cachedAnswer, liveLookup, type TrackTarget } from "../../tracking/lookup.ts";
-import { CARRIER_KEYS, CARRIER_NAMES, type CarrierKey } from "../../domain/tracking/carriers.ts";
+import { CARRIER_NAMES, type CarrierKey } from "../../domain/tracking/carriers.ts";
 import { budgetShares, LOOKUP_SHARE } from "../../domain/tracking/tracker.ts";
-import { TRACKING_STATUSES, type TrackingResult } from "../../domain/tracking/answer.ts";
-import {
-  detectCarrier,
-  MAX_RAW_LENGTH,
-  type TrackingForm,
-  trackingKey,
-} from "../../domain/tracking/number.ts";
+import type { TrackingResult } from "../../domain/tracking/answer.ts";
+import { detectCarrier, type TrackingForm, trackingKey } from "../../domain/tracking/number.ts";
 import { calendarDate } from "../../domain/tracking/update.ts";
 import { UpstreamError } from "../../errors.ts";
 import { currentUser } from "../../http/auth.ts";
@@ -18,66 +13,15 @@ import { rateLimit } from "../../http/rate_limit.ts";
 import { type AppRouteHandler, createRouter } from "../../http/router.ts";
 import { compact } from "../../lib/compact.ts";
 import { safeTimeZone } from "../../lib/timezone.ts";
+import {
+  CarrierKeySchema,
+  CarrierListSchema,
+  CarrierStatusSchema,
+  DetectionSchema,
+  TrackingNumberParam,
+} from "../../schemas/tracking/carriers.ts";
 
 const tags = ["Carriers"];
-const CarrierKeySchema = z.enum(CARRIER_KEYS).openapi("CarrierKey", {
-  description: "`dhl` is DHL eCommerce / Paket, `dhl-express` DHL's air waybills",
-});
-
-const TrackingNumberParam = z.string().max(MAX_RAW_LENGTH).openapi({
-  description: "As printed or pasted: spaces and dashes are ignored, case too",
-  example: "1Z5R89390357567127",
-});
-
-const CarrierListSchema = z.object({
-  carriers: z.array(z.object({
-    key: CarrierKeySchema,
-    name: z.string().openapi({ example: "UPS" }),
-    configured: z.boolean().openapi({
-      description: "Whether this deployment has the carrier's API credentials; " +
-        "`GET /api/carrier-status` answers 503 for a carrier without them",
-    }),
-  })),
-}).openapi("CarrierList");
-
-const DetectionSchema = z.object({
-  valid: z.boolean(),
-  carrier: CarrierKeySchema.optional().openapi({ description: "Omitted when not valid" }),
-  trackingNumber: z.string().optional().openapi({
-    description: "The number normalised (upper case, no spaces or dashes); omitted when not valid",
-    example: "1Z5R89390357567127",
-  }),
-}).openapi("CarrierDetection");
-
-const TrackingEventSchema = z.object({
-  time: z.string().optional().openapi({
-    description: "ISO 8601: UTC (`Z`) when the carrier gave the time zone, else the local " +
-      "time of the scan's place without zone (`2024-11-22T13:58:00`), or a date",
-  }),
-  location: z.string().optional().openapi({ example: "PARAMUS, NJ, US" }),
-  description: z.string().openapi({ example: "Out For Delivery Today" }),
-}).openapi("TrackingEvent");
-
-const CarrierStatusSchema = z.object({
-  trackingNumber: z.string().openapi({ example: "1Z5R89390357567127" }),
-  carrier: CarrierKeySchema,
-  status: z.enum(TRACKING_STATUSES).openapi({
-    description: "`unknown` also when the carrier does not know the number; `pre_transit` is a " +
-      "label not yet scanned",
-  }),
-  delivered: z.boolean(),
-  estimatedDelivery: z.string().optional().openapi({
-    description: "Calendar date (account timezone where the carrier gave an instant)",
-    example: "2024-03-12",
-  }),
-  actualDelivery: z.string().optional().openapi({
-    description: "Calendar date of delivery in the account's timezone, when delivered",
-  }),
-  eventCount: z.number().int().openapi({ description: "Scans the carrier reported" }),
-  events: z.array(TrackingEventSchema).openapi({ description: "Newest first, at most 50" }),
-  checkedAt: z.string().openapi({ description: "When the carrier was asked" }),
-  cached: z.boolean().openapi({ description: "True when served from the workspace's cache" }),
-}).openapi("CarrierStatus");
 
 const getCarriersRoute = createRoute({
   method: "get",
