@@ -32,7 +32,7 @@ export async function getSettings(kv: Deno.Kv, userId: string): Promise<Workspac
   return (await kv.get<WorkspaceSettings>(keys.settings(userId))).value ?? DEFAULTS;
 }
 
-/** The settings read along with another read (see `AlsoRead` in intake_log.ts). */
+/** The settings read along with another read (see `AlsoRead` in intake/log.ts). */
 export function settingsRead(userId: string, seen: (settings: WorkspaceSettings) => void) {
   return {
     keys: [keys.settings(userId)],

@@ -2,7 +2,7 @@
  * The maintained insight sums: money per month and per day, calendar counts per day, and the
  * leaderboard's per-UTC-day and all-time sums, all KvU64 counters under
  * `["ws", userId, "insight", generation]`. Every order change adds the difference of the
- * order's contributions before and after (order_footprint.ts), in the order's own commit, so
+ * order's contributions before and after (orders/footprint.ts), in the order's own commit, so
  * the sums are exact under any interleaving of creates, merges, PATCH and DELETE.
  *
  * Days and months are those of the account's timezone. A timezone change starts a new

@@ -1,6 +1,6 @@
 /**
  * Order changes in KV. Every change (create, merge, PATCH, delete) is one commit holding the
- * order, its footprint difference (`order_footprint.ts`), a change entry for the search cache
+ * order, its footprint difference (`footprint.ts`), a change entry for the search cache
  * and the change's events, so none of them can disagree with the order.
  *
  * `ingestOrder` is the one create-or-merge entry point for every source (manual, email, chat);
