@@ -8,7 +8,7 @@ import { moneyValue } from "../money.ts";
 import { foldKeepingOffsets, memoByText } from "../text.ts";
 import type { Block, Image } from "./html.ts";
 import { isLabel } from "./labels.ts";
-import { attributeKind, describe, type Item, note, sameRow } from "./item_details.ts";
+import { attributeKind, describe, type Item, note, sameRow, splitLine } from "./item_details.ts";
 import { countedItems, labelledItems } from "./items_anchored.ts";
 import { isHeaderLine, textTableItems } from "./items_text_table.ts";
 import { evidence } from "./evidence.ts";
@@ -292,6 +292,19 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
         j++;
       } else if (kind !== "neutral" && attributes > 0) break;
       else if (attributes === 0 && j > i + 1 && kind !== "neutral") break;
+      // Boilerplate never stands between a name and its details (`Commande n° 7712`).
+      else if (attributes === 0 && kind !== "neutral" && isBoilerplate(blocks[j])) break;
+    }
+    // The item's price may stand alone under its details (`Cantidad: 1` / `64,90 €`).
+    if (attributes > 0 && j < Math.min(blocks.length, i + 6) && moneyValue(blocks[j].text)) j++;
+    if (attributes === 0) {
+      // `Name - Taille : M - Qté : 1`: a name carrying its own labelled details is an item.
+      const { name, details } = splitLine(blocks[i].text);
+      if (details.length > 0 && isName({ ...blocks[i], text: name })) {
+        const item = { name, block: i, evidence: evidence("generic", "item details") };
+        items.push(describe(item, blocks, i, i + 1));
+        continue;
+      }
     }
     if (attributes > 0 && isName(blocks[i]) && !isLabel(blocks[i].text, "quantity")) {
       const at = i + 1 < j && isBrandLine(blocks[i], blocks[i + 1], isName) ? i + 1 : i;

@@ -1,0 +1,104 @@
+/**
+ * General rules of the readers from the fifth unseen set (issue 22): an item's labelled details
+ * run together on one line or between dashes, a lone price under an item's details, a line that
+ * carries its own details as the item, a carrier label naming a carrier we do not look up.
+ */
+import { deepEqual, equal } from "node:assert/strict";
+import { detailParts, splitLine } from "../../../src/intake/email/item_details.ts";
+import { readEmail } from "../../../src/intake/email/read.ts";
+import type { MessageFields } from "../../../src/domain/order.ts";
+import { bytes, mail, NOW } from "./mail.ts";
+
+async function fields(text: string, subject: string): Promise<MessageFields> {
+  const read = await readEmail(
+    bytes(mail({ from: "Shop <orders@shop.example>", subject, text })),
+    { now: NOW },
+  );
+  equal(read.reading.kind, "order", JSON.stringify(read.reading));
+  return read.reading.kind === "order" ? read.reading.fields : {};
+}
+
+Deno.test("a line of several labelled details is cut into one part per label", () => {
+  deepEqual(detailParts("Size: L Color: Heather Oat Qty: 1"), [
+    "Size: L",
+    "Color: Heather Oat",
+    "Qty: 1",
+  ]);
+  deepEqual(detailParts("Couleur : écru - Taille : M"), ["Couleur : écru", "Taille : M"]);
+  deepEqual(detailParts("Qté : 1 - 49,99 €"), ["Qté : 1", "49,99 €"]);
+  // A label of two words is one key (`Unit price`, `Shoe size`), not two.
+  deepEqual(detailParts("Shoe size: 9 Unit price: $40.00"), ["Shoe size: 9", "Unit price: $40.00"]);
+  // A colon that follows no detail label cuts nothing.
+  deepEqual(detailParts("Star Wars: A New Hope Blu-ray"), ["Star Wars: A New Hope Blu-ray"]);
+});
+
+Deno.test("details printed after the name on its line are not the name", () => {
+  deepEqual(splitLine("Le città invisibili (Brossura) Quantità: 2"), {
+    name: "Le città invisibili (Brossura)",
+    details: ["Quantità: 2"],
+  });
+  deepEqual(splitLine("ロルバーン メモ L ブラック 数量:3"), {
+    name: "ロルバーン メモ L ブラック",
+    details: ["数量:3"],
+  });
+});
+
+Deno.test("pairs run together give size and quantity; a lone figure under them is the price", async () => {
+  const f = await fields(
+    [
+      "Your order has shipped.",
+      "",
+      "Order #: QX-20114",
+      "",
+      "Harbor Rain Shell",
+      "Size: L  Color: Navy  Qty: 1",
+      "$96.00",
+      "",
+      "Order total: $104.00",
+    ].join("\r\n"),
+    "Your order QX-20114 has shipped",
+  );
+  equal(f.itemSummary, "Harbor Rain Shell");
+  equal(f.size, "L");
+  equal(f.quantity, 1);
+  equal(f.price, "$96.00");
+});
+
+Deno.test("a line carrying its own labelled details is the item", async () => {
+  const f = await fields(
+    [
+      "Votre colis est en route !",
+      "",
+      "Commande n° 77120934",
+      "",
+      "Pull marin - Taille : S - Qté : 2",
+    ]
+      .join("\r\n"),
+    "Votre commande est expédiée",
+  );
+  equal(f.itemSummary, "Pull marin");
+  equal(f.size, "S");
+  equal(f.quantity, 2);
+  // A line of details only names no item.
+  const none = await fields(
+    ["Votre colis est en route !", "", "Commande n° 77120934", "", "Taille : S - Qté : 2"]
+      .join("\r\n"),
+    "Votre commande est expédiée",
+  );
+  equal(none.size, undefined);
+});
+
+Deno.test("a carrier label naming a carrier we do not look up leaves the carrier blank", async () => {
+  const text = (carrier: string) =>
+    [
+      "Your order has shipped.",
+      "Order number: 55012",
+      `Carrier: ${carrier}`,
+      "Tracking number: RX7301946285",
+    ].join("\r\n");
+  const other = await fields(text("Relais Express"), "Order 55012 shipped");
+  equal(other.trackingNumber, "RX7301946285");
+  equal(other.carrier, undefined);
+  const dhl = await fields(text("DHL eCommerce"), "Order 55012 shipped");
+  equal(dhl.carrier, "dhl");
+});
