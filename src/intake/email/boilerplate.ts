@@ -10,13 +10,13 @@ import { isAnyLabel } from "./labels.ts";
 
 /** Imperative words that open a button or link text. */
 const ACTION =
-  /^(?:view|see|track|manage|edit|change|cancel|return|shop|visit|go to|write|leave|rate|review|download|contact|sign in|log in|open|check|continue|start|discover|explore|browse|reorder|buy again|get (?:the )?app|click|tap|ver|voir|suivre|gerer|modifier|acceder|consulter|ansehen|verfolgen|anzeigen|bestellung ansehen|zur bestellung|sendung verfolgen|bekijk|volg|vedi|traccia|gestisci|visualizza|seguir|rastrear|consultar|gestionar)\b/;
+  /^(?:view|see|track|manage|edit|change|cancel|return|shop|visit|go to|write|leave|rate|review|download|contact|sign in|log in|open|check|continue|start|discover|explore|browse|reorder|buy again|get (?:the )?app|click|tap|ver|voir|suivre|gerer|modifier|acceder|consulter|ansehen|verfolgen|anzeigen|bestellung ansehen|zur bestellung|sendung verfolgen|bekijk|volg|vedi|traccia|gestisci|visualizza|seguir|rastrear|consultar|gestionar|zobacz|sledz|sprawdz|przejdz)\b/;
 /** Greeting, thank-you and sign-off lines. */
 const GREETING =
-  /^(?:hi|hello|hey|dear|good news|great news|thank(?:s| you)|hallo|liebe[rs]?|guten tag|danke|vielen dank|bonjour|cher|chere|merci|hola|estimad[oa]|gracias|hoi|beste|beste klant|bedankt|ciao|gentile|grazie|cheers|best regards|kind regards|mit freundlichen grussen|cordialement|saludos|met vriendelijke groet|cordiali saluti)\b/;
+  /^(?:hi|hello|hey|dear|good news|great news|thank(?:s| you)|hallo|liebe[rs]?|guten tag|danke|vielen dank|bonjour|cher|chere|merci|hola|estimad[oa]|gracias|hoi|beste|beste klant|bedankt|ciao|gentile|grazie|cheers|best regards|kind regards|mit freundlichen grussen|cordialement|saludos|met vriendelijke groet|cordiali saluti|dzien dobry|witaj|czesc|dziekujemy|pozdrawiamy|szanown[ay])\b/;
 /** Legal, footer and marketing lines. */
 const LEGAL =
-  /(?:©|\(c\) ?\d{4}|all rights reserved|unsubscribe|privacy|terms (?:of|and)|registered (?:in|office)|company (?:no|number)|vat (?:no|number|reg)|impressum|datenschutz|abmelden|mentions legales|desinscri|se desabonner|aviso legal|darse de baja|uitschrijven|disiscriv|you (?:are )?receiv(?:e|ed|ing) this (?:e-?mail|message)|do not reply|this (?:e-?mail|message) was sent)/;
+  /(?:©|\(c\) ?\d{4}|all rights reserved|unsubscribe|privacy|terms (?:of|and)|registered (?:in|office)|company (?:no|number)|vat (?:no|number|reg)|impressum|datenschutz|abmelden|mentions legales|desinscri|se desabonner|aviso legal|darse de baja|uitschrijven|disiscriv|wypisz sie|polityka prywatnosci|you (?:are )?receiv(?:e|ed|ing) this (?:e-?mail|message)|do not reply|this (?:e-?mail|message) was sent)/;
 /** Identifier labels that are not order fields but are never item names either. */
 const OTHER_IDS =
   /^(?:(?:member|customer|account|client|membership|loyalty|rewards?|purchase|invoice|rechnung|facture|factura|payment|transaction|item|product|style)\b[^:]{0,20}?(?:#|no\.?|number|nr\.?|id|nummer|numero)|kunden(?:nummer|nr\.?)|mitgliedsnummer|sku|reference|ref)\s*[:#]/;
@@ -28,7 +28,7 @@ const DATE_LINE =
  * order-number line, with what it says of the order after the number.
  */
 const ORDER_LINE =
-  /^(?:your )?(?:order|bestellung|commande|pedido|ordine|bestelling|receipt|transaction)(?: number| no\.?| nr\.?| id| n°)?\s*[#:]?\s*[a-z0-9-]*\d[a-z0-9-]*(?:\s*[·|,(-].*|\s+(?:du|del|de|vom|van|dal|of|from|on|placed|dated)\s.*)?$/;
+  /^(?:your )?(?:order|bestellung|commande|pedido|ordine|bestelling|receipt|transaction|zamowienie)(?: number| no\.?| nr\.?| id| n°)?\s*[#:]?\s*[a-z0-9-]*\d[a-z0-9-]*(?:\s*[·|,(-].*|\s+(?:du|del|de|vom|van|dal|of|from|on|placed|dated)\s.*)?$/;
 /** A word of what happened to an order, then a date: `Placed Nov 22, 2026`, `Arriving by Friday`. */
 const DATED_EVENT =
   /^(?:placed|ordered|order date|arriving|arrives|arrival|delivered|shipped|dispatched|expected|estimated(?: delivery)?|bestellt|versandt|geliefert|zugestellt|commandee?|expediee?|livree?|enviado|entregado|besteld|verzonden|bezorgd|ordinato|spedito|consegnato)\b.{0,40}?(?:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d|\b\d{1,2}[./-]\d{1,2}\b|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tomorrow)\b)/;

@@ -1,6 +1,6 @@
 /**
- * Calendar dates as mails and mail clients write them, in English, German, French, Spanish
- * (and the Italian and Dutch month names of forward headers): full dates, dates without a year
+ * Calendar dates as mails and mail clients write them, in English, German, French, Spanish,
+ * Italian, Dutch and Polish: full dates, dates without a year
  * and weekday-only dates resolved against an anchor (the original mail's own date), numeric
  * dates, and ranges (which give no single day). Pure.
  */
@@ -28,18 +28,64 @@ const MONTH_NAMES: string[][] = [
     "januari",
     "jänner",
     "janner",
+    "styczen",
+    "stycznia",
   ],
-  ["february", "feb", "februar", "fevrier", "fevr", "fev", "febrero", "febbraio", "februari"],
-  ["march", "mar", "marz", "maerz", "mars", "marzo", "maart", "mrz"],
-  ["april", "apr", "avril", "avr", "abril", "abr", "aprile"],
-  ["may", "mai", "mayo", "maggio", "mag", "mei"],
-  ["june", "jun", "juni", "juin", "junio", "giugno", "giu"],
-  ["july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug"],
-  ["august", "aug", "aout", "agosto", "ago", "augustus"],
-  ["september", "sep", "sept", "septembre", "septiembre", "settembre", "set"],
-  ["october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "ott"],
-  ["november", "nov", "novembre", "noviembre"],
-  ["december", "dec", "dezember", "dez", "decembre", "diciembre", "dic", "dicembre"],
+  [
+    "february",
+    "feb",
+    "februar",
+    "fevrier",
+    "fevr",
+    "fev",
+    "febrero",
+    "febbraio",
+    "februari",
+    "luty",
+    "lutego",
+  ],
+  ["march", "mar", "marz", "maerz", "mars", "marzo", "maart", "mrz", "marzec", "marca"],
+  ["april", "apr", "avril", "avr", "abril", "abr", "aprile", "kwiecien", "kwietnia"],
+  ["may", "mai", "mayo", "maggio", "mag", "mei", "maj", "maja"],
+  ["june", "jun", "juni", "juin", "junio", "giugno", "giu", "czerwiec", "czerwca"],
+  ["july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug", "lipiec", "lipca"],
+  ["august", "aug", "aout", "agosto", "ago", "augustus", "sierpien", "sierpnia"],
+  [
+    "september",
+    "sep",
+    "sept",
+    "septembre",
+    "septiembre",
+    "settembre",
+    "set",
+    "wrzesien",
+    "wrzesnia",
+  ],
+  [
+    "october",
+    "oct",
+    "oktober",
+    "okt",
+    "octobre",
+    "octubre",
+    "ottobre",
+    "ott",
+    "pazdziernik",
+    "pazdziernika",
+  ],
+  ["november", "nov", "novembre", "noviembre", "listopad", "listopada"],
+  [
+    "december",
+    "dec",
+    "dezember",
+    "dez",
+    "decembre",
+    "diciembre",
+    "dic",
+    "dicembre",
+    "grudzien",
+    "grudnia",
+  ],
 ];
 MONTH_NAMES.forEach((names, i) => names.forEach((n) => MONTHS[n] = i + 1));
 
@@ -57,9 +103,34 @@ const WEEKDAY_NAMES: string[][] = [
     "domenica",
     "zondag",
     "zo",
+    "niedziela",
   ],
-  ["monday", "mon", "montag", "mo", "lundi", "lun", "lunes", "lunedi", "maandag", "ma"],
-  ["tuesday", "tue", "tues", "dienstag", "di", "mardi", "mar", "martes", "martedi", "dinsdag"],
+  [
+    "monday",
+    "mon",
+    "montag",
+    "mo",
+    "lundi",
+    "lun",
+    "lunes",
+    "lunedi",
+    "maandag",
+    "ma",
+    "poniedzialek",
+  ],
+  [
+    "tuesday",
+    "tue",
+    "tues",
+    "dienstag",
+    "di",
+    "mardi",
+    "mar",
+    "martes",
+    "martedi",
+    "dinsdag",
+    "wtorek",
+  ],
   [
     "wednesday",
     "wed",
@@ -72,6 +143,7 @@ const WEEKDAY_NAMES: string[][] = [
     "mercoledi",
     "woensdag",
     "wo",
+    "sroda",
   ],
   [
     "thursday",
@@ -86,6 +158,7 @@ const WEEKDAY_NAMES: string[][] = [
     "jue",
     "giovedi",
     "donderdag",
+    "czwartek",
   ],
   [
     "friday",
@@ -99,6 +172,7 @@ const WEEKDAY_NAMES: string[][] = [
     "venerdi",
     "vrijdag",
     "vr",
+    "piatek",
   ],
   [
     "saturday",
@@ -112,6 +186,7 @@ const WEEKDAY_NAMES: string[][] = [
     "sabato",
     "zaterdag",
     "za",
+    "sobota",
   ],
 ];
 WEEKDAY_NAMES.forEach((names, i) => names.forEach((n) => WEEKDAYS[n] = i));
@@ -172,7 +247,8 @@ type Token = { kind: "word"; text: string } | {
 
 function tokens(text: string): Token[] {
   const out: Token[] = [];
-  const folded = foldForMatch(text);
+  // `ł` has no decomposition: folded by hand, so `poniedziałek` is one word.
+  const folded = foldForMatch(text).replace(/ł/g, "l");
   for (const m of folded.matchAll(/(\d+)([./-]?)|([a-z']+)/g)) {
     if (m[1] !== undefined) {
       const end = m.index! + m[1].length;

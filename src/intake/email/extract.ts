@@ -30,11 +30,23 @@ export interface Extracted extends Tracking {
 
 const ORDER_TOKEN =
   /^[\s:#.\-–]*(?:(?:n\.?[°º]\.?|nr\.?|no\.?|#)\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9-]{2,40}[A-Za-z0-9]|\d{3})(?![A-Za-z0-9/.,]*\d)/;
+/**
+ * `ME/2026/11/4419082`, `ZAM/1042/2026`: a number of parts joined by slashes (as Polish and
+ * Czech shop systems print them), with at least six digits; never a date (`19/11/2026`).
+ */
+const SLASHED_TOKEN =
+  /^[\s:#.\-–]*(?:(?:n\.?[°º]\.?|nr\.?|no\.?|#)\s*)?([A-Za-z0-9]{1,12}(?:\/[A-Za-z0-9]{1,12}){1,4})(?![\w/.,-]*\d)/;
+const DATE_SHAPE = /^\d{1,4}\/\d{1,2}(?:\/\d{1,4})?$/;
 const SUBTOTAL =
   /^(?:item |items )?sub-?total|^zwischensumme|^sous-total|^shipment total|^subtotal|total (?:savings|discount|tax)|^gesamtkosten netto/;
 
 /** An order number as printed: letters, digits and dashes with at least three digits. */
 export function acceptOrderNumber(raw: string): string | null {
+  const slashed = SLASHED_TOKEN.exec(raw)?.[1];
+  if (slashed) {
+    const digits = slashed.replace(/\D/g, "").length;
+    return digits >= 6 && !DATE_SHAPE.test(slashed) ? slashed : null;
+  }
   const m = ORDER_TOKEN.exec(raw);
   if (!m) return null;
   const token = m[1];
@@ -58,7 +70,7 @@ export function acceptLetterReference(raw: string): string | null {
 
 /** `order #1001`, `Bestellung 1001`, `commande n° FR…`, `(Receipt #…)` inside a sentence or subject. */
 const ORDER_IN_SENTENCE =
-  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling)(?:\s+(?:number|numero|nummer|no\.?|nr\.?|n\.?[°º]\.?|n\.o\.?|n\.|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
+  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling|zamowieni[aeu])(?:\s+(?:number|numero|nummer|no\.?|nr\.?|n\.?[°º]\.?|n\.o\.?|n\.|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9/-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
 
 export function orderNumberInSentence(text: string): string | null {
   const folded = foldKeepingOffsets(text);

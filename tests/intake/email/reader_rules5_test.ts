@@ -6,6 +6,11 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { detailParts, splitLine } from "../../../src/intake/email/item_details.ts";
 import { readEmail } from "../../../src/intake/email/read.ts";
+import { readPhase, statusScope } from "../../../src/intake/email/signals.ts";
+import { foldForMatch } from "../../../src/intake/text.ts";
+import { isLabel } from "../../../src/intake/email/labels.ts";
+import { acceptOrderNumber, orderNumberInSentence } from "../../../src/intake/email/extract.ts";
+import { parseDay } from "../../../src/intake/email/dates.ts";
 import type { MessageFields } from "../../../src/domain/order.ts";
 import { bytes, mail, NOW } from "./mail.ts";
 
@@ -101,4 +106,69 @@ Deno.test("a carrier label naming a carrier we do not look up leaves the carrier
   equal(other.carrier, undefined);
   const dhl = await fields(text("DHL eCommerce"), "Order 55012 shipped");
   equal(dhl.carrier, "dhl");
+});
+
+Deno.test("a first sentence written without spaces is read for the status; shipping said as a noun", () => {
+  const block = (text: string) => ({
+    text,
+    tag: "p",
+    heading: false,
+    links: [],
+    images: [],
+    quote: 0,
+  });
+  const scope = statusScope("【店】お知らせ", [
+    block("木の実文具店"),
+    block("田中 様"),
+    block("ご注文いただいた商品を本日発送いたしました。"),
+  ]);
+  equal(scope.length, 2);
+  equal(readPhase(scope), "shipped");
+  equal(readPhase([foldForMatch("商品発送のご案内")]), "shipped");
+  equal(readPhase([foldForMatch("出荷のご連絡")]), "shipped");
+  // Shipping still to come is not shipped.
+  equal(readPhase([foldForMatch("発送予定日のお知らせ")]), undefined);
+});
+
+Deno.test("Polish: status wording, labels, slashed order numbers, month and weekday names", () => {
+  const phase = (text: string) => readPhase([foldForMatch(text)]);
+  equal(phase("Dziękujemy za złożenie zamówienia!"), "confirmed");
+  equal(phase("Potwierdzenie zamówienia ZAM/2026/1042"), "confirmed");
+  equal(phase("Twoja przesyłka została nadana"), "shipped");
+  equal(phase("Zamówienie zostało wysłane"), "shipped");
+  equal(phase("Przesyłka została dostarczona"), "delivered");
+  equal(phase("Zamówienie anulowane"), "canceled");
+  // What will happen is not what happened.
+  equal(
+    readPhase(statusScope("Sklep", [{
+      text: "Poinformujemy Cię, gdy paczka zostanie nadana.",
+      tag: "p",
+      heading: false,
+      links: [],
+      images: [],
+      quote: 0,
+    }])),
+    undefined,
+  );
+  equal(isLabel("Numer zamówienia:", "orderNumber"), true);
+  equal(isLabel("Numer przesyłki", "trackingNumber"), true);
+  equal(isLabel("Razem do zapłaty", "total"), true);
+  equal(isLabel("Ilość", "quantity"), true);
+  equal(isLabel("Przewidywana data dostawy", "estimatedDelivery"), true);
+  equal(acceptOrderNumber(" WR/2026/10/118204"), "WR/2026/10/118204");
+  equal(acceptOrderNumber(" 1042/2026"), "1042/2026");
+  // Dates and short fractions are not order numbers.
+  equal(acceptOrderNumber(" 19/11/2026"), null);
+  equal(acceptOrderNumber(" 24/7"), null);
+  equal(orderNumberInSentence("Potwierdzenie zamówienia ME/2026/11/77"), "ME/2026/11/77");
+  deepEqual(parseDay("czwartek, 22 października", { anchor: { year: 2026, month: 10, day: 21 } }), {
+    year: 2026,
+    month: 10,
+    day: 22,
+  });
+  deepEqual(parseDay("poniedziałek", { anchor: { year: 2026, month: 10, day: 21 } }), {
+    year: 2026,
+    month: 10,
+    day: 26,
+  });
 });
