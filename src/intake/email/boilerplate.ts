@@ -20,8 +20,20 @@ const LEGAL =
 /** Identifier labels that are not order fields but are never item names either. */
 const OTHER_IDS =
   /^(?:(?:member|customer|account|client|membership|loyalty|rewards?|purchase|invoice|rechnung|facture|factura|payment|transaction|item|product|style)\b[^:]{0,20}?(?:#|no\.?|number|nr\.?|id|nummer|numero)|kunden(?:nummer|nr\.?)|mitgliedsnummer|sku|reference|ref)\s*[:#]/;
-const DATE_LINE =
-  /^(?:(?:order|placed|ordered|date|datum|fecha|bestelldatum|date de commande)\b[^:]{0,30}:|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,? [a-z]{3,9} \d{1,2},? \d{4}$)/;
+const WEEKDAY =
+  /(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|(?:mon|diens|mitt|donners|frei|sams|sonn)tag|mittwoch|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miercoles|jueves|viernes|sabado|domingo|lunedi|martedi|mercoledi|giovedi|venerdi|sabato|domenica|(?:maan|dins|woens|donder|vrij|zater|zon)dag/
+    .source;
+const MONTH =
+  /(?:jan|feb|fev|mar|maa|apr|avr|abr|may|mai|mag|mei|jun|juin|giu|jul|juil|lug|aug|aou|ago|sep|set|oct|okt|ott|nov|dec|dez|dic)[a-z]*/
+    .source;
+/**
+ * A date line: `Order date: …`, or a weekday and a day, with or without a note after a dash
+ * (`Wed, Dec 2 2026 - Standard Delivery`, `Mittwoch, 2. Dezember`).
+ */
+const DATE_LINE = new RegExp(
+  String
+    .raw`^(?:(?:order|placed|ordered|date|datum|fecha|bestelldatum|date de commande)\b[^:]{0,30}:|(?:${WEEKDAY})\.?,? (?:${MONTH}\.? \d{1,2}\b|\d{1,2}\.? (?:de )?${MONTH})(?:,? \d{4})?(?:$|\s*[-–—|·(]))`,
+);
 
 /**
  * `Order #4411`, `Bestellung 1001 · Placed Aug 16`, `Commande n° 61204 du 19/11/2026`: the

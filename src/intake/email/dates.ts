@@ -262,6 +262,9 @@ function tokens(text: string): Token[] {
 
 /** `2026年8月19日`, `8月19日(水)`: a Japanese date, with or without its year. */
 const JAPANESE_DAY = /(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*日/;
+/** `in 2-4 días laborables`, `within 3 business days`: a duration names no day. */
+const DURATION =
+  /\b\d{1,2}(?:\s*[-–]\s*\d{1,2})?\s+(?:(?:business|working|werk|arbeits)\s*)?(?:days?|dias|tagen?|werktagen?|jours|giorni|dagen|werkdagen|dni)\b/;
 const RANGE = /\s(?:-|–|—|~|〜|to|bis|au|al|tot)\s|[〜~]|\bentre\b|\bbetween\b|\bzwischen\b/i;
 
 export interface DateOptions {
@@ -269,6 +272,24 @@ export interface DateOptions {
   anchor?: Day;
   /** Read `1/2/2026` as 2 January (default) or, for English, as January 2. */
   monthFirst?: boolean;
+}
+
+/** Whether a text names a month, a weekday or a relative day (`today`). */
+function hasDateWord(text: string): boolean {
+  return tokens(text).some((t) =>
+    t.kind === "word" &&
+    (MONTHS[t.text] !== undefined || WEEKDAYS[t.text] !== undefined ||
+      RELATIVE[t.text] !== undefined)
+  );
+}
+
+/**
+ * `Wed, Dec 2 2026 - Standard Delivery`: a note after a dash that holds no digit and no date
+ * word is no second day of a range; it is cut off.
+ */
+function withoutNote(text: string): string {
+  const m = /\s[-–—]\s(\D*)$/.exec(text);
+  return m && !hasDateWord(m[1]) ? text.slice(0, m.index) : text;
 }
 
 /**
@@ -280,7 +301,8 @@ export function parseDay(text: string, options: DateOptions = {}): Day | null {
   if (text.length > 120) return null;
   const iso = /\b(\d{4})-(\d{2})-(\d{2})(?!\d)/.exec(text);
   if (iso) return valid(Number(iso[1]), Number(iso[2]), Number(iso[3]));
-  if (RANGE.test(` ${text} `)) return null;
+  text = withoutNote(text);
+  if (RANGE.test(` ${text} `) || DURATION.test(foldForMatch(text))) return null;
   const ja = JAPANESE_DAY.exec(text);
   if (ja) {
     const [month, day] = [Number(ja[2]), Number(ja[3])];

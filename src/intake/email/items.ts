@@ -7,7 +7,7 @@
 import { moneyValue } from "../money.ts";
 import { foldKeepingOffsets, memoByText } from "../text.ts";
 import type { Block, Image } from "./html.ts";
-import { isLabel } from "./labels.ts";
+import { isLabel, type LabelField } from "./labels.ts";
 import { attributeKind, describe, type Item, note, sameRow, splitLine } from "./item_details.ts";
 import { countedItems, labelledItems } from "./items_anchored.ts";
 import { isHeaderLine, textTableItems } from "./items_text_table.ts";
@@ -255,6 +255,20 @@ function tableItems(blocks: Block[], isName: NameTest): Item[] {
   return items;
 }
 
+/** Fields whose lone label (`Delivers:`, `Carrier`) holds its value in the next block. */
+const VALUE_LABELS: LabelField[] = ["estimatedDelivery", "trackingNumber", "carrier", "total"];
+
+/**
+ * Whether block `i` is the value of a lone label of another field just above it
+ * (`Delivers:` / `Within 3 to 5 working days`): such a value is never an item's name.
+ */
+function valueOfLabel(blocks: Block[], i: number): boolean {
+  for (let k = i - 1; k >= Math.max(0, i - 2); k--) {
+    if (blocks[k].text) return VALUE_LABELS.some((field) => isLabel(blocks[k].text, field));
+  }
+  return false;
+}
+
 /** Items of plain lists: a line followed by attribute lines, or lines under an items label. */
 function listItems(blocks: Block[], isName: NameTest): Item[] {
   const items: Item[] = [];
@@ -306,7 +320,10 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
         continue;
       }
     }
-    if (attributes > 0 && isName(blocks[i]) && !isLabel(blocks[i].text, "quantity")) {
+    if (
+      attributes > 0 && isName(blocks[i]) && !isLabel(blocks[i].text, "quantity") &&
+      !valueOfLabel(blocks, i)
+    ) {
       const at = i + 1 < j && isBrandLine(blocks[i], blocks[i + 1], isName) ? i + 1 : i;
       const item = {
         name: blocks[at].text,

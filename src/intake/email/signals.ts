@@ -42,7 +42,7 @@ const PHASES: [Phase, RegExp][] = [
     "shipped",
     new RegExp(
       String
-        .raw`\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|handed (?:over )?to|versandt|versendet|verschickt|unterwegs|auf dem weg|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|in viaggio|verzonden|onderweg|will (?:be delivered|arrive) tomorrow|sera livree? demain|(?:will be|wird|wordt|sera|sara) (?:morgen|tomorrow|demain|manana|domani)\b[^.!?]{0,30}?\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio|wys[lł]an[aeoy]|nadan[aeoy]|wys[lł]ali?smy|nadali?smy|w drodze)\b|` +
+        .raw`\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|handed (?:over )?to|versandt|versendet|verschickt|unterwegs|auf dem weg|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|(?:en|de) camino|envio confirmado|spedit[oa]|in viaggio|verzonden|onderweg|will (?:be delivered|arrive) tomorrow|sera livree? demain|(?:will be|wird|wordt|sera|sara) (?:morgen|tomorrow|demain|manana|domani)\b[^.!?]{0,30}?\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio|wys[lł]an[aeoy]|nadan[aeoy]|wys[lł]ali?smy|nadali?smy|w drodze)\b|` +
         ja(
           "(?:発送|出荷)(?:(?:いた)?しました|済み|完了|の(?:お知らせ|ご案内|ご連絡))|(?:発送|出荷)(?:お知らせ|ご案内|ご連絡)",
         ),
@@ -95,7 +95,7 @@ export function statusScope(subject: string, blocks: Block[]): string[] {
       break;
     }
   }
-  return scope.map((s) => withoutFuture(foldForMatch(s).slice(0, MAX_SCOPE)));
+  return scope.map((s) => withoutFuture(handedOver(foldForMatch(s).slice(0, MAX_SCOPE))));
 }
 
 /**
@@ -104,6 +104,18 @@ export function statusScope(subject: string, blocks: Block[]): string[] {
  */
 const FUTURE_CLAUSE =
   /\b(?:when|once|as soon as|after|before|until|if|gdy|kiedy|jak tylko|zostanie|bedzie|sobald|wenn|bevor|des que|lorsque|quand|avant|cuando|en cuanto|antes de|zodra|wanneer|quando|appena|non appena|we(?:'ll| will) (?:let you know|notify|email|send)|you(?:'ll| will) (?:receive|get)|(?:ready|prepared|preparing) (?:to|for)|(?:will|to) (?:be )?(?:ship|dispatch|sen[dt])|will (?:soon )?(?:ship|be on (?:its|their) way)|bereit (?:zum|fur den) versand|pret(?:e|es|s)? (?:a|pour) (?:etre )?expediee?s?|listo para (?:el )?envio|klaar voor verzending|pronto per (?:la )?spedizione|sera (?:enviad[oa]s?|expediee?s?)|wird (?:bald |in kurze |demnachst )?(?:versendet|verschickt|versandt)|wordt (?:binnenkort )?verzonden|sara spedit[oa]|(?:will be|wird|wordt|sera|sara)\b(?![^.!?]*\b(?:heute|today|vandaag|aujourd'hui|hoy|oggi|morgen|tomorrow|demain|manana|domani)\b)(?=[^.!?]*\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])\b))\b[^.!?]*/g;
+
+/**
+ * A seller who has delivered the parcel to the carrier or a drop-off point (`El vendedor ya ha
+ * entregado el paquete en Correos`, `the seller has dropped off your item`) has shipped it; the
+ * buyer has received nothing yet.
+ */
+const HANDOVER =
+  /\b(?:seller|vendedor|vendeur|verkaufer|venditore|verkoper)\b(?: [a-z]+){0,2}? (?:ya |already |deja |bereits )?(?:has|ha|a|hat|heeft)(?: already| ya| deja| bereits)? (?:delivered|dropped off|handed (?:over|in)|entregado|depose|remis|abgegeben|consegnato|afgegeven|ingeleverd)\b/g;
+
+function handedOver(text: string): string {
+  return text.replace(HANDOVER, " handed to ");
+}
 
 function withoutFuture(text: string): string {
   return text.replace(FUTURE_CLAUSE, " ");

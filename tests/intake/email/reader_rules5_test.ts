@@ -11,6 +11,7 @@ import { foldForMatch } from "../../../src/intake/text.ts";
 import { isLabel } from "../../../src/intake/email/labels.ts";
 import { acceptOrderNumber, orderNumberInSentence } from "../../../src/intake/email/extract.ts";
 import { parseDay } from "../../../src/intake/email/dates.ts";
+import { isBoilerplate } from "../../../src/intake/email/boilerplate.ts";
 import type { MessageFields } from "../../../src/domain/order.ts";
 import { bytes, mail, NOW } from "./mail.ts";
 
@@ -171,4 +172,43 @@ Deno.test("Polish: status wording, labels, slashed order numbers, month and week
     month: 10,
     day: 26,
   });
+});
+
+Deno.test("a note after a dash is not a range's end; a duration names no day; a dated line is boilerplate", () => {
+  const anchor = { year: 2026, month: 11, day: 7 };
+  deepEqual(parseDay("Thu, Nov 12 2026 - Free Delivery", { anchor }), {
+    year: 2026,
+    month: 11,
+    day: 12,
+  });
+  equal(parseDay("Nov 12 - Nov 14", { anchor }), null);
+  equal(parseDay("Mon - Fri", { anchor }), null);
+  equal(parseDay("en 2-4 días laborables", { anchor }), null);
+  equal(parseDay("within 3 business days", { anchor }), null);
+  const block = (text: string) => ({
+    text,
+    tag: "p",
+    heading: false,
+    links: [],
+    images: [],
+    quote: 0,
+  });
+  equal(isBoilerplate(block("Thu, Nov 12 2026 - Free Delivery")), true);
+  equal(isBoilerplate(block("Mittwoch, 2. Dezember - Standardversand")), true);
+  // A name that opens like a weekday is still a name.
+  equal(isBoilerplate(block("Sunday Best 2 - Blue")), false);
+  equal(isBoilerplate(block("Monstera Plant 12 cm (Pot)")), false);
+});
+
+Deno.test("'price of the item' labels a price; a seller's handover to the carrier is shipped", () => {
+  equal(isLabel("Precio del producto:", "price"), true);
+  equal(isLabel("Prix de l'article", "price"), true);
+  equal(isLabel("Price of the item", "price"), true);
+  const phase = (text: string) => readPhase(statusScope(text, []));
+  equal(phase("El vendedor ya ha entregado el paquete en Correos."), "shipped");
+  equal(phase("The seller has dropped off your item at the post office."), "shipped");
+  equal(phase("Le vendeur a déposé ton colis."), "shipped");
+  equal(phase("Tu compra ya está de camino"), "shipped");
+  // A parcel delivered to the buyer is delivered.
+  equal(phase("Tu pedido ha sido entregado."), "delivered");
 });
