@@ -265,6 +265,8 @@ const JAPANESE_DAY = /(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*日/;
 /** `in 2-4 días laborables`, `within 3 business days`: a duration names no day. */
 const DURATION =
   /\b\d{1,2}(?:\s*[-–]\s*\d{1,2})?\s+(?:(?:business|working|werk|arbeits)\s*)?(?:days?|dias|tagen?|werktagen?|jours|giorni|dagen|werkdagen|dni)\b/;
+/** Two day numbers joined by a dash (`10-12`), not part of a numeric date (`10-12-2026`). */
+const DAY_SPAN = /(?<![\d./-])\d{1,2}\s?[-–]\s?\d{1,2}(?![\d./-])/;
 const RANGE = /\s(?:-|–|—|~|〜|to|bis|au|al|tot)\s|[〜~]|\bentre\b|\bbetween\b|\bzwischen\b/i;
 
 export interface DateOptions {
@@ -332,6 +334,8 @@ export function parseDay(text: string, options: DateOptions = {}): Day | null {
   const month = named?.month;
   let found: Day | null = null;
   if (month !== undefined) {
+    // `Nov 10-12`, `10–12 novembre`: days joined by a dash under one month are a range.
+    if (DAY_SPAN.test(text)) return null;
     const day = dayNumbers.find((n) => n.value >= 1 && n.value <= 31 && n.text.length <= 2);
     const year = dayNumbers.find((n) => n.text.length === 4);
     if (!day) return null;

@@ -55,6 +55,22 @@ export function namesOtherCarrier(label: string): boolean {
   )?.[1];
   return !!first && !LABEL_OPENER.test(first) && !CARRIER_WORDS.test(first);
 }
+const CARRIER_NAME: Partial<Record<CarrierKey, RegExp>> = {
+  ups: /\bups\b|united parcel/,
+  fedex: /fedex|federal express/,
+  usps: /\busps\b|postal service/,
+  dhl: /\bdhl\b|deutsche post/,
+  "dhl-express": /\bdhl\b/,
+};
+
+/** Whether the mail names a carrier in its text or links to its site (first 400 blocks). */
+function namesCarrier(blocks: Block[], links: { target: string }[], carrier?: CarrierKey): boolean {
+  const name = carrier && CARRIER_NAME[carrier];
+  if (!name) return false;
+  return blocks.slice(0, 400).some((b) => name.test(foldKeepingOffsets(b.text))) ||
+    links.some((l) => name.test(l.target.toLowerCase()));
+}
+
 /**
  * `Transporteur : Relais Express`, `Carrier: Evri`: a carrier label names a carrier we do not
  * look up, so a number found only by its shape under a tracking label gets no carrier.
@@ -143,7 +159,9 @@ export function findTracking(blocks: Block[], orderNumber?: string, subject = ""
     if (labelled) {
       const d = detectCarrier(labelled.value);
       if (d.valid) {
-        const other = namesOtherCarrier(labelled.label) || carrierLabelNamesOther(blocks);
+        const other = namesOtherCarrier(labelled.label) || carrierLabelNamesOther(blocks) ||
+          // A shape one random number in ten passes names its carrier only with the mail's word.
+          (WEAK_FORMS.has(d.form) && !namesCarrier(blocks, links, d.carrier));
         found = { trackingNumber: d.trackingNumber, ...(other ? {} : { carrier: d.carrier }) };
         how = fromLabel(labelled);
       }

@@ -212,3 +212,24 @@ Deno.test("'price of the item' labels a price; a seller's handover to the carrie
   // A parcel delivered to the buyer is delivered.
   equal(phase("Tu pedido ha sido entregado."), "delivered");
 });
+
+Deno.test("days joined by a dash under one month are a range, not the first day", () => {
+  const anchor = { year: 2026, month: 11, day: 2 };
+  equal(parseDay("Arrives Nov 10-12", { anchor }), null);
+  equal(parseDay("10–12 novembre", { anchor }), null);
+  deepEqual(parseDay("Nov 10, 2026", { anchor }), { year: 2026, month: 11, day: 10 });
+});
+
+Deno.test("a weak-shaped number under a label gets its carrier only when the mail names it", async () => {
+  const text = (courier: string) =>
+    [
+      `Your parcel with ${courier} is on its way.`,
+      "Order number: 55012",
+      "Tracking number: 782345019468",
+    ].join("\r\n");
+  const other = await fields(text("Freccia Express"), "Order 55012 shipped");
+  equal(other.trackingNumber, "782345019468");
+  equal(other.carrier, undefined);
+  const fedex = await fields(text("FedEx"), "Order 55012 shipped");
+  equal(fedex.carrier, "fedex");
+});
