@@ -3,10 +3,12 @@
  * figures, dates and tracking evidence, with no knowledge of the store.
  */
 import { type Money, moneyValue } from "../money.ts";
-import { foldKeepingOffsets } from "../text.ts";
+import { foldForMatch, foldKeepingOffsets } from "../text.ts";
+import { readPhase } from "./signals.ts";
 import { type Day, dayString, headerDay, parseDay } from "./dates.ts";
 import type { Block } from "./html.ts";
 import { findItems, type Item, itemSummary } from "./items.ts";
+import { LAST_FIGURE } from "./item_details.ts";
 import { labelledValues } from "./labels.ts";
 import { type Evidence, evidence, type FieldEvidence, fromLabel } from "./evidence.ts";
 import type { Letter } from "./letter.ts";
@@ -36,7 +38,15 @@ const ORDER_TOKEN =
  */
 const SLASHED_TOKEN =
   /^[\s:#.\-–]*(?:(?:n\.?[°º]\.?|nr\.?|no\.?|#)\s*)?([A-Za-z0-9]{1,12}(?:\/[A-Za-z0-9]{1,12}){1,4})(?![\w/.,-]*\d)/;
-const DATE_SHAPE = /^\d{1,4}\/\d{1,2}(?:\/\d{1,4})?$/;
+const DATE_SHAPE = /^(\d{1,4})\/(\d{1,2})(?:\/\d{1,4})?$/;
+
+/** `19/11/2026`, `11/19/2026`, `2026/11/19`: slashed parts that can be a date. */
+function isDate(token: string): boolean {
+  const m = DATE_SHAPE.exec(token);
+  if (!m) return false;
+  const [a, b] = [Number(m[1]), Number(m[2])];
+  return m[1].length === 4 ? b <= 12 : (a <= 31 && b <= 12) || (a <= 12 && b <= 31);
+}
 const SUBTOTAL =
   /^(?:item |items )?sub-?total|^zwischensumme|^sous-total|^shipment total|^subtotal|total (?:savings|discount|tax)|^gesamtkosten netto/;
 
@@ -45,7 +55,7 @@ export function acceptOrderNumber(raw: string): string | null {
   const slashed = SLASHED_TOKEN.exec(raw)?.[1];
   if (slashed) {
     const digits = slashed.replace(/\D/g, "").length;
-    return digits >= 6 && !DATE_SHAPE.test(slashed) ? slashed : null;
+    return digits >= 6 && !isDate(slashed) ? slashed : null;
   }
   const m = ORDER_TOKEN.exec(raw);
   if (!m) return null;
@@ -82,6 +92,19 @@ export function orderNumberInSentence(text: string): string | null {
   return null;
 }
 
+/** `#PF10233`: a number marked `#`, not part of a word. */
+const MARKED_NUMBER = /(?:^|[\s(\[])#\s?([A-Za-z0-9][A-Za-z0-9-]{2,30})(?![\w-])/;
+
+/**
+ * `Thanks for your order! (#PF10233)`: a number marked `#` in a subject that says what happened
+ * to an order is the order's number.
+ */
+function markedInSubject(subject: string): string | null {
+  const m = MARKED_NUMBER.exec(subject);
+  if (!m || readPhase([foldForMatch(subject)]) === undefined) return null;
+  return acceptOrderNumber(m[1]);
+}
+
 type OrderNumber = Pick<Extracted, "orderNumber" | "orderNumberFrom"> & { how?: Evidence };
 
 function findOrderNumber(letter: Letter): OrderNumber {
@@ -90,7 +113,7 @@ function findOrderNumber(letter: Letter): OrderNumber {
   if (strong) {
     return { orderNumber: strong.value, orderNumberFrom: "label", how: fromLabel(strong) };
   }
-  const subject = orderNumberInSentence(letter.subject);
+  const subject = orderNumberInSentence(letter.subject) ?? markedInSubject(letter.subject);
   if (subject) {
     return {
       orderNumber: subject,
@@ -171,6 +194,21 @@ function deliveryInSentence(
   return undefined;
 }
 
+/**
+ * The item's price as one piece's: a row's last figure for several pieces may be the line's
+ * total (`Qty: 2` … `$99.98`); it is kept only when the subtotal is that many times it.
+ */
+function unitPrice(item: Item, blocks: Block[]): Money | undefined {
+  const { price, quantity } = item;
+  if (!price || (quantity ?? 1) <= 1 || item.how?.price?.anchor !== LAST_FIGURE) return price;
+  const subtotal = labelledValues(blocks, "subtotal", (raw) => moneyValue(raw) ? raw : null, {
+    max: 1,
+    sentences: false,
+  })[0];
+  const sum = subtotal && moneyValue(subtotal.value);
+  return sum && sum.cents === price.cents * quantity! ? price : undefined;
+}
+
 /** The evidence entries that name a reading (a field found with no evidence gets `generic`). */
 function withValues(all: Record<string, Evidence | undefined>): FieldEvidence {
   return Object.fromEntries(Object.entries(all).filter(([, e]) => e !== undefined));
@@ -189,7 +227,7 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
   const single = items.length === 1 ? items[0] : undefined;
   const found = findTotal(blocks);
   const total = found?.money;
-  let price = single?.price;
+  let price = single && unitPrice(single, blocks);
   let priceHow = single?.how?.price ?? single?.evidence;
   if (single && !price) {
     const labelled = labelledValues(blocks, "price", (raw) =>

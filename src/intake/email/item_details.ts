@@ -176,6 +176,9 @@ export function sameRow(a: Block, b: Block): boolean {
   return !!a.cell && !!b.cell && a.cell.table === b.cell.table && a.cell.row === b.cell.row;
 }
 
+/** The evidence anchor of a price that is only the last figure of the item's row. */
+export const LAST_FIGURE = "last figure of the item";
+
 /** Reads quantity, size and price from an item's name block and its attribute blocks. */
 export function describe(item: Item, blocks: Block[], from: number, to: number): Item {
   // Details printed on the name's own line (`Name - Taille : M - Qté : 1`) are not the name.
@@ -305,7 +308,7 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
         ? fromLabel(labelled)
         : unit
         ? evidence("generic", unit.text)
-        : evidence("generic", "last figure of the item"),
+        : evidence("generic", LAST_FIGURE),
     );
   }
   return item;

@@ -71,7 +71,14 @@ export function countedItems(blocks: Block[], isName: (b: Block) => boolean): It
       continue;
     }
     const priceAt = moneyAfter(blocks, i);
-    if (priceAt < 0) continue;
+    if (priceAt < 0) {
+      // `Balón de fútbol talla 5 x 1` alone: a name carrying its count is an item, with no price.
+      if (TIMES_SUFFIX.test(text) && /\p{L}{3}.*\s.*\p{L}{3}/u.test(text)) {
+        const item = { name: text, block: i, evidence: evidence("generic", "count on the name") };
+        items.push(describe(item, blocks, i, i + 1));
+      }
+      continue;
+    }
     const item = { name: text, block: i, evidence: evidence("generic", "quantity and price") };
     items.push(describe(item, blocks, i, priceAt + 1));
     i = priceAt;

@@ -233,3 +233,44 @@ Deno.test("a weak-shaped number under a label gets its carrier only when the mai
   const fedex = await fields(text("FedEx"), "Order 55012 shipped");
   equal(fedex.carrier, "fedex");
 });
+
+Deno.test("a number marked # in a subject naming what happened to an order is its number", async () => {
+  const body = ["Hi Jo,", "", "Hardcover Journal", "Qty: 1", "$14.00", "", "Total: $18.50"].join(
+    "\r\n",
+  );
+  equal((await fields(body, "Thanks for your order! (#BK20931)")).orderNumber, "BK20931");
+  // Without order wording a `#` number is not an order's.
+  const read = await readEmail(
+    bytes(mail({ from: "Shop <orders@shop.example>", subject: "Journal club #20931", text: body })),
+    { now: NOW },
+  );
+  equal(read.reading.kind === "order" ? read.reading.fields.orderNumber : undefined, undefined);
+});
+
+Deno.test("a row's last figure for several pieces is a price only when the subtotal is that many times it", async () => {
+  const text = (subtotal: string) =>
+    [
+      "Thanks for your order!",
+      "Order number: 30917",
+      "",
+      "Stoneware Camp Mug",
+      "Qty: 2",
+      "$36.00",
+      "",
+      `Subtotal: ${subtotal}`,
+      "Total: $41.00",
+    ].join("\r\n");
+  // The figure is the line's total (= the subtotal): no unit price rather than a wrong one.
+  equal((await fields(text("$36.00"), "Order 30917 confirmed")).price, undefined);
+  equal((await fields(text("$72.00"), "Order 30917 confirmed")).price, "$36.00");
+});
+
+Deno.test("a lone line carrying its count is the item even with no price", async () => {
+  const f = await fields(
+    ["Tu pedido ha sido enviado.", "Número de pedido: PN-40021", "", "Raqueta Carbon Pro x 1"]
+      .join("\r\n"),
+    "Tu pedido PN-40021 ha sido enviado",
+  );
+  equal(f.itemSummary, "Raqueta Carbon Pro");
+  equal(f.quantity, 1);
+});
