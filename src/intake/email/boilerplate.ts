@@ -13,7 +13,7 @@ const ACTION =
   /^(?:view|see|track|manage|edit|change|cancel|return|shop|visit|go to|write|leave|rate|review|download|contact|sign in|log in|open|check|continue|start|discover|explore|browse|reorder|buy again|get (?:the )?app|click|tap|ver|voir|suivre|gerer|modifier|acceder|consulter|ansehen|verfolgen|anzeigen|bestellung ansehen|zur bestellung|sendung verfolgen|bekijk|volg|vedi|traccia|gestisci|visualizza|seguir|rastrear|consultar|gestionar|zobacz|sledz|sprawdz|przejdz)\b/;
 /** Greeting, thank-you and sign-off lines. */
 const GREETING =
-  /^(?:hi|hello|hey|dear|good news|great news|thank(?:s| you)|hallo|liebe[rs]?|guten tag|danke|vielen dank|bonjour|cher|chere|merci|hola|estimad[oa]|gracias|hoi|beste|beste klant|bedankt|ciao|gentile|grazie|cheers|best regards|kind regards|mit freundlichen grussen|cordialement|saludos|met vriendelijke groet|cordiali saluti|dzien dobry|witaj|czesc|dziekujemy|pozdrawiamy|szanown[ay])\b/;
+  /^(?:hi|hello|hey|dear|good news|great news|congratulations|congrats|gluckwunsch|herzlichen gluckwunsch|felicitations|enhorabuena|felicidades|complimenti|gefeliciteerd|thank(?:s| you)|hallo|liebe[rs]?|guten tag|danke|vielen dank|bonjour|cher|chere|merci|hola|estimad[oa]|gracias|hoi|beste|beste klant|bedankt|ciao|gentile|grazie|cheers|best regards|kind regards|mit freundlichen grussen|cordialement|saludos|met vriendelijke groet|cordiali saluti|dzien dobry|witaj|czesc|dziekujemy|pozdrawiamy|szanown[ay])\b/;
 /** Legal, footer and marketing lines. */
 const LEGAL =
   /(?:©|\(c\) ?\d{4}|all rights reserved|unsubscribe|privacy|terms (?:of|and)|registered (?:in|office)|company (?:no|number)|vat (?:no|number|reg)|impressum|datenschutz|abmelden|mentions legales|desinscri|se desabonner|aviso legal|darse de baja|uitschrijven|disiscriv|wypisz sie|polityka prywatnosci|you (?:are )?receiv(?:e|ed|ing) this (?:e-?mail|message)|do not reply|this (?:e-?mail|message) was sent)/;
@@ -44,6 +44,12 @@ const ORDER_LINE =
 /** A word of what happened to an order, then a date: `Placed Nov 22, 2026`, `Arriving by Friday`. */
 const DATED_EVENT =
   /^(?:placed|ordered|order date|arriving|arrives|arrival|delivered|shipped|dispatched|expected|estimated(?: delivery)?|bestellt|versandt|geliefert|zugestellt|commandee?|expediee?|livree?|enviado|entregado|besteld|verzonden|bezorgd|ordinato|spedito|consegnato)\b.{0,40}?(?:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d|\b\d{1,2}[./-]\d{1,2}\b|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tomorrow)\b)/;
+/**
+ * An exclamation addressed to the reader (`Your package is on its way!`, `Du hast es geschafft!`):
+ * a sentence, never a product's name.
+ */
+const EXCLAIMED =
+  /\b(?:you|your|we|we're|our|du|dein|deine|ihr|ihre|wir|vous|votre|tu|ton|ta|nous|usted|tus?|su|nosotros|je|jouw|uw|wij|voi|il tuo|la tua|noi)\b.*!$/;
 /** Nothing but rules, dots or dashes: a separator drawn in text. */
 const NO_WORD = /^[^\p{L}\p{N}]*$/u;
 /** `【ご注文日】 2026年8月15日`: a label in lenticular brackets, the Japanese `Label:`. */
@@ -65,7 +71,7 @@ const textClass = memoByText((text: string): boolean => {
   const folded = foldKeepingOffsets(text);
   return GREETING.test(folded) || LEGAL.test(folded) || OTHER_IDS.test(folded) ||
     DATE_LINE.test(folded) || ORDER_LINE.test(folded) || DATED_EVENT.test(folded) ||
-    fieldLine(folded) || BRACKET_LABEL.test(text) || NO_WORD.test(text);
+    fieldLine(folded) || BRACKET_LABEL.test(text) || NO_WORD.test(text) || EXCLAIMED.test(folded);
 });
 
 /** Whether a block is of a class that never holds a value (see the file comment). */

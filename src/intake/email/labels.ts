@@ -78,8 +78,9 @@ export const LABELS: Record<LabelField, string> = {
       .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|cena(?: jednostkowa)?|価格|単価`,
   // `Artículo enviado`, `Item shipped`: the label of a shipping mail's item says so.
   item: String
-    .raw`(?:item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam|produkt|nazwa produktu)` +
-    String.raw`(?: (?:shipped|versandt|verschickt|expedie|envia?do|spedito|verzonden))?` +
+    .raw`(?:cancel+ed |returned |refunded )?(?:item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam|produkt|nazwa produktu)` +
+    String
+      .raw`(?: (?:shipped|versandt|verschickt|expedie|envia?do|spedito|verzonden|storniert|annule|cancelado|annullato|geannuleerd))?` +
     "|商品名?|品名",
   estimatedDelivery: String
     .raw`(?:estimated|expected|scheduled|guaranteed|projected) (?:delivery|arrival)(?: date)?(?: is)?` +

@@ -274,3 +274,22 @@ Deno.test("a lone line carrying its count is the item even with no price", async
   equal(f.itemSummary, "Raqueta Carbon Pro");
   equal(f.quantity, 1);
 });
+
+Deno.test("congratulations and exclamations to the reader are not names; 'you bought' is a purchase", () => {
+  const block = (text: string) => ({
+    text,
+    tag: "p",
+    heading: false,
+    links: [],
+    images: [],
+    quote: 0,
+  });
+  equal(isBoilerplate(block("Congratulations, you bought an item!")), true);
+  equal(isBoilerplate(block("Your snacks are on their way!")), true);
+  equal(isBoilerplate(block("Dein Paket ist unterwegs!")), true);
+  // A name with an exclamation mark of its own stays a name.
+  equal(isBoilerplate(block("Mamma Mia! Here We Go Again (Blu-ray)")), false);
+  equal(readPhase([foldForMatch("Congratulations, you bought an item!")]), "confirmed");
+  equal(isLabel("Cancelled item:", "item"), true);
+  equal(isLabel("Artikel storniert:", "item"), true);
+});
