@@ -293,3 +293,13 @@ Deno.test("congratulations and exclamations to the reader are not names; 'you bo
   equal(isLabel("Cancelled item:", "item"), true);
   equal(isLabel("Artikel storniert:", "item"), true);
 });
+
+Deno.test("an order said to be confirmed in the store's language is ordered", () => {
+  const phase = (text: string) => readPhase([foldForMatch(text)]);
+  equal(phase("Votre commande n°FR12345 est confirmée"), "confirmed");
+  equal(phase("Ihre Bestellung 4471 wurde bestätigt"), "confirmed");
+  equal(phase("Tu pedido ha sido confirmado"), "confirmed");
+  equal(phase("Il tuo ordine è stato confermato"), "confirmed");
+  equal(phase("Je bestelling is bevestigd"), "confirmed");
+  equal(phase("Zamówienie zostało potwierdzone"), "confirmed");
+});
