@@ -82,8 +82,18 @@ export function acceptLetterReference(raw: string): string | null {
 const ORDER_IN_SENTENCE =
   /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling|zamowieni[aeu])(?:\s+(?:number|numero|nummer|no\.?|nr\.?|n\.?[°º]\.?|n\.o\.?|n\.|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9/-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
 
+/** `Ihre Bestellung bei X (Nummer: 10045)`: the order, then its number named a few words on. */
+const NUMBER_LATER =
+  /\b(?:order|bestellung|commande|pedido|ordine|bestelling)\b[^.!?:]{0,40}?\(?\b(?:number|nummer|numero|nr\.?|no\.?|n°)\s*:\s*#?([a-z0-9][a-z0-9-]{2,40}[a-z0-9])/;
+
 export function orderNumberInSentence(text: string): string | null {
   const folded = foldKeepingOffsets(text);
+  const later = NUMBER_LATER.exec(folded);
+  if (later) {
+    const start = later.index + later[0].length - later[1].length;
+    const value = acceptOrderNumber(text.slice(start, start + later[1].length + 1));
+    if (value) return value;
+  }
   for (const m of folded.matchAll(ORDER_IN_SENTENCE)) {
     const start = m.index! + m[0].length - m[1].length;
     const value = acceptOrderNumber(text.slice(start, start + m[1].length + 1));
@@ -194,19 +204,30 @@ function deliveryInSentence(
   return undefined;
 }
 
+/** A label or column header that says its figure is one piece's. */
+const UNIT_WORDS = /\bunit|\beach\b|einzel|stuck|unitaire|unitario|stuk|単価/;
+
 /**
- * The item's price as one piece's: a row's last figure for several pieces may be the line's
- * total (`Qty: 2` … `$99.98`); it is kept only when the subtotal is that many times it.
+ * The item's price as one piece's. For several pieces a row's last figure or a plain `Price`
+ * column may be the line's total (`Qty: 2` … `$99.98`): a subtotal equal to it says so (no
+ * price then), and a last figure is kept only when the subtotal is that many times it. A unit
+ * label (`Unit price`, `Einzelpreis`) or a figure said to be each piece's is one piece's.
  */
 function unitPrice(item: Item, blocks: Block[]): Money | undefined {
   const { price, quantity } = item;
-  if (!price || (quantity ?? 1) <= 1 || item.how?.price?.anchor !== LAST_FIGURE) return price;
+  const how = item.how?.price;
+  if (!price || (quantity ?? 1) <= 1 || !how) return price;
+  const last = how.anchor === LAST_FIGURE;
+  if (!last && (how.kind === "generic" || UNIT_WORDS.test(foldKeepingOffsets(how.anchor ?? "")))) {
+    return price;
+  }
   const subtotal = labelledValues(blocks, "subtotal", (raw) => moneyValue(raw) ? raw : null, {
     max: 1,
     sentences: false,
   })[0];
   const sum = subtotal && moneyValue(subtotal.value);
-  return sum && sum.cents === price.cents * quantity! ? price : undefined;
+  if (sum && sum.cents === price.cents * quantity!) return price;
+  return last || (sum && sum.cents === price.cents) ? undefined : price;
 }
 
 /** The evidence entries that name a reading (a field found with no evidence gets `generic`). */
@@ -229,7 +250,8 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
   const total = found?.money;
   let price = single && unitPrice(single, blocks);
   let priceHow = single?.how?.price ?? single?.evidence;
-  if (single && !price) {
+  // A price the item's own reading left out as a line's total is not looked for again.
+  if (single && !single.price) {
     const labelled = labelledValues(blocks, "price", (raw) =>
       moneyValue(raw) ? raw : null, { max: 1, sentences: false })[0];
     if (labelled) {

@@ -29,6 +29,9 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|(?:numero|n°|no|n\.o|nº|n\.º|#) ?(?:de )?(?:commande|pedido)|(?:votre |ta )?commande|(?:tu |su )?pedido` +
     String.raw`|receipt(?: number| no\.?| #)?|confirmation (?:number|no\.?|#)` +
+    // `Référence de la commande`, `Referencia del pedido`, `Riferimento ordine`, `Bestellreferenz`.
+    String
+      .raw`|reference (?:de (?:la |votre )?commande|du pedido)|referencia (?:del |de tu |de su )?pedido|riferimento (?:dell'|del )?ordine|bestellreferenz` +
     // Marketplaces number a purchase as a transaction (Mercari, Vinted).
     String.raw`|transaction(?: id| number| no\.?| #)|(?:numero|n°|no) (?:de )?transaction` +
     String

@@ -303,3 +303,37 @@ Deno.test("an order said to be confirmed in the store's language is ordered", ()
   equal(phase("Je bestelling is bevestigd"), "confirmed");
   equal(phase("Zamówienie zostało potwierdzone"), "confirmed");
 });
+
+Deno.test("an order's number named a few words after it; a commande's reference is its number", () => {
+  equal(
+    orderNumberInSentence(
+      "vielen Dank für Ihre Bestellung bei Gartenwelt (Nummer: 10045) am 30.11.2026.",
+    ),
+    "10045",
+  );
+  equal(orderNumberInSentence("Your order from Acme (number: 88120)"), "88120");
+  // A number of something else in the sentence is not the order's.
+  equal(orderNumberInSentence("Call our order line, phone 0800 123"), null);
+  equal(isLabel("Référence de la commande :", "orderNumber"), true);
+  equal(isLabel("Referencia del pedido", "orderNumber"), true);
+});
+
+Deno.test("a plain Price column equal to the subtotal is a line's total for several pieces", async () => {
+  const read = await readEmail(
+    bytes(
+      mail({
+        from: "Shop <orders@shop.example>",
+        subject: "Order #2291 received",
+        html: [
+          "<p>Thank you for your order #2291.</p>",
+          "<table><tr><th>Product</th><th>Quantity</th><th>Price</th></tr>",
+          "<tr><td>Smoky Tea 100g</td><td>2</td><td>£17.00</td></tr></table>",
+          "<table><tr><th>Subtotal:</th><td>{sub}</td></tr><tr><th>Total:</th><td>£40.50</td></tr></table>",
+        ].join(""),
+      }).replace("{sub}", "£17.00"),
+    ),
+    { now: NOW },
+  );
+  equal(read.reading.kind === "order" && read.reading.fields.price, undefined);
+  equal(read.reading.kind === "order" && read.reading.fields.quantity, 2);
+});
