@@ -71,7 +71,8 @@ const textClass = memoByText((text: string): boolean => {
   const folded = foldKeepingOffsets(text);
   return GREETING.test(folded) || LEGAL.test(folded) || OTHER_IDS.test(folded) ||
     DATE_LINE.test(folded) || ORDER_LINE.test(folded) || DATED_EVENT.test(folded) ||
-    fieldLine(folded) || BRACKET_LABEL.test(text) || NO_WORD.test(text) || EXCLAIMED.test(folded);
+    fieldLine(folded) || BRACKET_LABEL.test(text) || NO_WORD.test(text) ||
+    (folded.endsWith("!") && EXCLAIMED.test(folded));
 });
 
 /** Whether a block is of a class that never holds a value (see the file comment). */

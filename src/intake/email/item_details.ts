@@ -61,7 +61,8 @@ const DETAIL_KEY = new RegExp(
  * dots); what stands before the first label is a part of its own (the name, on a name line).
  */
 export function detailParts(text: string): string[] {
-  if (text.length > 250) return [text];
+  // Most lines have neither a colon nor a separator: nothing to cut.
+  if (text.length > 250 || !/[:：|·•]|\s[-–—]\s/.test(text)) return [text];
   const out: string[] = [];
   for (const part of text.split(/\s+[-–—|·•]\s+/).slice(0, 8)) {
     const folded = foldKeepingOffsets(part);
