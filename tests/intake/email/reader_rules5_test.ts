@@ -13,7 +13,7 @@ import { acceptOrderNumber, orderNumberInSentence } from "../../../src/intake/em
 import { parseDay } from "../../../src/intake/email/dates.ts";
 import { isBoilerplate } from "../../../src/intake/email/boilerplate.ts";
 import type { MessageFields } from "../../../src/domain/order.ts";
-import { bytes, mail, NOW } from "./mail.ts";
+import { bytes, mail, NOW, textBlock as block } from "./mail.ts";
 
 async function fields(text: string, subject: string): Promise<MessageFields> {
   const read = await readEmail(
@@ -110,14 +110,6 @@ Deno.test("a carrier label naming a carrier we do not look up leaves the carrier
 });
 
 Deno.test("a first sentence written without spaces is read for the status; shipping said as a noun", () => {
-  const block = (text: string) => ({
-    text,
-    tag: "p",
-    heading: false,
-    links: [],
-    images: [],
-    quote: 0,
-  });
   const scope = statusScope("【店】お知らせ", [
     block("木の実文具店"),
     block("田中 様"),
@@ -141,14 +133,7 @@ Deno.test("Polish: status wording, labels, slashed order numbers, month and week
   equal(phase("Zamówienie anulowane"), "canceled");
   // What will happen is not what happened.
   equal(
-    readPhase(statusScope("Sklep", [{
-      text: "Poinformujemy Cię, gdy paczka zostanie nadana.",
-      tag: "p",
-      heading: false,
-      links: [],
-      images: [],
-      quote: 0,
-    }])),
+    readPhase(statusScope("Sklep", [block("Poinformujemy Cię, gdy paczka zostanie nadana.")])),
     undefined,
   );
   equal(isLabel("Numer zamówienia:", "orderNumber"), true);
@@ -185,14 +170,6 @@ Deno.test("a note after a dash is not a range's end; a duration names no day; a 
   equal(parseDay("Mon - Fri", { anchor }), null);
   equal(parseDay("en 2-4 días laborables", { anchor }), null);
   equal(parseDay("within 3 business days", { anchor }), null);
-  const block = (text: string) => ({
-    text,
-    tag: "p",
-    heading: false,
-    links: [],
-    images: [],
-    quote: 0,
-  });
   equal(isBoilerplate(block("Thu, Nov 12 2026 - Free Delivery")), true);
   equal(isBoilerplate(block("Mittwoch, 2. Dezember - Standardversand")), true);
   // A name that opens like a weekday is still a name.
@@ -276,14 +253,6 @@ Deno.test("a lone line carrying its count is the item even with no price", async
 });
 
 Deno.test("congratulations and exclamations to the reader are not names; 'you bought' is a purchase", () => {
-  const block = (text: string) => ({
-    text,
-    tag: "p",
-    heading: false,
-    links: [],
-    images: [],
-    quote: 0,
-  });
   equal(isBoilerplate(block("Congratulations, you bought an item!")), true);
   equal(isBoilerplate(block("Your snacks are on their way!")), true);
   equal(isBoilerplate(block("Dein Paket ist unterwegs!")), true);
