@@ -86,9 +86,10 @@ export function detailParts(text: string): string[] {
  */
 export function splitLine(value: string): { name: string; details: string[] } {
   const parts = detailParts(value);
+  if (parts.length < 2) return { name: value, details: [] };
   const details = parts.filter((p) => attributeKind(foldKeepingOffsets(p)) === "counts");
   let names = parts.filter((p) => !details.includes(p));
-  if (parts.length < 2 || details.length === 0 || names.length === 0) {
+  if (details.length === 0 || names.length === 0) {
     return { name: value, details: [] };
   }
   if (names.length > 1 && !/\p{Ll}/u.test(names[0]) && /\p{Lu}{2}/u.test(names[0])) {
