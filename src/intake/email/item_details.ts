@@ -26,6 +26,8 @@ export interface Item {
 export const QTY = new RegExp(
   String.raw`(?:^|[|·,]\s*)(?:${LABELS.quantity})\s*[:.]?\s*(\d{1,3})\b`,
 );
+/** A size label followed by one size: `talla 42`, `size xl`, `grosse 38.5` (not `size guide`). */
+const SIZE_WORD = /^\S+(?: \S+)? (?:\d{1,3}(?:[.,/]\d{1,2})?|x{0,3}[sml]|\dxl|xx?s|os)$/;
 const COLOUR = /^(?:colou?r|farbe|couleur|coloris|kleur|colore|色|カラー)$/;
 const ID_KEY =
   /^(?:sku|style(?: id| no\.?| #)?|art(?:ikel)?\.?-?nr\.?|item (?:id|#|no\.?|number)|product (?:id|code)|ref(?:erence)?|model(?: no\.?)?)$/;
@@ -45,6 +47,8 @@ function readAttributeKind(folded: string): "counts" | "label" | "neutral" | und
   const key = /^([^:]{1,30}):/.exec(folded)?.[1]?.trim();
   if (key && (isLabel(key, "size") || isLabel(key, "price") || COLOUR.test(key))) return "counts";
   if (key && ID_KEY.test(key)) return "neutral";
+  // `Talla 42`, `Size M` after a dash: a size label and a short value with no colon.
+  if (SIZE_WORD.test(alone) && isLabel(alone.replace(/\s+\S+$/, ""), "size")) return "counts";
   return /^(?:price|preis|prix|precio|sku|style|art\.?-?nr)/.test(folded) ? "neutral" : undefined;
 }
 

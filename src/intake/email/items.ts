@@ -31,7 +31,7 @@ const NOT_PRODUCT_IMAGE =
 const ATTRIBUTE_KEY =
   /^(?:size|qty|quantity|colou?r|price|unit price|sku|style(?: id| no\.?)?|condition|seller|sold by|status|item(?: #| no\.?)?|art(?:ikel)?-?nr\.?|farbe|grosse|gr\.|menge|anzahl|taille|pointure|coloris|couleur|quantite|prix|talla|cantidad|precio|order\b.*|tracking\b.*|shipping\b.*|delivery\b.*|carrier|total|subtotal|tax|entry\b.*|rate this item|your bid|lowest ask|highest bid|ship to|vendu par|variant|model|width|fit|material|lieferung|versand|livraison|envio|entrega|arrives?\b.*|delivers?\b.*|estimated\b.*|expected\b.*|date|placed\b.*|payment|zahlung|paiement|pago|ilosc|rozmiar|kolor|cena|dostawa|wysylka|platnosc|data)$/;
 const ITEM_HEADERS =
-  /^(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung|produkt|nazwa produktu|towar)$/;
+  /^(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung|produkt|nazwa produktu|towar|prodotto|articolo|descrizione|omschrijving|artikelnaam)$/;
 const TOTAL_ROW =
   /^(?:sub-?total|total|zwischensumme|gesamt|versand|shipping|delivery|livraison|envio|tax|sales tax|mwst|tva|iva|discount|rabatt|remise|descuento|payment|zahlung|sous-total|frais|gastos|subtotaal|totaal|verzendkosten|subtotale|totale|spese di spedizione|razem|suma|dostawa|wysylka|do zaplaty|lacznie|小計|合計|送料|消費税|商品合計|ご請求|お支払)/;
 const ITEMS_LABEL =

@@ -76,7 +76,9 @@ export const LABELS: Record<LabelField, string> = {
     .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|rozmiar|サイズ`,
   // `Precio del producto`, `Price of the item` first: a shorter label would take `del …` as value.
   price: String
-    .raw`(?:price|precio|prix|prezzo|prijs|preis|cena) (?:of (?:the )?|del |de la |de l'|du |dell'|della |van (?:het )?)?(?:item|product|producto|articulo|produit|article|prodotto|articolo|artikel|produktu)|artikelpreis|produktpreis|` +
+    .raw`(?:price|prijs|preis|prix|precio|prezzo) (?:per|pro|par|por|al) (?:stuk|stuck|item|unit|piece|unidad|pezzo)|` +
+    String
+      .raw`(?:price|precio|prix|prezzo|prijs|preis|cena) (?:of (?:the )?|del |de la |de l'|du |dell'|della |van (?:het )?)?(?:item|product|producto|articulo|produit|article|prodotto|articolo|artikel|produktu)|artikelpreis|produktpreis|` +
     String
       .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|cena(?: jednostkowa)?|価格|単価`,
   // `Artículo enviado`, `Item shipped`: the label of a shipping mail's item says so.
@@ -90,7 +92,7 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|your estimated delivery date is|delivery estimate|arriving(?: on| by)?|arrives(?: on| by)?|delivers(?: on| by)?|will arrive(?: on| by)?|delivery date|(?:your )?delivery day|get it by|delivery by|expected by` +
     String
-      .raw`|verwachte (?:levering|bezorging|bezorgdatum|leverdatum|bezorgdag)|bezorgdatum|bezorgdag|bezorgmoment|leverdatum|(?:vandaag |morgen |overmorgen )?in huis(?: op)?|(?:consegna|arrivo) (?:prevista|previsto|stimata)|data (?:di|prevista di) consegna` +
+      .raw`|verwachte (?:levering|bezorging|bezorgdatum|leverdatum|bezorgdag)|bezorgdatum|bezorgdag|bezorgmoment|leverdatum|(?:vandaag |morgen |overmorgen )?in huis(?: op)?|(?:consegna|arrivo) (?:prevista|previsto|stimata)|data (?:di |prevista di )?consegna(?: prevista| stimata)?` +
     "|お届け予定日?|配達予定日?|到着予定日?|お届け日" +
     String
       .raw`|voraussichtliche (?:lieferung|zustellung)|voraussichtlicher liefertermin|lieferdatum|zustellung(?: am)?|lieferung(?: am)?|liefertermin` +

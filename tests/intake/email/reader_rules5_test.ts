@@ -306,3 +306,23 @@ Deno.test("a plain Price column equal to the subtotal is a line's total for seve
   equal(read.reading.kind === "order" && read.reading.fields.price, undefined);
   equal(read.reading.kind === "order" && read.reading.fields.quantity, 2);
 });
+
+Deno.test("an 'Auftrag' is an order; 'Prijs per stuk' and 'Data di consegna prevista' are labels", () => {
+  equal(readPhase([foldForMatch("Vielen Dank für Ihren Auftrag.")]), "confirmed");
+  equal(readPhase([foldForMatch("Auftragsbestätigung 2026-1187")]), "confirmed");
+  equal(isLabel("Prijs per stuk:", "price"), true);
+  equal(isLabel("Price per item", "price"), true);
+  equal(isLabel("Data di consegna prevista:", "estimatedDelivery"), true);
+  // A size label with one short value after a dash is the item's size.
+  deepEqual(splitLine("Zapatillas Trail Montseny - Talla 42"), {
+    name: "Zapatillas Trail Montseny",
+    details: ["Talla 42"],
+  });
+  // A name that only ends like one keeps its words.
+  deepEqual(splitLine("Kid's Jacket - Size Guide Inside").details, []);
+});
+
+Deno.test("a size label before a word that is no size is no detail", () => {
+  deepEqual(splitLine("Rain Jacket - Size Guide").details, []);
+  deepEqual(splitLine("Rain Jacket - Taille M").details, ["Taille M"]);
+});
