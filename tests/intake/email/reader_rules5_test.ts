@@ -313,6 +313,7 @@ Deno.test("an 'Auftrag' is an order; 'Prijs per stuk' and 'Data di consegna prev
   equal(isLabel("Prijs per stuk:", "price"), true);
   equal(isLabel("Price per item", "price"), true);
   equal(isLabel("Data di consegna prevista:", "estimatedDelivery"), true);
+  equal(isLabel("Gesamt:", "total"), true);
   // A size label with one short value after a dash is the item's size.
   deepEqual(splitLine("Zapatillas Trail Montseny - Talla 42"), {
     name: "Zapatillas Trail Montseny",
