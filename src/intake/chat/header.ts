@@ -124,6 +124,10 @@ const TASK_SUBJECT =
 const NAMED_SUBJECT_SENTENCE =
   /^(?!(?:i|we|you|he|she|they|it|not|never|nobody|someone|somebody|who)\b)[\p{L}\p{N}_.-]{2,32}\s+(?:successfully\s+)?(?:checked out|purchased|copped|secured|bought)\s+(.+?)(?:\s+\([^()]{1,80}\))?(?:\s+(?:on|at|from|@)\s+(.+?))?(?:\s+for\s+([^\s—–,|]{2,20}))?\s*[—–|,-]\s*order\s*(?:#|no\.?|number|id)?\s*:?\s*#?([a-z0-9][a-z0-9-]{2,40})(?![\p{L}\p{N}])/iu;
 
+/** A place named after a checkout verb, then its price, a count in brackets, a dashed remark. */
+const PLACE_TAIL =
+  /^(.+?)(?:\s+for\s+([^\s—–,|()]{2,20}))?(\s*\((?:x|qty:?)\s*\d{1,5}\))?(?:\s*[—–|]\s*.*|\s+-\s+.*)?$/i;
+
 /** Money beyond doubt in a sentence: a currency sign or code next to the figure. */
 const SENTENCE_MONEY = /^(?:[$€£¥]\s?\d[\d.,]*|\d[\d.,]*\s?(?:[$€£¥]|[A-Z]{3}))$/;
 
@@ -169,12 +173,18 @@ export function judgeLine(line: string): HeaderVerdict & { product?: string; pri
     const [, product, store, price] = sentence;
     return productSuccess(line, product, store, price && SENTENCE_MONEY.test(price) ? price : "");
   }
-  const [, object, store] = CHECKED_OUT_OBJECT.exec(line) ?? CHECKED_OUT_SUBJECT.exec(line) ?? [];
-  const product = object?.trim();
+  const [, object, place] = CHECKED_OUT_OBJECT.exec(line) ?? CHECKED_OUT_SUBJECT.exec(line) ?? [];
+  // `… on Target for $26.94 (Qty 2) — Order 9120…`: the store ends where its price, a count in
+  // brackets or a dash begins; the count belongs to the product, and a price said for several
+  // pieces may be their sum: no price then.
+  const tail = place ? PLACE_TAIL.exec(place) : null;
+  const store = tail ? tail[1] : place;
+  const price = tail?.[2] && !tail[3] && SENTENCE_MONEY.test(tail[2]) ? tail[2] : "";
+  const product = object && `${object.trim()}${tail?.[3] ?? ""}`;
   if (
     product && (product.match(/\p{L}/gu)?.length ?? 0) >= 3 && judgeLine(product).kind === "none"
   ) {
-    return productSuccess(line, product, store, "");
+    return productSuccess(line, product, store, price);
   }
   for (const [notice, patterns] of [[false, SUCCESS], [true, ORDER_NOTICE]] as const) {
     for (const pattern of patterns) {
@@ -258,7 +268,14 @@ export function storeInHeader(verdict: HeaderVerdict): string | undefined {
 const ORDER_IN_HEADER =
   /(?<!\p{L})(?:order|bestellung|commande|pedido|bestelling|ordine)\s*(?:#|no\.?|number|nr\.?|id|n[°º]\.?|nummer|numéro|número|numero)\s*:?\s*#?\s*([a-z0-9][a-z0-9-]{1,40})(?![\p{L}\p{N}])/iu;
 
+/** `… — Order 912003318822`: an order number after a dash that closes a bot's sentence. */
+const ORDER_AFTER_DASH =
+  /\s[—–|-]\s*(?:order|bestellung|commande|pedido|bestelling|ordine)\s*(?:#|no\.?|number|nr\.?|id|n[°º]\.?)?\s*:?\s*#?\s*([a-z0-9][a-z0-9-]{2,40})(?![\p{L}\p{N}])/iu;
+
 export function orderNumberInHeader(text: string): string | undefined {
-  const found = ORDER_IN_HEADER.exec(text)?.[1] ?? NAMED_SUBJECT_SENTENCE.exec(text)?.[4];
+  // After a dash only in a bot's report that opens with its verb (`Checked out … — Order 91…`);
+  // a person's `I checked out … — order 99172` is chatter.
+  const found = ORDER_IN_HEADER.exec(text)?.[1] ?? NAMED_SUBJECT_SENTENCE.exec(text)?.[4] ??
+    (CHECKED_OUT_OBJECT.test(text) ? ORDER_AFTER_DASH.exec(text)?.[1] : undefined);
   return found && /\d/.test(found) ? found : undefined;
 }

@@ -10,28 +10,46 @@ import { isAnyLabel } from "./labels.ts";
 
 /** Imperative words that open a button or link text. */
 const ACTION =
-  /^(?:view|see|track|manage|edit|change|cancel|return|shop|visit|go to|write|leave|rate|review|download|contact|sign in|log in|open|check|continue|start|discover|explore|browse|reorder|buy again|get (?:the )?app|click|tap|ver|voir|suivre|gerer|modifier|acceder|consulter|ansehen|verfolgen|anzeigen|bestellung ansehen|zur bestellung|sendung verfolgen|bekijk|volg|vedi|traccia|gestisci|visualizza|seguir|rastrear|consultar|gestionar)\b/;
+  /^(?:view|see|track|manage|edit|change|cancel|return|shop|visit|go to|write|leave|rate|review|download|contact|sign in|log in|open|check|continue|start|discover|explore|browse|reorder|buy again|get (?:the )?app|click|tap|ver|voir|suivre|gerer|modifier|acceder|consulter|ansehen|verfolgen|anzeigen|bestellung ansehen|zur bestellung|sendung verfolgen|bekijk|volg|vedi|traccia|gestisci|visualizza|seguir|rastrear|consultar|gestionar|zobacz|sledz|sprawdz|przejdz)\b/;
 /** Greeting, thank-you and sign-off lines. */
 const GREETING =
-  /^(?:hi|hello|hey|dear|good news|great news|thank(?:s| you)|hallo|liebe[rs]?|guten tag|danke|vielen dank|bonjour|cher|chere|merci|hola|estimad[oa]|gracias|hoi|beste|beste klant|bedankt|ciao|gentile|grazie|cheers|best regards|kind regards|mit freundlichen grussen|cordialement|saludos|met vriendelijke groet|cordiali saluti)\b/;
+  /^(?:hi|hello|hey|dear|good news|great news|congratulations|congrats|gluckwunsch|herzlichen gluckwunsch|felicitations|enhorabuena|felicidades|complimenti|gefeliciteerd|thank(?:s| you)|hallo|liebe[rs]?|guten tag|danke|vielen dank|bonjour|cher|chere|merci|hola|estimad[oa]|gracias|hoi|beste|beste klant|bedankt|ciao|gentile|grazie|cheers|best regards|kind regards|mit freundlichen grussen|cordialement|saludos|met vriendelijke groet|cordiali saluti|dzien dobry|witaj|czesc|dziekujemy|pozdrawiamy|szanown[ay])\b/;
 /** Legal, footer and marketing lines. */
 const LEGAL =
-  /(?:©|\(c\) ?\d{4}|all rights reserved|unsubscribe|privacy|terms (?:of|and)|registered (?:in|office)|company (?:no|number)|vat (?:no|number|reg)|impressum|datenschutz|abmelden|mentions legales|desinscri|se desabonner|aviso legal|darse de baja|uitschrijven|disiscriv|you (?:are )?receiv(?:e|ed|ing) this (?:e-?mail|message)|do not reply|this (?:e-?mail|message) was sent)/;
+  /(?:©|\(c\) ?\d{4}|all rights reserved|unsubscribe|privacy|terms (?:of|and)|registered (?:in|office)|company (?:no|number)|vat (?:no|number|reg)|impressum|datenschutz|abmelden|mentions legales|desinscri|se desabonner|aviso legal|darse de baja|uitschrijven|disiscriv|wypisz sie|polityka prywatnosci|you (?:are )?receiv(?:e|ed|ing) this (?:e-?mail|message)|do not reply|this (?:e-?mail|message) was sent)/;
 /** Identifier labels that are not order fields but are never item names either. */
 const OTHER_IDS =
   /^(?:(?:member|customer|account|client|membership|loyalty|rewards?|purchase|invoice|rechnung|facture|factura|payment|transaction|item|product|style)\b[^:]{0,20}?(?:#|no\.?|number|nr\.?|id|nummer|numero)|kunden(?:nummer|nr\.?)|mitgliedsnummer|sku|reference|ref)\s*[:#]/;
-const DATE_LINE =
-  /^(?:(?:order|placed|ordered|date|datum|fecha|bestelldatum|date de commande)\b[^:]{0,30}:|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,? [a-z]{3,9} \d{1,2},? \d{4}$)/;
+const WEEKDAY =
+  /(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|(?:mon|diens|mitt|donners|frei|sams|sonn)tag|mittwoch|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miercoles|jueves|viernes|sabado|domingo|lunedi|martedi|mercoledi|giovedi|venerdi|sabato|domenica|(?:maan|dins|woens|donder|vrij|zater|zon)dag/
+    .source;
+const MONTH =
+  /(?:jan|feb|fev|mar|maa|apr|avr|abr|may|mai|mag|mei|jun|juin|giu|jul|juil|lug|aug|aou|ago|sep|set|oct|okt|ott|nov|dec|dez|dic)[a-z]*/
+    .source;
+/**
+ * A date line: `Order date: …`, or a weekday and a day, with or without a note after a dash
+ * (`Wed, Dec 2 2026 - Standard Delivery`, `Mittwoch, 2. Dezember`).
+ */
+const DATE_LINE = new RegExp(
+  String
+    .raw`^(?:(?:order|placed|ordered|date|datum|fecha|bestelldatum|date de commande)\b[^:]{0,30}:|(?:${WEEKDAY})\.?,? (?:${MONTH}\.? \d{1,2}\b|\d{1,2}\.? (?:de )?${MONTH})(?:,? \d{4})?(?:$|\s*[-–—|·(]))`,
+);
 
 /**
  * `Order #4411`, `Bestellung 1001 · Placed Aug 16`, `Commande n° 61204 du 19/11/2026`: the
  * order-number line, with what it says of the order after the number.
  */
 const ORDER_LINE =
-  /^(?:your )?(?:order|bestellung|commande|pedido|ordine|bestelling|receipt|transaction)(?: number| no\.?| nr\.?| id| n°)?\s*[#:]?\s*[a-z0-9-]*\d[a-z0-9-]*(?:\s*[·|,(-].*|\s+(?:du|del|de|vom|van|dal|of|from|on|placed|dated)\s.*)?$/;
+  /^(?:your )?(?:order|bestellung|commande|pedido|ordine|bestelling|receipt|transaction|zamowienie)(?: number| no\.?| nr\.?| id| n°)?\s*[#:]?\s*[a-z0-9-]*\d[a-z0-9-]*(?:\s*[·|,(-].*|\s+(?:du|del|de|vom|van|dal|of|from|on|placed|dated)\s.*)?$/;
 /** A word of what happened to an order, then a date: `Placed Nov 22, 2026`, `Arriving by Friday`. */
 const DATED_EVENT =
   /^(?:placed|ordered|order date|arriving|arrives|arrival|delivered|shipped|dispatched|expected|estimated(?: delivery)?|bestellt|versandt|geliefert|zugestellt|commandee?|expediee?|livree?|enviado|entregado|besteld|verzonden|bezorgd|ordinato|spedito|consegnato)\b.{0,40}?(?:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d|\b\d{1,2}[./-]\d{1,2}\b|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tomorrow)\b)/;
+/**
+ * An exclamation addressed to the reader (`Your package is on its way!`, `Du hast es geschafft!`):
+ * a sentence, never a product's name.
+ */
+const EXCLAIMED =
+  /\b(?:you|your|we|we're|our|du|dein|deine|ihr|ihre|wir|vous|votre|tu|ton|ta|nous|usted|tus?|su|nosotros|je|jouw|uw|wij|voi|il tuo|la tua|noi)\b.*!$/;
 /** Nothing but rules, dots or dashes: a separator drawn in text. */
 const NO_WORD = /^[^\p{L}\p{N}]*$/u;
 /** `【ご注文日】 2026年8月15日`: a label in lenticular brackets, the Japanese `Label:`. */
@@ -53,7 +71,8 @@ const textClass = memoByText((text: string): boolean => {
   const folded = foldKeepingOffsets(text);
   return GREETING.test(folded) || LEGAL.test(folded) || OTHER_IDS.test(folded) ||
     DATE_LINE.test(folded) || ORDER_LINE.test(folded) || DATED_EVENT.test(folded) ||
-    fieldLine(folded) || BRACKET_LABEL.test(text) || NO_WORD.test(text);
+    fieldLine(folded) || BRACKET_LABEL.test(text) || NO_WORD.test(text) ||
+    (folded.endsWith("!") && EXCLAIMED.test(folded));
 });
 
 /** Whether a block is of a class that never holds a value (see the file comment). */

@@ -1,6 +1,6 @@
 /**
- * Calendar dates as mails and mail clients write them, in English, German, French, Spanish
- * (and the Italian and Dutch month names of forward headers): full dates, dates without a year
+ * Calendar dates as mails and mail clients write them, in English, German, French, Spanish,
+ * Italian, Dutch and Polish: full dates, dates without a year
  * and weekday-only dates resolved against an anchor (the original mail's own date), numeric
  * dates, and ranges (which give no single day). Pure.
  */
@@ -28,18 +28,64 @@ const MONTH_NAMES: string[][] = [
     "januari",
     "jänner",
     "janner",
+    "styczen",
+    "stycznia",
   ],
-  ["february", "feb", "februar", "fevrier", "fevr", "fev", "febrero", "febbraio", "februari"],
-  ["march", "mar", "marz", "maerz", "mars", "marzo", "maart", "mrz"],
-  ["april", "apr", "avril", "avr", "abril", "abr", "aprile"],
-  ["may", "mai", "mayo", "maggio", "mag", "mei"],
-  ["june", "jun", "juni", "juin", "junio", "giugno", "giu"],
-  ["july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug"],
-  ["august", "aug", "aout", "agosto", "ago", "augustus"],
-  ["september", "sep", "sept", "septembre", "septiembre", "settembre", "set"],
-  ["october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "ott"],
-  ["november", "nov", "novembre", "noviembre"],
-  ["december", "dec", "dezember", "dez", "decembre", "diciembre", "dic", "dicembre"],
+  [
+    "february",
+    "feb",
+    "februar",
+    "fevrier",
+    "fevr",
+    "fev",
+    "febrero",
+    "febbraio",
+    "februari",
+    "luty",
+    "lutego",
+  ],
+  ["march", "mar", "marz", "maerz", "mars", "marzo", "maart", "mrz", "marzec", "marca"],
+  ["april", "apr", "avril", "avr", "abril", "abr", "aprile", "kwiecien", "kwietnia"],
+  ["may", "mai", "mayo", "maggio", "mag", "mei", "maj", "maja"],
+  ["june", "jun", "juni", "juin", "junio", "giugno", "giu", "czerwiec", "czerwca"],
+  ["july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug", "lipiec", "lipca"],
+  ["august", "aug", "aout", "agosto", "ago", "augustus", "sierpien", "sierpnia"],
+  [
+    "september",
+    "sep",
+    "sept",
+    "septembre",
+    "septiembre",
+    "settembre",
+    "set",
+    "wrzesien",
+    "wrzesnia",
+  ],
+  [
+    "october",
+    "oct",
+    "oktober",
+    "okt",
+    "octobre",
+    "octubre",
+    "ottobre",
+    "ott",
+    "pazdziernik",
+    "pazdziernika",
+  ],
+  ["november", "nov", "novembre", "noviembre", "listopad", "listopada"],
+  [
+    "december",
+    "dec",
+    "dezember",
+    "dez",
+    "decembre",
+    "diciembre",
+    "dic",
+    "dicembre",
+    "grudzien",
+    "grudnia",
+  ],
 ];
 MONTH_NAMES.forEach((names, i) => names.forEach((n) => MONTHS[n] = i + 1));
 
@@ -57,9 +103,34 @@ const WEEKDAY_NAMES: string[][] = [
     "domenica",
     "zondag",
     "zo",
+    "niedziela",
   ],
-  ["monday", "mon", "montag", "mo", "lundi", "lun", "lunes", "lunedi", "maandag", "ma"],
-  ["tuesday", "tue", "tues", "dienstag", "di", "mardi", "mar", "martes", "martedi", "dinsdag"],
+  [
+    "monday",
+    "mon",
+    "montag",
+    "mo",
+    "lundi",
+    "lun",
+    "lunes",
+    "lunedi",
+    "maandag",
+    "ma",
+    "poniedzialek",
+  ],
+  [
+    "tuesday",
+    "tue",
+    "tues",
+    "dienstag",
+    "di",
+    "mardi",
+    "mar",
+    "martes",
+    "martedi",
+    "dinsdag",
+    "wtorek",
+  ],
   [
     "wednesday",
     "wed",
@@ -72,6 +143,7 @@ const WEEKDAY_NAMES: string[][] = [
     "mercoledi",
     "woensdag",
     "wo",
+    "sroda",
   ],
   [
     "thursday",
@@ -86,6 +158,7 @@ const WEEKDAY_NAMES: string[][] = [
     "jue",
     "giovedi",
     "donderdag",
+    "czwartek",
   ],
   [
     "friday",
@@ -99,6 +172,7 @@ const WEEKDAY_NAMES: string[][] = [
     "venerdi",
     "vrijdag",
     "vr",
+    "piatek",
   ],
   [
     "saturday",
@@ -112,6 +186,7 @@ const WEEKDAY_NAMES: string[][] = [
     "sabato",
     "zaterdag",
     "za",
+    "sobota",
   ],
 ];
 WEEKDAY_NAMES.forEach((names, i) => names.forEach((n) => WEEKDAYS[n] = i));
@@ -172,7 +247,8 @@ type Token = { kind: "word"; text: string } | {
 
 function tokens(text: string): Token[] {
   const out: Token[] = [];
-  const folded = foldForMatch(text);
+  // `ł` has no decomposition: folded by hand, so `poniedziałek` is one word.
+  const folded = foldForMatch(text).replace(/ł/g, "l");
   for (const m of folded.matchAll(/(\d+)([./-]?)|([a-z']+)/g)) {
     if (m[1] !== undefined) {
       const end = m.index! + m[1].length;
@@ -186,6 +262,11 @@ function tokens(text: string): Token[] {
 
 /** `2026年8月19日`, `8月19日(水)`: a Japanese date, with or without its year. */
 const JAPANESE_DAY = /(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*日/;
+/** `in 2-4 días laborables`, `within 3 business days`: a duration names no day. */
+const DURATION =
+  /\b\d{1,2}(?:\s*[-–]\s*\d{1,2})?\s+(?:(?:business|working|werk|arbeits)\s*)?(?:days?|dias|tagen?|werktagen?|jours|giorni|dagen|werkdagen|dni)\b/;
+/** Two day numbers joined by a dash (`10-12`), not part of a numeric date (`10-12-2026`). */
+const DAY_SPAN = /(?<![\d./-])\d{1,2}\s?[-–]\s?\d{1,2}(?![\d./-])/;
 const RANGE = /\s(?:-|–|—|~|〜|to|bis|au|al|tot)\s|[〜~]|\bentre\b|\bbetween\b|\bzwischen\b/i;
 
 export interface DateOptions {
@@ -193,6 +274,24 @@ export interface DateOptions {
   anchor?: Day;
   /** Read `1/2/2026` as 2 January (default) or, for English, as January 2. */
   monthFirst?: boolean;
+}
+
+/** Whether a text names a month, a weekday or a relative day (`today`). */
+function hasDateWord(text: string): boolean {
+  return tokens(text).some((t) =>
+    t.kind === "word" &&
+    (MONTHS[t.text] !== undefined || WEEKDAYS[t.text] !== undefined ||
+      RELATIVE[t.text] !== undefined)
+  );
+}
+
+/**
+ * `Wed, Dec 2 2026 - Standard Delivery`: a note after a dash that holds no digit and no date
+ * word is no second day of a range; it is cut off.
+ */
+function withoutNote(text: string): string {
+  const m = /\s[-–—]\s(\D*)$/.exec(text);
+  return m && !hasDateWord(m[1]) ? text.slice(0, m.index) : text;
 }
 
 /**
@@ -204,7 +303,8 @@ export function parseDay(text: string, options: DateOptions = {}): Day | null {
   if (text.length > 120) return null;
   const iso = /\b(\d{4})-(\d{2})-(\d{2})(?!\d)/.exec(text);
   if (iso) return valid(Number(iso[1]), Number(iso[2]), Number(iso[3]));
-  if (RANGE.test(` ${text} `)) return null;
+  text = withoutNote(text);
+  if (RANGE.test(` ${text} `) || DURATION.test(foldForMatch(text))) return null;
   const ja = JAPANESE_DAY.exec(text);
   if (ja) {
     const [month, day] = [Number(ja[2]), Number(ja[3])];
@@ -234,6 +334,8 @@ export function parseDay(text: string, options: DateOptions = {}): Day | null {
   const month = named?.month;
   let found: Day | null = null;
   if (month !== undefined) {
+    // `Nov 10-12`, `10–12 novembre`: days joined by a dash under one month are a range.
+    if (DAY_SPAN.test(text)) return null;
     const day = dayNumbers.find((n) => n.value >= 1 && n.value <= 31 && n.text.length <= 2);
     const year = dayNumbers.find((n) => n.text.length === 4);
     if (!day) return null;

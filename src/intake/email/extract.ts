@@ -3,10 +3,12 @@
  * figures, dates and tracking evidence, with no knowledge of the store.
  */
 import { type Money, moneyValue } from "../money.ts";
-import { foldKeepingOffsets } from "../text.ts";
+import { foldForMatch, foldKeepingOffsets } from "../text.ts";
+import { readPhase } from "./signals.ts";
 import { type Day, dayString, headerDay, parseDay } from "./dates.ts";
 import type { Block } from "./html.ts";
 import { findItems, type Item, itemSummary } from "./items.ts";
+import { LAST_FIGURE } from "./item_details.ts";
 import { labelledValues } from "./labels.ts";
 import { type Evidence, evidence, type FieldEvidence, fromLabel } from "./evidence.ts";
 import type { Letter } from "./letter.ts";
@@ -30,11 +32,31 @@ export interface Extracted extends Tracking {
 
 const ORDER_TOKEN =
   /^[\s:#.\-–]*(?:(?:n\.?[°º]\.?|nr\.?|no\.?|#)\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9-]{2,40}[A-Za-z0-9]|\d{3})(?![A-Za-z0-9/.,]*\d)/;
+/**
+ * `ME/2026/11/4419082`, `ZAM/1042/2026`: a number of parts joined by slashes (as Polish and
+ * Czech shop systems print them), with at least six digits; never a date (`19/11/2026`).
+ */
+const SLASHED_TOKEN =
+  /^[\s:#.\-–]*(?:(?:n\.?[°º]\.?|nr\.?|no\.?|#)\s*)?([A-Za-z0-9]{1,12}(?:\/[A-Za-z0-9]{1,12}){1,4})(?![\w/.,-]*\d)/;
+const DATE_SHAPE = /^(\d{1,4})\/(\d{1,2})(?:\/\d{1,4})?$/;
+
+/** `19/11/2026`, `11/19/2026`, `2026/11/19`: slashed parts that can be a date. */
+function isDate(token: string): boolean {
+  const m = DATE_SHAPE.exec(token);
+  if (!m) return false;
+  const [a, b] = [Number(m[1]), Number(m[2])];
+  return m[1].length === 4 ? b <= 12 : (a <= 31 && b <= 12) || (a <= 12 && b <= 31);
+}
 const SUBTOTAL =
   /^(?:item |items )?sub-?total|^zwischensumme|^sous-total|^shipment total|^subtotal|total (?:savings|discount|tax)|^gesamtkosten netto/;
 
 /** An order number as printed: letters, digits and dashes with at least three digits. */
 export function acceptOrderNumber(raw: string): string | null {
+  const slashed = SLASHED_TOKEN.exec(raw)?.[1];
+  if (slashed) {
+    const digits = slashed.replace(/\D/g, "").length;
+    return digits >= 6 && !isDate(slashed) ? slashed : null;
+  }
   const m = ORDER_TOKEN.exec(raw);
   if (!m) return null;
   const token = m[1];
@@ -58,16 +80,39 @@ export function acceptLetterReference(raw: string): string | null {
 
 /** `order #1001`, `Bestellung 1001`, `commande n° FR…`, `(Receipt #…)` inside a sentence or subject. */
 const ORDER_IN_SENTENCE =
-  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling)(?:\s+(?:number|numero|nummer|no\.?|nr\.?|n\.?[°º]\.?|n\.o\.?|n\.|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
+  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling|zamowieni[aeu])(?:\s+(?:number|numero|nummer|no\.?|nr\.?|n\.?[°º]\.?|n\.o\.?|n\.|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9/-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
+
+/** `Ihre Bestellung bei X (Nummer: 10045)`: the order, then its number named a few words on. */
+const NUMBER_LATER =
+  /\b(?:order|bestellung|commande|pedido|ordine|bestelling)\b[^.!?:]{0,40}?\(?\b(?:number|nummer|numero|nr\.?|no\.?|n°)\s*:\s*#?([a-z0-9][a-z0-9-]{2,40}[a-z0-9])/;
 
 export function orderNumberInSentence(text: string): string | null {
   const folded = foldKeepingOffsets(text);
+  const later = NUMBER_LATER.exec(folded);
+  if (later) {
+    const start = later.index + later[0].length - later[1].length;
+    const value = acceptOrderNumber(text.slice(start, start + later[1].length + 1));
+    if (value) return value;
+  }
   for (const m of folded.matchAll(ORDER_IN_SENTENCE)) {
     const start = m.index! + m[0].length - m[1].length;
     const value = acceptOrderNumber(text.slice(start, start + m[1].length + 1));
     if (value) return value;
   }
   return null;
+}
+
+/** `#PF10233`: a number marked `#`, not part of a word. */
+const MARKED_NUMBER = /(?:^|[\s(\[])#\s?([A-Za-z0-9][A-Za-z0-9-]{2,30})(?![\w-])/;
+
+/**
+ * `Thanks for your order! (#PF10233)`: a number marked `#` in a subject that says what happened
+ * to an order is the order's number.
+ */
+function markedInSubject(subject: string): string | null {
+  const m = MARKED_NUMBER.exec(subject);
+  if (!m || readPhase([foldForMatch(subject)]) === undefined) return null;
+  return acceptOrderNumber(m[1]);
 }
 
 type OrderNumber = Pick<Extracted, "orderNumber" | "orderNumberFrom"> & { how?: Evidence };
@@ -78,7 +123,7 @@ function findOrderNumber(letter: Letter): OrderNumber {
   if (strong) {
     return { orderNumber: strong.value, orderNumberFrom: "label", how: fromLabel(strong) };
   }
-  const subject = orderNumberInSentence(letter.subject);
+  const subject = orderNumberInSentence(letter.subject) ?? markedInSubject(letter.subject);
   if (subject) {
     return {
       orderNumber: subject,
@@ -159,6 +204,32 @@ function deliveryInSentence(
   return undefined;
 }
 
+/** A label or column header that says its figure is one piece's. */
+const UNIT_WORDS = /\bunit|\beach\b|einzel|stuck|unitaire|unitario|stuk|単価/;
+
+/**
+ * The item's price as one piece's. For several pieces a row's last figure or a plain `Price`
+ * column may be the line's total (`Qty: 2` … `$99.98`): a subtotal equal to it says so (no
+ * price then), and a last figure is kept only when the subtotal is that many times it. A unit
+ * label (`Unit price`, `Einzelpreis`) or a figure said to be each piece's is one piece's.
+ */
+function unitPrice(item: Item, blocks: Block[]): Money | undefined {
+  const { price, quantity } = item;
+  const how = item.how?.price;
+  if (!price || (quantity ?? 1) <= 1 || !how) return price;
+  const last = how.anchor === LAST_FIGURE;
+  if (!last && (how.kind === "generic" || UNIT_WORDS.test(foldKeepingOffsets(how.anchor ?? "")))) {
+    return price;
+  }
+  const subtotal = labelledValues(blocks, "subtotal", (raw) => moneyValue(raw) ? raw : null, {
+    max: 1,
+    sentences: false,
+  })[0];
+  const sum = subtotal && moneyValue(subtotal.value);
+  if (sum && sum.cents === price.cents * quantity!) return price;
+  return last || (sum && sum.cents === price.cents) ? undefined : price;
+}
+
 /** The evidence entries that name a reading (a field found with no evidence gets `generic`). */
 function withValues(all: Record<string, Evidence | undefined>): FieldEvidence {
   return Object.fromEntries(Object.entries(all).filter(([, e]) => e !== undefined));
@@ -177,9 +248,10 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
   const single = items.length === 1 ? items[0] : undefined;
   const found = findTotal(blocks);
   const total = found?.money;
-  let price = single?.price;
+  let price = single && unitPrice(single, blocks);
   let priceHow = single?.how?.price ?? single?.evidence;
-  if (single && !price) {
+  // A price the item's own reading left out as a line's total is not looked for again.
+  if (single && !single.price) {
     const labelled = labelledValues(blocks, "price", (raw) =>
       moneyValue(raw) ? raw : null, { max: 1, sentences: false })[0];
     if (labelled) {

@@ -26,6 +26,8 @@ export interface Item {
 export const QTY = new RegExp(
   String.raw`(?:^|[|·,]\s*)(?:${LABELS.quantity})\s*[:.]?\s*(\d{1,3})\b`,
 );
+/** A size label followed by one size: `talla 42`, `size xl`, `grosse 38.5` (not `size guide`). */
+const SIZE_WORD = /^\S+(?: \S+)? (?:\d{1,3}(?:[.,/]\d{1,2})?|x{0,3}[sml]|\dxl|xx?s|os)$/;
 const COLOUR = /^(?:colou?r|farbe|couleur|coloris|kleur|colore|色|カラー)$/;
 const ID_KEY =
   /^(?:sku|style(?: id| no\.?| #)?|art(?:ikel)?\.?-?nr\.?|item (?:id|#|no\.?|number)|product (?:id|code)|ref(?:erence)?|model(?: no\.?)?)$/;
@@ -45,7 +47,89 @@ function readAttributeKind(folded: string): "counts" | "label" | "neutral" | und
   const key = /^([^:]{1,30}):/.exec(folded)?.[1]?.trim();
   if (key && (isLabel(key, "size") || isLabel(key, "price") || COLOUR.test(key))) return "counts";
   if (key && ID_KEY.test(key)) return "neutral";
+  // `Talla 42`, `Size M` after a dash: a size label and a short value with no colon.
+  if (SIZE_WORD.test(alone) && isLabel(alone.replace(/\s+\S+$/, ""), "size")) return "counts";
   return /^(?:price|preis|prix|precio|sku|style|art\.?-?nr)/.test(folded) ? "neutral" : undefined;
+}
+
+/** Keys of an item's details inside a line: quantity, size, colour and price labels. */
+const DETAIL_KEY = new RegExp(
+  String.raw`(?:^|\s)(?:${LABELS.quantity}|${LABELS.size}|${LABELS.price}|` +
+    String.raw`colou?r|farbe|couleur|coloris|kleur|colore|kolor|色|カラー)\s*:`,
+  "g",
+);
+
+/**
+ * A line cut into one part per labelled detail: `Size: L Color: Oatmeal Qty: 1` (pairs after one
+ * another), `Couleur : écru - Taille : M`, `Qté : 1 - 49,99 €` (parts between dashes, bars or
+ * dots); what stands before the first label is a part of its own (the name, on a name line).
+ */
+export function detailParts(text: string): string[] {
+  // Most lines have neither a colon nor a separator: nothing to cut.
+  if (text.length > 250 || !/[:：|·•]|\s[-–—]\s/.test(text)) return [text];
+  const out: string[] = [];
+  for (const part of text.split(/\s+[-–—|·•]\s+/).slice(0, 8)) {
+    const folded = foldKeepingOffsets(part);
+    let last = 0;
+    DETAIL_KEY.lastIndex = 0;
+    for (let m = DETAIL_KEY.exec(folded); m && out.length < 12; m = DETAIL_KEY.exec(folded)) {
+      const at = m.index + m[0].length - m[0].trimStart().length;
+      if (at > last) out.push(part.slice(last, at).trim());
+      last = at;
+    }
+    out.push(part.slice(last).trim());
+  }
+  return out.filter(Boolean);
+}
+
+/**
+ * `BRAND - Name - Taglia: 42 - Quantità: 1`, `商品:Name 数量:3`, `Name Quantità: 1`: an item's
+ * details (size, quantity, colour, price under their labels) printed on its own line; a brand in
+ * capitals before the name is not the name. A line with no labelled detail is the name as
+ * printed.
+ */
+export function splitLine(value: string): { name: string; details: string[] } {
+  const parts = detailParts(value);
+  if (parts.length < 2) return { name: value, details: [] };
+  const details = parts.filter((p) => attributeKind(foldKeepingOffsets(p)) === "counts");
+  let names = parts.filter((p) => !details.includes(p));
+  if (details.length === 0 || names.length === 0) {
+    return { name: value, details: [] };
+  }
+  if (names.length > 1 && !/\p{Ll}/u.test(names[0]) && /\p{Lu}{2}/u.test(names[0])) {
+    names = names.slice(1);
+  }
+  return { name: names.join(" - "), details };
+}
+
+/** One text an item's details are read from: a block, or one labelled part of it. */
+interface Line {
+  text: string;
+  /** The block it stands in. */
+  at: number;
+  /** The block's whole text (a part of a line never is a size line or a column cell). */
+  whole: boolean;
+}
+
+/** The lines of an item's blocks, a block of several labelled details cut into its parts. */
+function detailLines(item: Item, blocks: Block[], from: number, to: number, own: string[]): Line[] {
+  const lines: Line[] = [];
+  for (let i = from; i < to; i++) {
+    const text = blocks[i].text;
+    lines.push({ text, at: i, whole: true });
+    if (i === item.block) {
+      for (const part of own) lines.push({ text: part, at: i, whole: false });
+      continue;
+    }
+    const parts = detailParts(text);
+    if (
+      parts.length > 1 && parts.some((p) => attributeKind(foldKeepingOffsets(p)) === "counts")
+    ) {
+      lines.pop();
+      for (const part of parts) lines.push({ text: part, at: i, whole: false });
+    }
+  }
+  return lines;
 }
 
 export const TIMES_SUFFIX = /(?:\s*×|\s+x)\s?(\d{1,3})(\s+(?:of|von|sur|de)\s+\d+)?\s*$/i;
@@ -98,8 +182,19 @@ export function sameRow(a: Block, b: Block): boolean {
   return !!a.cell && !!b.cell && a.cell.table === b.cell.table && a.cell.row === b.cell.row;
 }
 
+/** The evidence anchor of a price that is only the last figure of the item's row. */
+export const LAST_FIGURE = "last figure of the item";
+
 /** Reads quantity, size and price from an item's name block and its attribute blocks. */
 export function describe(item: Item, blocks: Block[], from: number, to: number): Item {
+  // Details printed on the name's own line (`Name - Taille : M - Qté : 1`) are not the name.
+  const own = splitLine(item.name);
+  item.name = own.name;
+  const details = own.details.length > 0 || item.block < from || item.block >= to
+    ? own.details
+    : splitLine(blocks[item.block].text).details;
+  const lines = detailLines(item, blocks, from, to, details);
+  const virtual = lines.map((l) => ({ ...blocks[l.at], text: l.text }));
   // A count written on the name (`Coat × 1`, `1 x Kettle`) is the quantity unless a detail line
   // says otherwise: then it is part of the name (`Capsules x 100`, `Quantità: 2`).
   const suffix = TIMES_SUFFIX.exec(item.name);
@@ -107,11 +202,10 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
   const given = item.quantity;
   const prices: Money[] = [];
   let unit: { money: Money; text: string } | undefined;
-  for (let i = from; i < to; i++) {
-    const text = blocks[i].text;
+  for (const { text, at: i, whole } of lines) {
     const folded = foldKeepingOffsets(text);
     const qty = QTY.exec(folded) ?? (COUNT_LINE.test(text) ? COUNT_LINE.exec(text) : null) ??
-      (/^\d{1,3}$/.test(text) && isLabel(columnHeader(blocks, i) ?? "", "quantity")
+      (whole && /^\d{1,3}$/.test(text) && isLabel(columnHeader(blocks, i) ?? "", "quantity")
         ? [text, text]
         : null);
     if (qty && item.quantity === undefined) {
@@ -122,7 +216,7 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
         note(item, "quantity", header ? evidence("table", header) : evidence("label", text));
       }
     }
-    const sizeLine = i === item.block + 1 && item.size === undefined
+    const sizeLine = whole && i === item.block + 1 && item.size === undefined
       ? (SIZE_ALONE.test(text) ? text : sizeInVariant(text))
       : undefined;
     if (
@@ -135,10 +229,11 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
       }
     }
     const money = moneyValue(text.replace(/^(?:price|preis|prix|precio|total|summe)\s*:?\s*/i, ""));
-    if (money && i !== item.block) prices.push(money);
-    const each = i !== item.block && !unit ? perPiecePrice(text) : null;
+    const name = whole && i === item.block;
+    if (money && !name) prices.push(money);
+    const each = !name && !unit ? perPiecePrice(text) : null;
     if (each) unit = { money: each, text };
-    const sum = i !== item.block && !unit ? unitTimesCount(text) : null;
+    const sum = !name && !unit ? unitTimesCount(text) : null;
     if (sum) {
       unit = { money: sum.unit, text };
       if (item.quantity === undefined) {
@@ -148,10 +243,10 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
     }
   }
   if (item.size === undefined) {
-    const size = labelledValues(blocks, "size", (raw) => {
+    const size = labelledValues(virtual, "size", (raw) => {
       const v = raw.trim();
       return v.length >= 1 && v.length <= 24 && !/[.!?]$/.test(v) ? v : null;
-    }, { from, to, max: 1, sentences: false })[0];
+    }, { max: 1, sentences: false })[0];
     if (size) {
       item.size = size.value;
       note(item, "size", fromLabel(size));
@@ -201,12 +296,12 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
     }
   }
   // A figure under a price label is the unit price; else the row's last figure.
-  const labelled = labelledValues(blocks, "price", (raw) => moneyValue(raw) ? raw : null, {
-    from: from + 1,
-    to,
-    max: 1,
-    sentences: false,
-  })[0];
+  const labelled = labelledValues(
+    virtual.filter((_, k) => !(lines[k].whole && lines[k].at === item.block)),
+    "price",
+    (raw) => moneyValue(raw) ? raw : null,
+    { max: 1, sentences: false },
+  )[0];
   // A figure under a price label is the unit price, then one said to be each piece's, else the
   // row's last figure.
   const price = labelled ? moneyValue(labelled.value) : unit?.money ?? prices[prices.length - 1];
@@ -219,7 +314,7 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
         ? fromLabel(labelled)
         : unit
         ? evidence("generic", unit.text)
-        : evidence("generic", "last figure of the item"),
+        : evidence("generic", LAST_FIGURE),
     );
   }
   return item;

@@ -7,8 +7,8 @@
 import { moneyValue } from "../money.ts";
 import { foldKeepingOffsets, memoByText } from "../text.ts";
 import type { Block, Image } from "./html.ts";
-import { isLabel } from "./labels.ts";
-import { attributeKind, describe, type Item, note, sameRow } from "./item_details.ts";
+import { isLabel, type LabelField } from "./labels.ts";
+import { attributeKind, describe, type Item, note, sameRow, splitLine } from "./item_details.ts";
 import { countedItems, labelledItems } from "./items_anchored.ts";
 import { isHeaderLine, textTableItems } from "./items_text_table.ts";
 import { evidence } from "./evidence.ts";
@@ -29,13 +29,13 @@ const NOT_PRODUCT_IMAGE =
   /logo(?![-_ ]?(?:tee|t-?shirt|shirt|hood|cap|hat|crew|sweat|tote|beanie|jacket|pant|short|sock|bag|mug))|wordmark|spacer|(?:^|\/)icons?(?:[/_.-]|$)|[-_]icon\.(?:png|gif|svg)|badge|banner|social|facebook|instagram|twitter|tiktok|youtube|pinterest|app-?store|google-?play|pixel|beacon|open\.gif|divider|arrow|rating|stars?[-_.]|header|footer|signature|avatar|qr-?code|bullseye/i;
 /** Keys of attribute lines under a product name (`Size: 10`, `SKU: 123`): such a line is not a name. */
 const ATTRIBUTE_KEY =
-  /^(?:size|qty|quantity|colou?r|price|unit price|sku|style(?: id| no\.?)?|condition|seller|sold by|status|item(?: #| no\.?)?|art(?:ikel)?-?nr\.?|farbe|grosse|gr\.|menge|anzahl|taille|pointure|coloris|couleur|quantite|prix|talla|cantidad|precio|order\b.*|tracking\b.*|shipping\b.*|delivery\b.*|carrier|total|subtotal|tax|entry\b.*|rate this item|your bid|lowest ask|highest bid|ship to|vendu par|variant|model|width|fit|material|lieferung|versand|livraison|envio|entrega|arrives?\b.*|delivers?\b.*|estimated\b.*|expected\b.*|date|placed\b.*|payment|zahlung|paiement|pago)$/;
+  /^(?:size|qty|quantity|colou?r|price|unit price|sku|style(?: id| no\.?)?|condition|seller|sold by|status|item(?: #| no\.?)?|art(?:ikel)?-?nr\.?|farbe|grosse|gr\.|menge|anzahl|taille|pointure|coloris|couleur|quantite|prix|talla|cantidad|precio|order\b.*|tracking\b.*|shipping\b.*|delivery\b.*|carrier|total|subtotal|tax|entry\b.*|rate this item|your bid|lowest ask|highest bid|ship to|vendu par|variant|model|width|fit|material|lieferung|versand|livraison|envio|entrega|arrives?\b.*|delivers?\b.*|estimated\b.*|expected\b.*|date|placed\b.*|payment|zahlung|paiement|pago|ilosc|rozmiar|kolor|cena|dostawa|wysylka|platnosc|data)$/;
 const ITEM_HEADERS =
-  /^(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung)$/;
+  /^(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung|produkt|nazwa produktu|towar|prodotto|articolo|descrizione|omschrijving|artikelnaam)$/;
 const TOTAL_ROW =
-  /^(?:sub-?total|total|zwischensumme|gesamt|versand|shipping|delivery|livraison|envio|tax|sales tax|mwst|tva|iva|discount|rabatt|remise|descuento|payment|zahlung|sous-total|frais|gastos|subtotaal|totaal|verzendkosten|subtotale|totale|spese di spedizione|小計|合計|送料|消費税|商品合計|ご請求|お支払)/;
+  /^(?:sub-?total|total|zwischensumme|gesamt|versand|shipping|delivery|livraison|envio|tax|sales tax|mwst|tva|iva|discount|rabatt|remise|descuento|payment|zahlung|sous-total|frais|gastos|subtotaal|totaal|verzendkosten|subtotale|totale|spese di spedizione|razem|suma|dostawa|wysylka|do zaplaty|lacznie|小計|合計|送料|消費税|商品合計|ご請求|お支払)/;
 const ITEMS_LABEL =
-  /^(?:items? (?:shipped|ordered|in (?:this|your) (?:shipment|order|package))|your items?|items?|artikel|deine artikel|ihre artikel|articles?|vos articles|tus articulos|articulos|productos|products?|in this (?:parcel|package|shipment)|geliefert werden|in (?:deiner|ihrer) (?:lieferung|sendung)|dans ce colis|en este paquete|in dit pakket|in questo pacco|(?:canceled|cancelled) items?|stornierte[rn]? artikel|articles? annules?|articulos? cancelados?|geannuleerde artikelen|articoli annullati|(?:verzonden |bestelde |je )?artikelen|articoli(?: spediti| ordinati)?|prodotti)\s*:?$/;
+  /^(?:items? (?:shipped|ordered|in (?:this|your) (?:shipment|order|package))|your items?|items?|artikel|deine artikel|ihre artikel|articles?|vos articles|tus articulos|articulos|productos|products?|in this (?:parcel|package|shipment)|geliefert werden|in (?:deiner|ihrer) (?:lieferung|sendung)|dans ce colis|en este paquete|in dit pakket|in questo pacco|(?:canceled|cancelled) items?|stornierte[rn]? artikel|articles? annules?|articulos? cancelados?|geannuleerde artikelen|articoli annullati|(?:verzonden |bestelde |je )?artikelen|articoli(?: spediti| ordinati)?|prodotti|(?:zamowione |twoje )?produkty)\s*:?$/;
 
 export function isProductImage(image: Image, storeNames: string[]): boolean {
   if (!/^https?:\/\//i.test(image.src) || NOT_PRODUCT_IMAGE.test(image.src)) return false;
@@ -255,6 +255,20 @@ function tableItems(blocks: Block[], isName: NameTest): Item[] {
   return items;
 }
 
+/** Fields whose lone label (`Delivers:`, `Carrier`) holds its value in the next block. */
+const VALUE_LABELS: LabelField[] = ["estimatedDelivery", "trackingNumber", "carrier", "total"];
+
+/**
+ * Whether block `i` is the value of a lone label of another field just above it
+ * (`Delivers:` / `Within 3 to 5 working days`): such a value is never an item's name.
+ */
+function valueOfLabel(blocks: Block[], i: number): boolean {
+  for (let k = i - 1; k >= Math.max(0, i - 2); k--) {
+    if (blocks[k].text) return VALUE_LABELS.some((field) => isLabel(blocks[k].text, field));
+  }
+  return false;
+}
+
 /** Items of plain lists: a line followed by attribute lines, or lines under an items label. */
 function listItems(blocks: Block[], isName: NameTest): Item[] {
   const items: Item[] = [];
@@ -292,8 +306,24 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
         j++;
       } else if (kind !== "neutral" && attributes > 0) break;
       else if (attributes === 0 && j > i + 1 && kind !== "neutral") break;
+      // Boilerplate never stands between a name and its details (`Commande n° 7712`).
+      else if (attributes === 0 && kind !== "neutral" && isBoilerplate(blocks[j])) break;
     }
-    if (attributes > 0 && isName(blocks[i]) && !isLabel(blocks[i].text, "quantity")) {
+    // The item's price may stand alone under its details (`Cantidad: 1` / `64,90 €`).
+    if (attributes > 0 && j < Math.min(blocks.length, i + 6) && moneyValue(blocks[j].text)) j++;
+    if (attributes === 0) {
+      // `Name - Taille : M - Qté : 1`: a name carrying its own labelled details is an item.
+      const { name, details } = splitLine(blocks[i].text);
+      if (details.length > 0 && isName({ ...blocks[i], text: name })) {
+        const item = { name, block: i, evidence: evidence("generic", "item details") };
+        items.push(describe(item, blocks, i, i + 1));
+        continue;
+      }
+    }
+    if (
+      attributes > 0 && isName(blocks[i]) && !isLabel(blocks[i].text, "quantity") &&
+      !valueOfLabel(blocks, i)
+    ) {
       const at = i + 1 < j && isBrandLine(blocks[i], blocks[i + 1], isName) ? i + 1 : i;
       const item = {
         name: blocks[at].text,

@@ -7,14 +7,7 @@
 import { moneyValue } from "../money.ts";
 import { foldKeepingOffsets } from "../text.ts";
 import type { Block } from "./html.ts";
-import {
-  attributeKind,
-  COUNT_LINE,
-  describe,
-  type Item,
-  note,
-  TIMES_SUFFIX,
-} from "./item_details.ts";
+import { COUNT_LINE, describe, type Item, note, TIMES_SUFFIX } from "./item_details.ts";
 import { labelledValues } from "./labels.ts";
 import { isOtherId } from "./boilerplate.ts";
 import { evidence, fromLabel } from "./evidence.ts";
@@ -78,7 +71,14 @@ export function countedItems(blocks: Block[], isName: (b: Block) => boolean): It
       continue;
     }
     const priceAt = moneyAfter(blocks, i);
-    if (priceAt < 0) continue;
+    if (priceAt < 0) {
+      // `Balón de fútbol talla 5 x 1` alone: a name carrying its count is an item, with no price.
+      if (TIMES_SUFFIX.test(text) && /\p{L}{3}.*\s.*\p{L}{3}/u.test(text)) {
+        const item = { name: text, block: i, evidence: evidence("generic", "count on the name") };
+        items.push(describe(item, blocks, i, i + 1));
+      }
+      continue;
+    }
     const item = { name: text, block: i, evidence: evidence("generic", "quantity and price") };
     items.push(describe(item, blocks, i, priceAt + 1));
     i = priceAt;
@@ -108,37 +108,14 @@ export function labelledItems(
         to < end && !isItemLabel(blocks[to].text) &&
         !isTotalRow(foldKeepingOffsets(blocks[to].text))
       ) to++;
-      const { name, details } = splitLine(l.value);
-      if (details.length === 0) {
-        return describe({ name, block: l.block, evidence: fromLabel(l) }, blocks, l.block + 1, to);
-      }
-      // The details printed on the line are read as if they stood in blocks under the name.
-      const own = [
-        blocks[l.block],
-        ...details.map((text) => ({ ...blocks[l.block], text })),
-        ...blocks.slice(l.block + 1, to),
-      ];
-      const item = describe({ name, block: 0, evidence: fromLabel(l) }, own, 1, own.length);
-      return { ...item, block: l.block };
+      // Details printed on the item's line (`商品:Name 数量:3`) are read by `describe`.
+      return describe(
+        { name: l.value, block: l.block, evidence: fromLabel(l) },
+        blocks,
+        l.block,
+        to,
+      );
     });
-}
-
-/**
- * `BRAND - Name - Taglia: 42 - Quantità: 1`: an item's details (size, quantity, colour, price
- * under their labels) printed on its own line between dashes; a brand in capitals before the
- * name is not the name. A line with no labelled detail is the name as printed.
- */
-export function splitLine(value: string): { name: string; details: string[] } {
-  const parts = value.split(/\s+[-–—|·]\s+/).slice(0, 8);
-  const details = parts.filter((p) => attributeKind(foldKeepingOffsets(p)) === "counts");
-  let names = parts.filter((p) => !details.includes(p));
-  if (parts.length < 2 || details.length === 0 || names.length === 0) {
-    return { name: value, details: [] };
-  }
-  if (names.length > 1 && !/\p{Ll}/u.test(names[0]) && /\p{Lu}{2}/u.test(names[0])) {
-    names = names.slice(1);
-  }
-  return { name: names.join(" - "), details };
 }
 
 function isItemLabel(text: string): boolean {

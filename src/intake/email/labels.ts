@@ -1,6 +1,6 @@
 /**
  * Labelled values (research/intake.md §1.4, §3): the label vocabulary per field in English,
- * German, French and Spanish, and the four shapes a label and its value take in a block list:
+ * German, French, Spanish, Dutch, Italian, Polish and Japanese, and the four shapes a label and its value take in a block list:
  * the same block (`Order number: 1001`), the next block (`Order #` / `113-…`), a column header
  * row over a value row (`Shipped By | Tracking Number`), and inside a sentence
  * (`Your order number is UK2741893.`). Matching runs on offset-keeping folded text, so values are
@@ -29,10 +29,15 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|(?:numero|n°|no|n\.o|nº|n\.º|#) ?(?:de )?(?:commande|pedido)|(?:votre |ta )?commande|(?:tu |su )?pedido` +
     String.raw`|receipt(?: number| no\.?| #)?|confirmation (?:number|no\.?|#)` +
+    // `Référence de la commande`, `Referencia del pedido`, `Riferimento ordine`, `Bestellreferenz`.
+    String
+      .raw`|reference (?:de (?:la |votre )?commande|du pedido)|referencia (?:del |de tu |de su )?pedido|riferimento (?:dell'|del )?ordine|bestellreferenz` +
     // Marketplaces number a purchase as a transaction (Mercari, Vinted).
     String.raw`|transaction(?: id| number| no\.?| #)|(?:numero|n°|no) (?:de )?transaction` +
     String
       .raw`|bestel(?:nummer|ling(?:snummer)?)|ordernummer|(?:numero|n\.?) (?:d'|dell')?ordine|ordine(?: n\.?| numero| #)?` +
+    // Polish, folded (`Numer zamówienia`, `Zamówienie nr`).
+    String.raw`|(?:numer|nr\.?) zamowienia|zamowienie(?: nr\.?)?` +
     "|ご?注文番号|オーダー番号|受注番号",
   trackingNumber: String
     .raw`(?:[a-z]+ )?(?:tracking|track|tracing)(?: number| no\.?| #| id| code| reference| ref)` +
@@ -44,49 +49,58 @@ export const LABELS: Record<LabelField, string> = {
       .raw`|(?:numero|n°|no|nº|n\.º|n\.o) (?:de )?(?:suivi|colis|seguimiento|envio)|codigo de seguimiento|localizador` +
     String
       .raw`|track ?(?:&|en) ?trace(?:[ -]?code)?|trackingcode|zendingnummer|(?:numero|codice) (?:di )?(?:tracciamento|tracking|spedizione)` +
+    String.raw`|(?:numer|nr\.?) (?:przesylki|paczki|sledzenia|listu przewozowego)` +
     "|お問い?合わ?せ(?:伝票)?番号|追跡番号|(?:配送)?伝票番号",
   carrier: String
     .raw`carrier|shipped (?:by|via|with)|shipping carrier|courier|shipment provider|provider` +
     String
       .raw`|versanddienstleister|versandpartner|spediteur|zusteller|transporteur|empresa de transporte|transportista` +
-    "|vervoerder|bezorger|corriere|vettore|配送業者|運送会社",
+    "|vervoerder|bezorger|corriere|vettore|przewoznik|firma kurierska|配送業者|運送会社",
   total: String
     .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| paye| pagado| \(incl\.? (?:vat|tax)\))?` +
     String
-      .raw`|amount paid|total a pagar|importe total|total del pedido|gesamt(?:summe|betrag|preis|kosten brutto)(?: \(inkl\. mwst\.?\))?` +
+      .raw`|amount paid|total a pagar|importe total|total del pedido|gesamt(?:summe|betrag|preis|kosten brutto)?(?: \(inkl\. mwst\.?\))?` +
     String
       .raw`|summe|endbetrag|rechnungsbetrag|montant total(?: ttc)?|total ttc|total de la commande` +
     String
       .raw`|you paid|total paid|amount charged|montant paye|importe pagado|betaald bedrag|importo pagato` +
     String
       .raw`|totaal(?:bedrag)?|te betalen|totale(?: ordine| complessivo| pagato)?|importo totale` +
+    String.raw`|razem(?: do zaplaty)?|do zaplaty|kwota do zaplaty|lacznie|suma zamowienia` +
     "|ご?請求(?:金)?額|お支払い?(?:金額)?(?:合計)?|(?:注文)?合計(?:金額)?",
   subtotal: String
-    .raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total|subtotaal|subtotale|小計`,
+    .raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total|subtotaal|subtotale|wartosc produktow|小計`,
   quantity: String
-    .raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|数量|個数`,
+    .raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|ilosc|数量|個数`,
   size: String
-    .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|サイズ`,
+    .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|rozmiar|サイズ`,
+  // `Precio del producto`, `Price of the item` first: a shorter label would take `del …` as value.
   price: String
-    .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|価格|単価`,
+    .raw`(?:price|prijs|preis|prix|precio|prezzo) (?:per|pro|par|por|al) (?:stuk|stuck|item|unit|piece|unidad|pezzo)|` +
+    String
+      .raw`(?:price|precio|prix|prezzo|prijs|preis|cena) (?:of (?:the )?|del |de la |de l'|du |dell'|della |van (?:het )?)?(?:item|product|producto|articulo|produit|article|prodotto|articolo|artikel|produktu)|artikelpreis|produktpreis|` +
+    String
+      .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|cena(?: jednostkowa)?|価格|単価`,
   // `Artículo enviado`, `Item shipped`: the label of a shipping mail's item says so.
   item: String
-    .raw`(?:item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam)` +
-    String.raw`(?: (?:shipped|versandt|verschickt|expedie|envia?do|spedito|verzonden))?` +
+    .raw`(?:cancel+ed |returned |refunded )?(?:item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam|produkt|nazwa produktu)` +
+    String
+      .raw`(?: (?:shipped|versandt|verschickt|expedie|envia?do|spedito|verzonden|storniert|annule|cancelado|annullato|geannuleerd))?` +
     "|商品名?|品名",
   estimatedDelivery: String
     .raw`(?:estimated|expected|scheduled|guaranteed|projected) (?:delivery|arrival)(?: date)?(?: is)?` +
     String
       .raw`|your estimated delivery date is|delivery estimate|arriving(?: on| by)?|arrives(?: on| by)?|delivers(?: on| by)?|will arrive(?: on| by)?|delivery date|(?:your )?delivery day|get it by|delivery by|expected by` +
     String
-      .raw`|verwachte (?:levering|bezorging|bezorgdatum|leverdatum|bezorgdag)|bezorgdatum|bezorgdag|bezorgmoment|leverdatum|(?:vandaag |morgen |overmorgen )?in huis(?: op)?|(?:consegna|arrivo) (?:prevista|previsto|stimata)|data (?:di|prevista di) consegna` +
+      .raw`|verwachte (?:levering|bezorging|bezorgdatum|leverdatum|bezorgdag)|bezorgdatum|bezorgdag|bezorgmoment|leverdatum|(?:vandaag |morgen |overmorgen )?in huis(?: op)?|(?:consegna|arrivo) (?:prevista|previsto|stimata)|data (?:di |prevista di )?consegna(?: prevista| stimata)?` +
     "|お届け予定日?|配達予定日?|到着予定日?|お届け日" +
     String
       .raw`|voraussichtliche (?:lieferung|zustellung)|voraussichtlicher liefertermin|lieferdatum|zustellung(?: am)?|lieferung(?: am)?|liefertermin` +
     String
       .raw`|livraison (?:prevue|estimee)(?: le)?|date (?:de livraison|d'arrivee)(?: prevue| estimee)?|arrivee(?: prevue)?` +
     String
-      .raw`|entrega (?:prevista|estimada)(?: el)?|fecha (?:de entrega|estimada de entrega)|llegada(?: prevista)?`,
+      .raw`|entrega (?:prevista|estimada)(?: el)?|fecha (?:de entrega|estimada de entrega)|llegada(?: prevista)?` +
+    String.raw`|(?:przewidywana|planowana|szacowana) (?:data )?dostawy|termin dostawy|data dostawy`,
 };
 
 /** A note in brackets after a label: `Total (IVA incluido)`, `Gesamtsumme (inkl. MwSt.)`. */

@@ -18,7 +18,7 @@ const PHASES: [Phase, RegExp][] = [
     "canceled",
     new RegExp(
       String
-        .raw`\b(?:cancel+ed|cancel+ation|has been cancel+ed|storniert|stornierung|annulee?s?|annulation|cancelad[oa]s?|cancelacion|anulad[oa]|annullat[oa]|geannuleerd|annulering)\b|` +
+        .raw`\b(?:cancel+ed|cancel+ation|has been cancel+ed|storniert|stornierung|annulee?s?|annulation|cancelad[oa]s?|cancelacion|anulad[oa]|annullat[oa]|geannuleerd|annulering|anulowan[aeo]|anulowanie)\b|` +
         ja("キャンセル|取り消し|取消"),
     ),
   ],
@@ -26,7 +26,7 @@ const PHASES: [Phase, RegExp][] = [
     "delivered",
     new RegExp(
       String
-        .raw`(?<!\b(?:will be|wird|wordt|sera|sara)\b[^.!?]{0,40})\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd|afgeleverd)\b|` +
+        .raw`(?<!\b(?:will be|wird|wordt|sera|sara)\b[^.!?]{0,40})\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd|afgeleverd|dostarczon[aeyo])\b|` +
         ja("配達(?:が)?完了|お届け(?:が)?完了|配達しました|お届けしました"),
     ),
   ],
@@ -34,7 +34,7 @@ const PHASES: [Phase, RegExp][] = [
     "out_for_delivery",
     new RegExp(
       String
-        .raw`\b(?:out for delivery|in zustellung|wird heute zugestellt|kommt heute|en cours de livraison|en reparto|in consegna|wordt vandaag bezorgd|will be delivered today|sera livree? aujourd'hui)\b|` +
+        .raw`\b(?:out for delivery|in zustellung|wird heute zugestellt|kommt heute|en cours de livraison|en reparto|in consegna|wordt vandaag bezorgd|will be delivered today|sera livree? aujourd'hui|w doreczeniu|wydan[ao] do doreczenia)\b|` +
         ja("配達中|本日お届け"),
     ),
   ],
@@ -42,15 +42,17 @@ const PHASES: [Phase, RegExp][] = [
     "shipped",
     new RegExp(
       String
-        .raw`\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|handed (?:over )?to|versandt|versendet|verschickt|unterwegs|auf dem weg|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|in viaggio|verzonden|onderweg|will (?:be delivered|arrive) tomorrow|sera livree? demain|(?:will be|wird|wordt|sera|sara) (?:morgen|tomorrow|demain|manana|domani)\b[^.!?]{0,30}?\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio)\b|` +
-        ja("発送(?:しました|済み|のお知らせ|完了)|出荷(?:しました|済み|のお知らせ|完了)"),
+        .raw`\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|handed (?:over )?to|versandt|versendet|verschickt|unterwegs|auf dem weg|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|(?:en|de) camino|envio confirmado|spedit[oa]|in viaggio|verzonden|onderweg|will (?:be delivered|arrive) tomorrow|sera livree? demain|(?:will be|wird|wordt|sera|sara) (?:morgen|tomorrow|demain|manana|domani)\b[^.!?]{0,30}?\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio|wys[lł]an[aeoy]|nadan[aeoy]|wys[lł]ali?smy|nadali?smy|w drodze)\b|` +
+        ja(
+          "(?:発送|出荷)(?:(?:いた)?しました|済み|完了|の(?:お知らせ|ご案内|ご連絡))|(?:発送|出荷)(?:お知らせ|ご案内|ご連絡)",
+        ),
     ),
   ],
   [
     "confirmed",
     new RegExp(
       String
-        .raw`\b(?:order (?:is )?confirmed|order #?[\w-]*\d[\w-]* (?:is |has been )?confirmed|order confirmation|confirmation de commande|bestellbestatigung|confirmacion de(?: tu| su)? pedido|thanks? (?:you )?for (?:your )?(?:order|purchase)|thank you for shopping|we(?:'ve| have) received your order|order (?:has been )?received|has been received|has been placed|order placed|you purchased|we(?:'re| are) processing your order|(?:is|are) being (?:prepared|processed|packed|roasted)|getting (?:your )?(?:order|items?|it|them)(?: ready)?|got 'em|you got 'em|(?:vielen )?dank(?:e)? fur (?:deine|ihre|deinen|ihren) (?:bestellung|einkauf)|bestellung (?:ist )?eingegangen|wird (?:gerade |jetzt )?(?:bearbeitet|vorbereitet)|in bearbeitung|merci pour (?:votre|ta|ton) (?:commande|achat)|en cours de preparation|en preparation|gracias por (?:tu|su) (?:compra|pedido)|se esta preparando|en preparacion|bedankt voor (?:je|uw) (?:bestelling|aankoop)|wordt (?:verwerkt|voorbereid)|grazie per (?:il tuo|il suo|l'|aver) ?(?:ordine|acquisto)|in (?:lavorazione|preparazione)|purchase confirmed|receipt)\b|` +
+        .raw`\b(?:order (?:is )?confirmed|order #?[\w-]*\d[\w-]* (?:is |has been )?confirmed|order confirmation|confirmation de commande|bestellbestatigung|confirmacion de(?: tu| su)? pedido|thanks? (?:you )?for (?:your )?(?:order|purchase)|thank you for shopping|we(?:'ve| have) received your order|order (?:has been )?received|has been received|has been placed|order placed|you purchased|you(?:'ve| have)? bought|purchase (?:complete|successful)|we(?:'re| are) processing your order|(?:is|are) being (?:prepared|processed|packed|roasted)|getting (?:your )?(?:order|items?|it|them)(?: ready)?|got 'em|you got 'em|(?:vielen )?dank(?:e)? fur (?:deine|ihre|deinen|ihren) (?:bestellung|einkauf|auftrag)|auftragsbestatigung|bestellung (?:ist )?eingegangen|wird (?:gerade |jetzt )?(?:bearbeitet|vorbereitet)|in bearbeitung|merci pour (?:votre|ta|ton) (?:commande|achat)|en cours de preparation|en preparation|gracias por (?:tu|su) (?:compra|pedido)|se esta preparando|en preparacion|bedankt voor (?:je|uw) (?:bestelling|aankoop)|wordt (?:verwerkt|voorbereid)|grazie per (?:il tuo|il suo|l'|aver) ?(?:ordine|acquisto)|in (?:lavorazione|preparazione)|purchase confirmed|receipt|(?:commande|bestellung|pedido|ordine|bestelling|zamowienie)(?: (?:n[°o.]\s?|nr\.?\s?|#)?[\w-]*\d[\w-]*)? (?:est |ist |wurde |ha sido |esta |e stat[oa] |is |werd |zosta[lł]o )?(?:confirmee|bestatigt|confirmad[oa]|confermat[oa]|bevestigd|potwierdzone)|dziekujemy za (?:z[lł]ozenie )?(?:zamowieni[ae]|zakupy?)|potwierdzenie zamowienia|zamowienie (?:zosta[lł]o )?przyjete|przyj[eę]li?smy (?:twoje |pana |pani )?zamowienie|w realizacji)\b|` +
         ja(
           "ご注文ありがとうございます|ご注文を承りました|注文確定|ご注文の確認|注文を受け付け|注文受付(?:のお知らせ|完了|しました|いたしました)|注文内容(?:の)?(?:ご)?確認|注文内容をお知らせ",
         ),
@@ -60,7 +62,7 @@ const PHASES: [Phase, RegExp][] = [
 
 /** Never an order, whatever else the mail holds (checked on subject, heading and first sentence). */
 const NON_ORDER =
-  /\b(?:password|passwort|mot de passe|contrasena|verification code|security code|sign[- ]in code|one[- ]time (?:code|password|passcode)|login code|your code|otp|bestatigungscode|code de verification|codigo de verificacion|welcome to|willkommen|bienvenue|bienvenid[oa]|account (?:is ready|created)|newsletter|left something|in your (?:cart|bag)|still in your|complete your (?:purchase|order|checkout)|forgot something|rate (?:your|this)|how would you rate|your opinion|write a review|leave a review|review your|bewerten|not selected|weren't selected|were not selected|didn't get 'em|did not win|better luck|entry (?:received|confirmed)|you(?:'re| are) entered|draw entry|raffle|your bid|bid is expiring|bid expir|price drop|back in stock|restock|new arrivals|sale ends|% off|policy update|update to our|privacy policy|terms of service|refund notification|refund (?:has been )?(?:processed|issued)|your refund|erstattung|remboursement|reembolso|gift card balance|subscribe|unsubscribe from)\b/;
+  /\b(?:password|passwort|mot de passe|contrasena|verification code|security code|sign[- ]in code|one[- ]time (?:code|password|passcode)|login code|your code|otp|bestatigungscode|code de verification|codigo de verificacion|welcome to|willkommen|bienvenue|bienvenid[oa]|account (?:is ready|created)|newsletter|left something|in your (?:cart|bag)|still in your|complete your (?:purchase|order|checkout)|forgot something|rate (?:your|this)|how would you rate|your opinion|write a review|leave a review|review your|bewerten|not selected|weren't selected|were not selected|didn't get 'em|did not win|better luck|entry (?:received|confirmed)|you(?:'re| are) entered|draw entry|raffle|your bid|bid is expiring|bid expir|price drop|back in stock|restock|new arrivals|sale ends|% off|policy update|update to our|privacy policy|terms of service|refund notification|refund (?:has been )?(?:processed|issued)|your refund|erstattung|remboursement|reembolso|gift card balance|subscribe|unsubscribe from|has[lł]o|kod weryfikacyjny|witamy w|w (?:twoim )?koszyku|wystaw opini[eę]|ocen (?:produkt|zakup))\b/;
 
 export interface StatusReading {
   phase?: Phase;
@@ -69,6 +71,8 @@ export interface StatusReading {
 }
 
 const MAX_SCOPE = 600;
+/** A sentence of a language written without spaces: kana or kanji closed by a full stop. */
+const CJK_SENTENCE = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]{4}[^。]*[。！!]/u;
 /** `The status of order #1882 is now Shipped`, `hat jetzt den Lieferstatus: Versandt`. */
 const STATUS_NAMED =
   /\b(?:status|lieferstatus|bestellstatus|statut|estado)\b[^.]{0,40}?(?:\bis now\b|\bchanged to\b|\bupdated to\b|:)\s*([a-z][a-z ]{2,30})/;
@@ -79,7 +83,8 @@ export function statusScope(subject: string, blocks: Block[]): string[] {
   const heading = blocks.slice(0, 60).find((b) => b.heading && b.text.length > 3);
   if (heading) scope.push(heading.text);
   const sentence = blocks.slice(0, 60).find((b) =>
-    !b.heading && b.text.split(" ").length >= 5 && /[a-z]/.test(b.text)
+    !b.heading &&
+    (b.text.split(" ").length >= 5 && /[a-z]/.test(b.text) || CJK_SENTENCE.test(b.text))
   );
   if (sentence) scope.push(sentence.text.split(/(?<=[.!?])\s/)[0]);
   // Platforms that send one "status changed" mail for every status name the new one.
@@ -90,7 +95,7 @@ export function statusScope(subject: string, blocks: Block[]): string[] {
       break;
     }
   }
-  return scope.map((s) => withoutFuture(foldForMatch(s).slice(0, MAX_SCOPE)));
+  return scope.map((s) => withoutFuture(handedOver(foldForMatch(s).slice(0, MAX_SCOPE))));
 }
 
 /**
@@ -98,7 +103,19 @@ export function statusScope(subject: string, blocks: Block[]): string[] {
  * "once it ships") says nothing about now: it is cut from the scope.
  */
 const FUTURE_CLAUSE =
-  /\b(?:when|once|as soon as|after|before|until|if|sobald|wenn|bevor|des que|lorsque|quand|avant|cuando|en cuanto|antes de|zodra|wanneer|quando|appena|non appena|we(?:'ll| will) (?:let you know|notify|email|send)|you(?:'ll| will) (?:receive|get)|(?:ready|prepared|preparing) (?:to|for)|(?:will|to) (?:be )?(?:ship|dispatch|sen[dt])|will (?:soon )?(?:ship|be on (?:its|their) way)|bereit (?:zum|fur den) versand|pret(?:e|es|s)? (?:a|pour) (?:etre )?expediee?s?|listo para (?:el )?envio|klaar voor verzending|pronto per (?:la )?spedizione|sera (?:enviad[oa]s?|expediee?s?)|wird (?:bald |in kurze |demnachst )?(?:versendet|verschickt|versandt)|wordt (?:binnenkort )?verzonden|sara spedit[oa]|(?:will be|wird|wordt|sera|sara)\b(?![^.!?]*\b(?:heute|today|vandaag|aujourd'hui|hoy|oggi|morgen|tomorrow|demain|manana|domani)\b)(?=[^.!?]*\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])\b))\b[^.!?]*/g;
+  /\b(?:when|once|as soon as|after|before|until|if|gdy|kiedy|jak tylko|zostanie|bedzie|sobald|wenn|bevor|des que|lorsque|quand|avant|cuando|en cuanto|antes de|zodra|wanneer|quando|appena|non appena|we(?:'ll| will) (?:let you know|notify|email|send)|you(?:'ll| will) (?:receive|get)|(?:ready|prepared|preparing) (?:to|for)|(?:will|to) (?:be )?(?:ship|dispatch|sen[dt])|will (?:soon )?(?:ship|be on (?:its|their) way)|bereit (?:zum|fur den) versand|pret(?:e|es|s)? (?:a|pour) (?:etre )?expediee?s?|listo para (?:el )?envio|klaar voor verzending|pronto per (?:la )?spedizione|sera (?:enviad[oa]s?|expediee?s?)|wird (?:bald |in kurze |demnachst )?(?:versendet|verschickt|versandt)|wordt (?:binnenkort )?verzonden|sara spedit[oa]|(?:will be|wird|wordt|sera|sara)\b(?![^.!?]*\b(?:heute|today|vandaag|aujourd'hui|hoy|oggi|morgen|tomorrow|demain|manana|domani)\b)(?=[^.!?]*\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])\b))\b[^.!?]*/g;
+
+/**
+ * A seller who has delivered the parcel to the carrier or a drop-off point (`El vendedor ya ha
+ * entregado el paquete en Correos`, `the seller has dropped off your item`) has shipped it; the
+ * buyer has received nothing yet.
+ */
+const HANDOVER =
+  /\b(?:seller|vendedor|vendeur|verkaufer|venditore|verkoper)\b(?: [a-z]+){0,2}? (?:ya |already |deja |bereits )?(?:has|ha|a|hat|heeft)(?: already| ya| deja| bereits)? (?:delivered|dropped off|handed (?:over|in)|entregado|depose|remis|abgegeben|consegnato|afgegeven|ingeleverd)\b/g;
+
+function handedOver(text: string): string {
+  return text.replace(HANDOVER, " handed to ");
+}
 
 function withoutFuture(text: string): string {
   return text.replace(FUTURE_CLAUSE, " ");

@@ -40,7 +40,7 @@ const WEAK_FORMS: ReadonlySet<TrackingForm> = new Set([
   "ups-waybill",
 ]);
 const CARRIER_WORDS =
-  /\b(?:ups|fedex|federal express|usps|postal service|dhl|dhl express|deutsche post)\b/;
+  /\b(?:ups|united parcel service|fedex|federal express|usps|postal service|dhl|dhl express|deutsche post)\b/;
 /** Words before a tracking label that name no carrier (`Your tracking number`). */
 const LABEL_OPENER =
   /^(?:your|the|my|our|this|order|shipment|shipping|delivery|package|parcel|item|return)$/;
@@ -54,6 +54,33 @@ export function namesOtherCarrier(label: string): boolean {
     foldKeepingOffsets(label).trim(),
   )?.[1];
   return !!first && !LABEL_OPENER.test(first) && !CARRIER_WORDS.test(first);
+}
+const CARRIER_NAME: Partial<Record<CarrierKey, RegExp>> = {
+  ups: /\bups\b|united parcel/,
+  fedex: /fedex|federal express/,
+  usps: /\busps\b|postal service/,
+  dhl: /\bdhl\b|deutsche post/,
+  "dhl-express": /\bdhl\b/,
+};
+
+/** Whether the mail names a carrier in its text or links to its site (first 400 blocks). */
+function namesCarrier(blocks: Block[], links: { target: string }[], carrier?: CarrierKey): boolean {
+  const name = carrier && CARRIER_NAME[carrier];
+  if (!name) return false;
+  return blocks.slice(0, 400).some((b) => name.test(foldKeepingOffsets(b.text))) ||
+    links.some((l) => name.test(l.target.toLowerCase()));
+}
+
+/**
+ * `Transporteur : Relais Express`, `Carrier: Evri`: a carrier label names a carrier we do not
+ * look up, so a number found only by its shape under a tracking label gets no carrier.
+ */
+function carrierLabelNamesOther(blocks: Block[]): boolean {
+  const named = labelledValues(blocks, "carrier", (raw) => raw.trim() || null, {
+    max: 1,
+    sentences: false,
+  })[0];
+  return !!named && !CARRIER_WORDS.test(foldKeepingOffsets(named.value));
 }
 const TRACK_LINK_TEXT =
   /\b(?:track|tracking|trace|verfolgen|sendungsverfolgung|suivre|suivi|seguir|seguimiento|rastrear|traccia)\b/;
@@ -132,7 +159,9 @@ export function findTracking(blocks: Block[], orderNumber?: string, subject = ""
     if (labelled) {
       const d = detectCarrier(labelled.value);
       if (d.valid) {
-        const other = namesOtherCarrier(labelled.label);
+        const other = namesOtherCarrier(labelled.label) || carrierLabelNamesOther(blocks) ||
+          // A shape one random number in ten passes names its carrier only with the mail's word.
+          (WEAK_FORMS.has(d.form) && !namesCarrier(blocks, links, d.carrier));
         found = { trackingNumber: d.trackingNumber, ...(other ? {} : { carrier: d.carrier }) };
         how = fromLabel(labelled);
       }

@@ -205,3 +205,18 @@ Deno.test("'Checked out <product> on <store>': the verb's object is the product"
   equal(judgeLine("Successful Checkout Notification").product, undefined);
   equal(judgeLine("Purchased failed").kind, "not_checkout");
 });
+
+Deno.test("a bot's 'Checked out' sentence: store, count and order number after the product", () => {
+  const line = "Checked out Trail Lantern on Kestrel Goods for $41.90 (Qty 2) — Order 77120455310";
+  const v = judgeLine(line);
+  equal(v.product, "Trail Lantern (Qty 2)");
+  // A price said for two pieces may be their sum.
+  equal(v.price, undefined);
+  equal(storeInHeader(v), "Kestrel Goods");
+  equal(orderNumberInHeader(line), "77120455310");
+  const one = judgeLine(
+    "Checked out Trail Lantern on Kestrel Goods for $20.95 — Order 77120455310",
+  );
+  equal(one.price, "$20.95");
+  equal(storeInHeader(one), "Kestrel Goods");
+});

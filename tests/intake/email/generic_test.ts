@@ -13,7 +13,7 @@ import { findTracking } from "../../../src/intake/email/tracking.ts";
 import { dayString, parseDay } from "../../../src/intake/email/dates.ts";
 import { moneyValue } from "../../../src/intake/money.ts";
 import { findItems } from "../../../src/intake/email/items.ts";
-import { bytes, mail, NOW, storeHtml } from "./mail.ts";
+import { bytes, mail, NOW, storeHtml, textBlock } from "./mail.ts";
 
 const phase = (subject: string, html = "") =>
   readPhase(statusScope(subject, htmlToBlocks(html).blocks));
@@ -84,15 +84,7 @@ Deno.test("a marketing-looking sender with the message's own order evidence is a
 });
 
 Deno.test("buttons, greetings, other ids, field lines, legal lines and the subject heading are boilerplate", () => {
-  const block = (text: string, extra: Partial<Parameters<typeof isBoilerplate>[0]> = {}) => ({
-    text,
-    tag: "p",
-    heading: false,
-    links: [],
-    images: [],
-    quote: 0,
-    ...extra,
-  });
+  const block = textBlock;
   const link = (text: string) => block(text, { links: [{ href: "https://x.example/o", text }] });
   equal(isBoilerplate(link("View or edit order")), true);
   equal(isBoilerplate(link("Sendung verfolgen")), true);

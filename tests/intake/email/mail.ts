@@ -1,4 +1,6 @@
 /** Builds RFC 5322 messages for the email intake tests. */
+import type { Block } from "../../../src/intake/email/html.ts";
+
 export const NOW = Date.parse("2026-06-01T12:00:00Z");
 
 export const bytes = (s: string) => new TextEncoder().encode(s);
@@ -73,4 +75,9 @@ ${
   }
 ${opts.total ? `<tr><td>Total</td><td>${opts.total}</td></tr>` : ""}
 </table>${opts.extra ?? ""}</body></html>`;
+}
+
+/** A paragraph block of the HTML reader, with no links or images unless given. */
+export function textBlock(text: string, extra: Partial<Block> = {}): Block {
+  return { text, tag: "p", heading: false, links: [], images: [], quote: 0, ...extra };
 }

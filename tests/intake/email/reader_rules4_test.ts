@@ -8,7 +8,7 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { readPhase } from "../../../src/intake/email/signals.ts";
 import { foldForMatch } from "../../../src/intake/text.ts";
-import { splitLine } from "../../../src/intake/email/items_anchored.ts";
+import { splitLine } from "../../../src/intake/email/item_details.ts";
 import { namesOtherCarrier } from "../../../src/intake/email/tracking.ts";
 import { trackingNumbersInUrl } from "../../../src/intake/email/links.ts";
 import { isLabel } from "../../../src/intake/email/labels.ts";
