@@ -12,7 +12,7 @@ import { isLabel } from "../../../src/intake/email/labels.ts";
 import { acceptOrderNumber, orderNumberInSentence } from "../../../src/intake/email/extract.ts";
 import { parseDay } from "../../../src/intake/email/dates.ts";
 import { isBoilerplate } from "../../../src/intake/email/boilerplate.ts";
-import type { MessageFields } from "../../../src/domain/order.ts";
+import type { MessageFields } from "../../../src/domain/orders/order.ts";
 import { bytes, mail, NOW, textBlock as block } from "./mail.ts";
 
 async function fields(text: string, subject: string): Promise<MessageFields> {
