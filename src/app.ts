@@ -48,8 +48,8 @@ import { metricsRoutes, startMetrics } from "./routes/service/metrics.ts";
 import { operatorRoutes } from "./routes/service/operator.ts";
 
 /**
- * The whole HTTP API for one set of dependencies, and the dashboard beside it. No I/O happens here: main.ts and the tests
- * open storage and pass it in.
+ * The whole HTTP API for one set of dependencies, and the dashboard beside it. No I/O happens
+ * here: main.ts and the tests open storage and pass it in.
  */
 export function createApp(deps: AppDeps) {
   const app = createRouter();
