@@ -71,6 +71,9 @@ export async function launchBrowser(): Promise<TestBrowser> {
     downloads,
     async page(viewport = { width: 1440, height: 900 }) {
       const page = await browser.newPage();
+      // Puppeteer's 30 s default is a whole workflow step on a busy 2-core machine, where a
+      // dashboard test has been seen to need more; a real fault still fails, a minute later.
+      page.setDefaultTimeout(60_000);
       await page.setViewport(viewport);
       page.on("console", (m) => {
         if (m.type() !== "error" && m.type() !== "assert") return;

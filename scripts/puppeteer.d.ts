@@ -44,6 +44,7 @@ export interface WaitOptions {
 
 export interface Page {
   setViewport(viewport: { width: number; height: number }): Promise<void>;
+  setDefaultTimeout(timeout: number): void;
   on(event: "console", handler: (message: ConsoleMessage) => void): this;
   on(event: "pageerror", handler: (error: unknown) => void): this;
   on(event: "requestfailed", handler: (request: HTTPRequest) => void): this;
