@@ -58,7 +58,7 @@ export function acceptLetterReference(raw: string): string | null {
 
 /** `order #1001`, `Bestellung 1001`, `commande n° FR…`, `(Receipt #…)` inside a sentence or subject. */
 const ORDER_IN_SENTENCE =
-  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling)(?:\s+(?:number|numero|nummer|no\.?|nr\.?|n\.?[°º]\.?|n\.o\.?|n\.|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
+  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling|ordre|compra|encomenda)(?:\s+(?:number|numero|nummer|no\.?|nr\.?|n\.?[°º]\.?|n\.o\.?|n\.|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
 
 export function orderNumberInSentence(text: string): string | null {
   const folded = foldKeepingOffsets(text);
@@ -140,7 +140,7 @@ function englishMonthFirst(letter: Letter): boolean {
 
 /** `It should be with you by Friday, 14 August.`: a delivery day inside one of the first sentences. */
 const DELIVERY_SENTENCE =
-  /\b(?:should (?:arrive|be with you|be delivered)|will (?:arrive|be delivered|be with you)|expected to arrive|arrives|arriving|sollte (?:am|bis)|wird voraussichtlich am|devrait arriver|devrait etre livre|llegara|deberia llegar|wordt naar verwachting|dovrebbe arrivare|bezorgt (?:je|uw) (?:pakket|bestelling)|liefert (?:dein|ihr) paket|livrera votre colis|entregara tu pedido|consegnera il (?:tuo )?pacco)\s+(?:on |by |le |el |am |bis |il |op )?((?:[^.!?]|(?<=\d)\.){4,40})/;
+  /\b(?:should (?:arrive|be with you|be delivered)|will (?:arrive|be delivered|be with you)|expected to arrive|arrives|arriving|sollte (?:am|bis)|wird voraussichtlich am|devrait arriver|devrait etre livre|llegara|deberia llegar|wordt naar verwachting|dovrebbe arrivare|llega|chega(?:ra)?|sera entregue|forventes leveret|bezorgt (?:je|uw) (?:pakket|bestelling)|liefert (?:dein|ihr) paket|livrera votre colis|entregara tu pedido|consegnera il (?:tuo )?pacco)\s+(?:on |by |le |el |am |bis |il |op )?((?:[^.!?]|(?<=\d)\.){4,40})/;
 
 function deliveryInSentence(
   blocks: Block[],
@@ -151,7 +151,9 @@ function deliveryInSentence(
     if (b.text.length > 400) continue;
     const m = DELIVERY_SENTENCE.exec(foldKeepingOffsets(b.text));
     // A sentence, not a label line (`Arrives by Thu, May 21` in an item row is the label path's).
-    if (!m || m.index === 0 || b.text.split(" ").length < 6) continue;
+    // A sentence that opens with its verb (`Llega el sábado 21 de noviembre a …`) is long.
+    const words = b.text.split(" ").length;
+    if (!m || words < 6 || m.index === 0 && words < 8) continue;
     const raw = b.text.slice(m.index + m[0].length - m[1].length, m.index + m[0].length);
     const day = parseDay(raw, { anchor, monthFirst });
     if (day) return { value: dayString(day), how: evidence("generic", m[0]) };

@@ -27,13 +27,17 @@ export const LABELS: Record<LabelField, string> = {
     .raw`(?:your |sales |web |online )?order(?: number| no\.?| nr\.?| #| id| ref(?:erence)?| num)?` +
     String.raw`|bestell(?:nummer|nr\.?|ung(?:snummer)?)|auftrags?nummer` +
     String
-      .raw`|(?:numero|n°|no|n\.o|nº|n\.º|#) ?(?:de )?(?:commande|pedido)|(?:votre |ta )?commande|(?:tu |su )?pedido` +
+      .raw`|(?:numero|n°|no|n\.o|nº|n\.º|#) ?(?:de |do )?(?:commande|pedido)|(?:votre |ta )?commande|(?:tu |su |seu )?pedido` +
+    // A purchase numbered `Compra #…` (marketplaces); Danish and Norwegian `Ordrenummer`.
+    String
+      .raw`|compra(?= ?#)|(?:numero|n°|nº|n\.º) de (?:la )?compra|ordre(?:nummer|nr\.?| nr\.?| #| id)?|bestillingsnummer` +
     String.raw`|receipt(?: number| no\.?| #)?|confirmation (?:number|no\.?|#)` +
     // Marketplaces number a purchase as a transaction (Mercari, Vinted).
     String.raw`|transaction(?: id| number| no\.?| #)|(?:numero|n°|no) (?:de )?transaction` +
     String
       .raw`|bestel(?:nummer|ling(?:snummer)?)|ordernummer|(?:numero|n\.?) (?:d'|dell')?ordine|ordine(?: n\.?| numero| #)?` +
-    "|ご?注文番号|オーダー番号|受注番号",
+    // `注文 #1043`: the word for order right before its number's `#`.
+    "|ご?注文番号|オーダー番号|受注番号|ご?注文(?= ?#)",
   trackingNumber: String
     .raw`(?:[a-z]+ )?(?:tracking|track|tracing)(?: number| no\.?| #| id| code| reference| ref)` +
     // `Evri parcel number`, `UPS tracking`: the carrier's name may open the label.
@@ -44,12 +48,16 @@ export const LABELS: Record<LabelField, string> = {
       .raw`|(?:numero|n°|no|nº|n\.º|n\.o) (?:de )?(?:suivi|colis|seguimiento|envio)|codigo de seguimiento|localizador` +
     String
       .raw`|track ?(?:&|en) ?trace(?:[ -]?code)?|trackingcode|zendingnummer|(?:numero|codice) (?:di )?(?:tracciamento|tracking|spedizione)` +
-    "|お問い?合わ?せ(?:伝票)?番号|追跡番号|(?:配送)?伝票番号",
+    // Portuguese, Danish and Norwegian.
+    String
+      .raw`|codigo de (?:rastreamento|rastreio)|(?:numero de )?rastreio|rastreamento|sporingsnummer|pakkenummer|forsendelsesnummer` +
+    // `日本郵便の追跡番号`: a carrier's name may open the Japanese label too.
+    "|お問い?合わ?せ(?:伝票|送り状)?番号|(?:[^\\s:：]{1,12}の)?追跡番号|(?:配送)?伝票番号|送り状番号",
   carrier: String
     .raw`carrier|shipped (?:by|via|with)|shipping carrier|courier|shipment provider|provider` +
     String
       .raw`|versanddienstleister|versandpartner|spediteur|zusteller|transporteur|empresa de transporte|transportista` +
-    "|vervoerder|bezorger|corriere|vettore|配送業者|運送会社",
+    "|vervoerder|bezorger|corriere|vettore|transportadora|fragtfirma|配送業者|運送会社|配送会社",
   total: String
     .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| paye| pagado| \(incl\.? (?:vat|tax)\))?` +
     String
@@ -60,18 +68,19 @@ export const LABELS: Record<LabelField, string> = {
       .raw`|you paid|total paid|amount charged|montant paye|importe pagado|betaald bedrag|importo pagato` +
     String
       .raw`|totaal(?:bedrag)?|te betalen|totale(?: ordine| complessivo| pagato)?|importo totale` +
+    String.raw`|valor total|total do pedido|i alt|at betale|totalbel(?:ø|o)b` +
     "|ご?請求(?:金)?額|お支払い?(?:金額)?(?:合計)?|(?:注文)?合計(?:金額)?",
   subtotal: String
-    .raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total|subtotaal|subtotale|小計`,
+    .raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total|subtotaal|subtotale|varetotal|mellemsum|小計|商品合計`,
   quantity: String
-    .raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|数量|個数`,
+    .raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|quantidade|qtde?\.?|antal|数量|個数`,
   size: String
     .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|サイズ`,
   price: String
-    .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|価格|単価`,
+    .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|preco(?: unitario)?|valor unitario|pris|stykpris|enhedspris|価格|単価`,
   // `Artículo enviado`, `Item shipped`: the label of a shipping mail's item says so.
   item: String
-    .raw`(?:item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam)` +
+    .raw`(?:item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam|produto|vare(?:navn|beskrivelse)?)` +
     String.raw`(?: (?:shipped|versandt|verschickt|expedie|envia?do|spedito|verzonden))?` +
     "|商品名?|品名",
   estimatedDelivery: String
@@ -81,6 +90,8 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|verwachte (?:levering|bezorging|bezorgdatum|leverdatum|bezorgdag)|bezorgdatum|bezorgdag|bezorgmoment|leverdatum|(?:vandaag |morgen |overmorgen )?in huis(?: op)?|(?:consegna|arrivo) (?:prevista|previsto|stimata)|data (?:di|prevista di) consegna` +
     "|お届け予定日?|配達予定日?|到着予定日?|お届け日" +
+    String
+      .raw`|previsao de entrega|entrega prevista(?: para)?|data (?:prevista )?de entrega|forventet levering(?:sdato)?|leveringsdato|forventes leveret(?: den)?` +
     String
       .raw`|voraussichtliche (?:lieferung|zustellung)|voraussichtlicher liefertermin|lieferdatum|zustellung(?: am)?|lieferung(?: am)?|liefertermin` +
     String

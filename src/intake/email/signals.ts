@@ -18,7 +18,7 @@ const PHASES: [Phase, RegExp][] = [
     "canceled",
     new RegExp(
       String
-        .raw`\b(?:cancel+ed|cancel+ation|has been cancel+ed|storniert|stornierung|annulee?s?|annulation|cancelad[oa]s?|cancelacion|anulad[oa]|annullat[oa]|geannuleerd|annulering)\b|` +
+        .raw`\b(?:cancel+ed|cancel+ation|has been cancel+ed|storniert|stornierung|annulee?s?|annulation|cancelad[oa]s?|cancelacion|anulad[oa]|annullat[oa]|geannuleerd|annulering|annullerets?|kanceller(?:et|ad))\b|` +
         ja("キャンセル|取り消し|取消"),
     ),
   ],
@@ -26,15 +26,17 @@ const PHASES: [Phase, RegExp][] = [
     "delivered",
     new RegExp(
       String
-        .raw`(?<!\b(?:will be|wird|wordt|sera|sara)\b[^.!?]{0,40})\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd|afgeleverd)\b|` +
-        ja("配達(?:が)?完了|お届け(?:が)?完了|配達しました|お届けしました"),
+        .raw`(?<!\b(?:will be|wird|wordt|sera|sara)\b[^.!?]{0,40})\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd|afgeleverd|entregues?|leveret|udleveret|levert|levererad)\b|` +
+        ja(
+          "配達(?:が)?完了|お届け(?:が)?完了|配達しました(?!ら)|お届けしました(?!ら)|配達されました(?!ら)|お届けされました(?!ら)",
+        ),
     ),
   ],
   [
     "out_for_delivery",
     new RegExp(
       String
-        .raw`\b(?:out for delivery|in zustellung|wird heute zugestellt|kommt heute|en cours de livraison|en reparto|in consegna|wordt vandaag bezorgd|will be delivered today|sera livree? aujourd'hui)\b|` +
+        .raw`\b(?:out for delivery|in zustellung|wird heute zugestellt|kommt heute|en cours de livraison|en reparto|in consegna|wordt vandaag bezorgd|will be delivered today|sera livree? aujourd'hui|saiu para entrega|ude til levering|ute for levering)\b|` +
         ja("配達中|本日お届け"),
     ),
   ],
@@ -42,17 +44,27 @@ const PHASES: [Phase, RegExp][] = [
     "shipped",
     new RegExp(
       String
-        .raw`\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|handed (?:over )?to|versandt|versendet|verschickt|unterwegs|auf dem weg|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|in viaggio|verzonden|onderweg|will (?:be delivered|arrive) tomorrow|sera livree? demain|(?:will be|wird|wordt|sera|sara) (?:morgen|tomorrow|demain|manana|domani)\b[^.!?]{0,30}?\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio)\b|` +
-        ja("発送(?:しました|済み|のお知らせ|完了)|出荷(?:しました|済み|のお知らせ|完了)"),
+        .raw`\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|handed (?:over )?to|versandt|versendet|verschickt|unterwegs|auf dem weg|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|in viaggio|verzonden|onderweg|will (?:be delivered|arrive) tomorrow|sera livree? demain|(?:will be|wird|wordt|sera|sara) (?:morgen|tomorrow|demain|manana|domani)\b[^.!?]{0,30}?\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio` +
+        // Portuguese, Danish, Norwegian, Swedish.
+        String
+          .raw`|despachad[oa]s?|a caminho|em transito|afsendt|er (?:nu )?sendt|sendt med|er pa vej|pa vei|skickad|pa vag)\b|` +
+        ja(
+          "(?:発送|出荷)(?:しました(?!ら)|済み|のお知らせ|完了|のご連絡|のご案内|いたしました(?!ら)|されました(?!ら))|配送中|お届け中",
+        ),
     ),
   ],
   [
     "confirmed",
     new RegExp(
       String
-        .raw`\b(?:order (?:is )?confirmed|order #?[\w-]*\d[\w-]* (?:is |has been )?confirmed|order confirmation|confirmation de commande|bestellbestatigung|confirmacion de(?: tu| su)? pedido|thanks? (?:you )?for (?:your )?(?:order|purchase)|thank you for shopping|we(?:'ve| have) received your order|order (?:has been )?received|has been received|has been placed|order placed|you purchased|we(?:'re| are) processing your order|(?:is|are) being (?:prepared|processed|packed|roasted)|getting (?:your )?(?:order|items?|it|them)(?: ready)?|got 'em|you got 'em|(?:vielen )?dank(?:e)? fur (?:deine|ihre|deinen|ihren) (?:bestellung|einkauf)|bestellung (?:ist )?eingegangen|wird (?:gerade |jetzt )?(?:bearbeitet|vorbereitet)|in bearbeitung|merci pour (?:votre|ta|ton) (?:commande|achat)|en cours de preparation|en preparation|gracias por (?:tu|su) (?:compra|pedido)|se esta preparando|en preparacion|bedankt voor (?:je|uw) (?:bestelling|aankoop)|wordt (?:verwerkt|voorbereid)|grazie per (?:il tuo|il suo|l'|aver) ?(?:ordine|acquisto)|in (?:lavorazione|preparazione)|purchase confirmed|receipt)\b|` +
+        .raw`\b(?:order (?:is )?confirmed|order #?[\w-]*\d[\w-]* (?:is |has been )?confirmed|order confirmation|confirmation de commande|bestellbestatigung|confirmacion de(?: tu| su)? pedido|thanks? (?:you )?for (?:your )?(?:order|purchase)|thank you for shopping|we(?:'ve| have) received your order|order (?:has been )?received|has been received|has been placed|order placed|you purchased|we(?:'re| are) processing your order|(?:is|are) being (?:prepared|processed|packed|roasted)|getting (?:your )?(?:order|items?|it|them)(?: ready)?|got 'em|you got 'em|(?:vielen )?dank(?:e)? fur (?:deine|ihre|deinen|ihren) (?:bestellung|einkauf)|bestellung (?:ist )?eingegangen|wird (?:gerade |jetzt )?(?:bearbeitet|vorbereitet)|in bearbeitung|merci pour (?:votre|ta|ton) (?:commande|achat)|en cours de preparation|en preparation|gracias por (?:tu|su) (?:compra|pedido)|se esta preparando|en preparacion|bedankt voor (?:je|uw) (?:bestelling|aankoop)|wordt (?:verwerkt|voorbereid)|grazie per (?:il tuo|il suo|l'|aver) ?(?:ordine|acquisto)|in (?:lavorazione|preparazione)|purchase confirmed|receipt` +
+        // Spanish marketplaces, Portuguese, Danish, Norwegian, Swedish.
+        String
+          .raw`|compraste|(?:ya )?esta(?:mos)? preparando|recebemos (?:o )?(?:seu|teu) pedido|pedido (?:#?\s?[\w-]*\d[\w-]* )?(?:foi )?(?:recebido|confirmado|realizado)|obrigad[oa] pela (?:sua )?compra|confirmacao (?:do |de )?pedido|(?:estamos|esta sendo) (?:preparando|separando)|em (?:preparacao|separacao)|aguardando (?:a )?aprovacao` +
+        String
+          .raw`|ordrebekr(?:æ|ae)ftelse|ordrebekreftelse|orderbekraftelse|tak for din (?:ordre|bestilling|handel)|takk for (?:din )?(?:ordre|bestilling)|tack for din (?:order|bestallning)|vi har modtaget din (?:ordre|bestilling)|(?:ordre|bestilling)(?:n)? er (?:modtaget|bekr(?:æ|ae)ftet))\b|` +
         ja(
-          "ご注文ありがとうございます|ご注文を承りました|注文確定|ご注文の確認|注文を受け付け|注文受付(?:のお知らせ|完了|しました|いたしました)|注文内容(?:の)?(?:ご)?確認|注文内容をお知らせ",
+          "ご注文ありがとうございます|ご注文を承りました|注文確定|ご?注文(?:の)?確認|注文を受け付け|注文受付(?:のお知らせ|完了|しました|いたしました)|注文内容(?:の)?(?:ご)?確認|注文内容をお知らせ|確定(?:しました|されました|いたしました)|発送準備|ご購入いただきありがとう",
         ),
     ),
   ],
@@ -73,15 +85,19 @@ const MAX_SCOPE = 600;
 const STATUS_NAMED =
   /\b(?:status|lieferstatus|bestellstatus|statut|estado)\b[^.]{0,40}?(?:\bis now\b|\bchanged to\b|\bupdated to\b|:)\s*([a-z][a-z ]{2,30})/;
 
+/** A Japanese or Chinese sentence: no spaces between words, closed by `。` or `!`. */
+const CJK_SENTENCE = /[\u3040-\u30FF\u4E00-\u9FFF].{6,}[。!！]/;
+const cjkSentence = (text: string) => CJK_SENTENCE.test(text);
+
 /** The text status words are read from: subject, first heading, first sentence of the body. */
 export function statusScope(subject: string, blocks: Block[]): string[] {
   const scope = [subject];
   const heading = blocks.slice(0, 60).find((b) => b.heading && b.text.length > 3);
   if (heading) scope.push(heading.text);
   const sentence = blocks.slice(0, 60).find((b) =>
-    !b.heading && b.text.split(" ").length >= 5 && /[a-z]/.test(b.text)
+    !b.heading && (b.text.split(" ").length >= 5 && /[a-z]/.test(b.text) || cjkSentence(b.text))
   );
-  if (sentence) scope.push(sentence.text.split(/(?<=[.!?])\s/)[0]);
+  if (sentence) scope.push(sentence.text.split(/(?<=[.!?。])\s?/)[0]);
   // Platforms that send one "status changed" mail for every status name the new one.
   for (const b of blocks.slice(0, 30)) {
     const named = STATUS_NAMED.exec(foldForMatch(b.text));
@@ -98,7 +114,7 @@ export function statusScope(subject: string, blocks: Block[]): string[] {
  * "once it ships") says nothing about now: it is cut from the scope.
  */
 const FUTURE_CLAUSE =
-  /\b(?:when|once|as soon as|after|before|until|if|sobald|wenn|bevor|des que|lorsque|quand|avant|cuando|en cuanto|antes de|zodra|wanneer|quando|appena|non appena|we(?:'ll| will) (?:let you know|notify|email|send)|you(?:'ll| will) (?:receive|get)|(?:ready|prepared|preparing) (?:to|for)|(?:will|to) (?:be )?(?:ship|dispatch|sen[dt])|will (?:soon )?(?:ship|be on (?:its|their) way)|bereit (?:zum|fur den) versand|pret(?:e|es|s)? (?:a|pour) (?:etre )?expediee?s?|listo para (?:el )?envio|klaar voor verzending|pronto per (?:la )?spedizione|sera (?:enviad[oa]s?|expediee?s?)|wird (?:bald |in kurze |demnachst )?(?:versendet|verschickt|versandt)|wordt (?:binnenkort )?verzonden|sara spedit[oa]|(?:will be|wird|wordt|sera|sara)\b(?![^.!?]*\b(?:heute|today|vandaag|aujourd'hui|hoy|oggi|morgen|tomorrow|demain|manana|domani)\b)(?=[^.!?]*\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])\b))\b[^.!?]*/g;
+  /\b(?:when|once|as soon as|after|before|until|if|sobald|wenn|bevor|des que|lorsque|quand|avant|cuando|en cuanto|antes de|zodra|wanneer|quando|appena|non appena|we(?:'ll| will) (?:let you know|notify|email|send)|you(?:'ll| will) (?:receive|get)|(?:ready|prepared|preparing) (?:to|for)|(?:will|to) (?:be )?(?:ship|dispatch|sen[dt])|will (?:soon )?(?:ship|be on (?:its|their) way)|bereit (?:zum|fur den) versand|pret(?:e|es|s)? (?:a|pour) (?:etre )?expediee?s?|listo para (?:el )?envio|klaar voor verzending|pronto per (?:la )?spedizione|sera (?:enviad[oa]s?|expediee?s?)|wird (?:bald |in kurze |demnachst )?(?:versendet|verschickt|versandt)|wordt (?:binnenkort )?verzonden|sara spedit[oa]|assim que|depois que|sa snart|nar|(?:will be|wird|wordt|sera|sara)\b(?![^.!?]*\b(?:heute|today|vandaag|aujourd'hui|hoy|oggi|morgen|tomorrow|demain|manana|domani)\b)(?=[^.!?]*\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])\b))\b[^.!?]*/g;
 
 function withoutFuture(text: string): string {
   return text.replace(FUTURE_CLAUSE, " ");

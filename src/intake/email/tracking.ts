@@ -18,6 +18,7 @@ import { foldKeepingOffsets } from "../text.ts";
 import type { Block } from "./html.ts";
 import { labelledValues } from "./labels.ts";
 import { type Evidence, evidence, fromLabel } from "./evidence.ts";
+import { namesOnlyOtherCarriers } from "./other_carriers.ts";
 import { isCarrierUrl, isOpaqueTracker, trackingNumbersInUrl, unwrapLink } from "./links.ts";
 
 export interface Tracking {
@@ -50,6 +51,9 @@ const LABEL_OPENER =
  * says nothing of its carrier (its number may have a DHL shape): no carrier rather than a guess.
  */
 export function namesOtherCarrier(label: string): boolean {
+  // `日本郵便の追跡番号`: the carrier's name, then `の`, opens a Japanese label.
+  const owner = /^(\S{1,12})の(?:追跡|お問)/u.exec(label.trim())?.[1];
+  if (owner) return !CARRIER_WORDS.test(foldKeepingOffsets(owner));
   const first = /^([a-z]+) (?:parcel|package|consignment|tracking)\b/.exec(
     foldKeepingOffsets(label).trim(),
   )?.[1];
@@ -132,7 +136,8 @@ export function findTracking(blocks: Block[], orderNumber?: string, subject = ""
     if (labelled) {
       const d = detectCarrier(labelled.value);
       if (d.valid) {
-        const other = namesOtherCarrier(labelled.label);
+        const other = namesOtherCarrier(labelled.label) ||
+          WEAK_FORMS.has(d.form) && namesOnlyOtherCarriers(blocks, subject);
         found = { trackingNumber: d.trackingNumber, ...(other ? {} : { carrier: d.carrier }) };
         how = fromLabel(labelled);
       }
