@@ -107,8 +107,18 @@ function findOrderNumber(letter: Letter): OrderNumber {
   return {};
 }
 
+/** `79,95 € (incluye 13,88 € IVA)`: a note in brackets after the total, naming the tax in it. */
+const TAX_NOTE =
+  /\s*\((?=[^()]{0,60}\))[^()]*\b(?:incl|inkl|includes?|including|incluye|incluido|inclui|dont|di cui|waarvan|heraf|tax|vat|iva|tva|mwst|btw|moms)\b[^()]*\)\s*$/i;
+
+function acceptTotal(raw: string): string | null {
+  if (moneyValue(raw)) return raw;
+  const bare = raw.replace(TAX_NOTE, "");
+  return bare !== raw && moneyValue(bare) ? bare : null;
+}
+
 function findTotal(blocks: Block[]): { money: Money; how: Evidence } | undefined {
-  const found = labelledValues(blocks, "total", (raw) => moneyValue(raw) ? raw : null, { max: 20 })
+  const found = labelledValues(blocks, "total", acceptTotal, { max: 20 })
     .filter((l) =>
       l.shape !== "column" &&
       !SUBTOTAL.test(foldKeepingOffsets(blocks[labelBlock(blocks, l.block, l.shape)].text))

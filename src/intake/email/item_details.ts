@@ -28,7 +28,7 @@ export const QTY = new RegExp(
 );
 const COLOUR = /^(?:colou?r|farbe|couleur|coloris|kleur|colore|色|カラー)$/;
 const ID_KEY =
-  /^(?:sku|style(?: id| no\.?| #)?|art(?:ikel)?\.?-?nr\.?|item (?:id|#|no\.?|number)|product (?:id|code)|ref(?:erence)?|model(?: no\.?)?)$/;
+  /^(?:sku|style(?: id| no\.?| #)?|art(?:ikel)?\.?-?nr\.?|item (?:id|#|no\.?|number)|product (?:id|code)|ref(?:erence)?|model(?: no\.?)?|jan ?(?:code|コード)?|ean|gtin|upc|isbn|品番|型番|商品(?:コード|番号)|varenr\.?|varenummer|codigo|cod\.)$/;
 
 /**
  * What a (folded) line under an item name is: `counts` for a detail of the item (quantity, size,
@@ -48,7 +48,9 @@ function readAttributeKind(folded: string): "counts" | "label" | "neutral" | und
   return /^(?:price|preis|prix|precio|sku|style|art\.?-?nr)/.test(folded) ? "neutral" : undefined;
 }
 
-export const TIMES_SUFFIX = /(?:\s*×|\s+x)\s?(\d{1,3})(\s+(?:of|von|sur|de)\s+\d+)?\s*$/i;
+/** `Coat × 1`, `Tote — Areia (x1)`: a count written after the name. */
+export const TIMES_SUFFIX =
+  /(?:\s*×|\s+x|\s*\(\s*[x×])\s?(\d{1,3})(\s+(?:of|von|sur|de)\s+\d+)?\s*\)?\s*$/i;
 export const COUNT_LINE =
   /^(?:x\s?(\d{1,3})|(\d{1,3})\s?x|(\d{1,3}) (?:unidad(?:es)?|unit[ée]s?|stuck|pcs|pieces|items?|articles?))$/i;
 const SIZE_ALONE =
@@ -106,7 +108,7 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
   const leading = /^(\d{1,3})\s?[x×]\s+/i.exec(item.name);
   const given = item.quantity;
   const prices: Money[] = [];
-  let unit: { money: Money; text: string } | undefined;
+  let unit: { money: Money; text: string; column?: boolean } | undefined;
   for (let i = from; i < to; i++) {
     const text = blocks[i].text;
     const folded = foldKeepingOffsets(text);
@@ -136,6 +138,9 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
     }
     const money = moneyValue(text.replace(/^(?:price|preis|prix|precio|total|summe)\s*:?\s*/i, ""));
     if (money && i !== item.block) prices.push(money);
+    // A figure under a unit-price column header (`Item Price` beside `Item Total`).
+    const header = money && i !== item.block && !unit ? columnHeader(blocks, i) : undefined;
+    if (money && header && isLabel(header, "price")) unit = { money, text: header, column: true };
     const each = i !== item.block && !unit ? perPiecePrice(text) : null;
     if (each) unit = { money: each, text };
     const sum = i !== item.block && !unit ? unitTimesCount(text) : null;
@@ -218,7 +223,7 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
       labelled
         ? fromLabel(labelled)
         : unit
-        ? evidence("generic", unit.text)
+        ? evidence(unit.column ? "table" : "generic", unit.text)
         : evidence("generic", "last figure of the item"),
     );
   }
@@ -232,11 +237,23 @@ const TIMES_EQUALS =
 /** A line written as a sum, `2,480(円) x 2(個) = 4,960(円)`: its unit price and count. */
 export function unitTimesCount(text: string): { unit: Money; count: number } | null {
   const times = TIMES_EQUALS.exec(text);
-  if (!times) return null;
+  if (!times) return priceTimesCount(text);
   const figures = findMoney(text, 3);
   if (figures.length !== 2 || figures[0].index > times.index || figures[1].index < times.index) {
     return null;
   }
+  const count = Number(times[1]);
+  return count >= 1 ? { unit: figures[0], count } : null;
+}
+
+/** A count after a line's one figure: `単価:￥18,700(税込) × 1個`, `$45.00 x 2`. */
+const TIMES_END = /[x×]\s*(\d{1,3})\s*(?:\([^()\d]{1,4}\)|（[^（）\d]{1,4}）|[^\s\d=]{1,4})?\s*$/u;
+
+function priceTimesCount(text: string): { unit: Money; count: number } | null {
+  const times = TIMES_END.exec(text);
+  if (!times || text.length > 80) return null;
+  const figures = findMoney(text, 2);
+  if (figures.length !== 1 || figures[0].index > times.index) return null;
   const count = Number(times[1]);
   return count >= 1 ? { unit: figures[0], count } : null;
 }

@@ -8,7 +8,14 @@ import { moneyValue } from "../money.ts";
 import { foldKeepingOffsets, memoByText } from "../text.ts";
 import type { Block, Image } from "./html.ts";
 import { isLabel } from "./labels.ts";
-import { attributeKind, describe, type Item, note, sameRow } from "./item_details.ts";
+import {
+  attributeKind,
+  describe,
+  type Item,
+  note,
+  sameRow,
+  unitTimesCount,
+} from "./item_details.ts";
 import { countedItems, labelledItems } from "./items_anchored.ts";
 import { isHeaderLine, textTableItems } from "./items_text_table.ts";
 import { evidence } from "./evidence.ts";
@@ -95,6 +102,12 @@ function isBrandLine(line: Block, next: Block, isName: NameTest): boolean {
   return words(next.text) > words(line.text) + 1;
 }
 
+/** A line of an item's details: a labelled detail or identifier, a figure, a price and count. */
+function isDetailLine(b: Block): boolean {
+  return attributeKind(foldKeepingOffsets(b.text)) !== undefined || moneyValue(b.text) !== null ||
+    unitTimesCount(b.text) !== null;
+}
+
 /** Items anchored on product images. */
 function imageItems(blocks: Block[], storeNames: string[], isName: NameTest): Item[] {
   const anchors: { block: number; image: Image }[] = [];
@@ -126,7 +139,9 @@ function imageItems(blocks: Block[], storeNames: string[], isName: NameTest): It
       const b = blocks[to];
       if (
         !stacked && row.cell && b.cell && !sameRow(row, b) &&
-        !(b.cell.table > row.cell.table && to <= nameAt + 10)
+        !(b.cell.table > row.cell.table && to <= nameAt + 10) &&
+        // Detail rows under the picture-and-name row (`JAN: …`, `単価:￥6,380 × 1個`) are its own.
+        !(to < nameAt + 4 && isDetailLine(b))
       ) break;
       if (!row.cell && b.cell) break;
       if (!sameRow(row, b) && TOTAL_ROW.test(foldKeepingOffsets(b.text))) break;

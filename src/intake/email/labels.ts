@@ -38,8 +38,11 @@ export const LABELS: Record<LabelField, string> = {
       .raw`|bestel(?:nummer|ling(?:snummer)?)|ordernummer|(?:numero|n\.?) (?:d'|dell')?ordine|ordine(?: n\.?| numero| #)?` +
     // `注文 #1043`: the word for order right before its number's `#`.
     "|ご?注文番号|オーダー番号|受注番号|ご?注文(?= ?#)",
+  // `PostNL-trackingnummer`, `Número de seguimiento de Correos`: a carrier's name may open or
+  // close the label (see TRACKING_OF below).
   trackingNumber: String
     .raw`(?:[a-z]+ )?(?:tracking|track|tracing)(?: number| no\.?| #| id| code| reference| ref)` +
+    String.raw`|[a-z]+-(?:tracking|track ?& ?trace)(?:nummer|code|number)?` +
     // `Evri parcel number`, `UPS tracking`: the carrier's name may open the label.
     String.raw`|(?:[a-z]+ )?(?:parcel|package|consignment)(?: number| no\.?| #| id)` +
     String
@@ -109,12 +112,17 @@ const NOTE = String.raw`(?:\([^)]{0,40}\)\s*)?`;
  */
 const BULLET = String.raw`(?:[■□●○◆◇▶▷・*]\s*)?`;
 
+/** `Número de seguimiento de Correos`, `Tracking number from Evri`: the carrier after the label. */
+const TRACKING_OF = String.raw`(?: (?:de|del|da|di|van|von|from|with|via|par) [a-z][a-z.]{1,20})?`;
+
 const compiled = new Map<string, { same: RegExp; alone: RegExp; inside: RegExp }>();
 
 function patterns(field: LabelField) {
   let p = compiled.get(field);
   if (!p) {
-    const label = `(?:${LABELS[field]})`;
+    const label = field === "trackingNumber"
+      ? `(?:${LABELS[field]})${TRACKING_OF}`
+      : `(?:${LABELS[field]})`;
     p = {
       // Label at the start of the block, then a separator and the value.
       // A figure may follow its label with no space (`Total£1,284.00`: two cells run together).

@@ -3,11 +3,11 @@
  * template > a built-in template (the store's name) > generic extraction. Money keeps the
  * printed display string: a markup price is shown as the figure the mail prints for it.
  */
-import type { CarrierKey } from "../../domain/carriers.ts";
 import type { MessageFields } from "../../domain/order.ts";
 import { detectCarrier } from "../../domain/tracking_number.ts";
 import { findMoney, type Money } from "../money.ts";
 import { normaliseLine } from "../text.ts";
+import { ourCarrierNamed } from "./carrier_names.ts";
 import type { CustomValues } from "./custom_fields.ts";
 import type { Extracted } from "./extract.ts";
 import { type Item, itemSummary } from "./items.ts";
@@ -63,14 +63,6 @@ function printed(letter: Letter, cents: number | undefined, prefer?: Money): str
   return undefined;
 }
 
-const CARRIER_NAMES: [RegExp, CarrierKey][] = [
-  [/dhl express/i, "dhl-express"],
-  [/\bdhl\b/i, "dhl"],
-  [/\bups\b/i, "ups"],
-  [/fedex|federal express/i, "fedex"],
-  [/usps|postal service/i, "usps"],
-];
-
 function markupItems(m: MarkupOrder): MarkupItem[] {
   return m.items.length > 0 ? m.items : m.deliveries.flatMap((d) => d.items);
 }
@@ -97,7 +89,7 @@ function fromMarkup(m: MarkupOrder, s: Sources): Partial<MessageFields> {
     out.trackingNumber = detection.valid
       ? detection.trackingNumber
       : delivery.trackingNumber.replace(/\s/g, "");
-    const named = CARRIER_NAMES.find(([re]) => re.test(delivery.carrierName ?? ""))?.[1];
+    const named = ourCarrierNamed(delivery.carrierName ?? "");
     const carrier = detection.valid ? detection.carrier : named;
     if (carrier) out.carrier = carrier;
   }

@@ -122,6 +122,22 @@ function ownEvidence(generic: Extracted, fields: MessageFields, hasMarkup: boole
     generic.items.some((i) => i.price !== undefined);
 }
 
+/**
+ * `Your order has shipped: Boss DS-1W Distortion`: what a subject names after a status phrase
+ * and a colon, when that is a name (no order number, no further status, not a sentence).
+ */
+function itemInSubject(subject: string): string | undefined {
+  const m = /^([^:]{3,60}):\s+(.{3,120})$/.exec(subject);
+  if (!m || readPhase([foldForMatch(m[1])]) === undefined) return undefined;
+  const name = m[2].replace(/^["“'](.*)["”']$/, "$1").trim();
+  const folded = foldForMatch(name);
+  if (
+    /\d{4,}|#|\border\b/.test(folded) || readPhase([folded]) !== undefined ||
+    /[.!?]$/.test(name) || name.split(/\s+/).length > 14
+  ) return undefined;
+  return name;
+}
+
 function signalsOf(phase: Phase | undefined): StatusSignals {
   if (phase === "canceled") return { canceled: true };
   if (phase === "delivered") return { delivered: true };
@@ -230,7 +246,8 @@ function readLetter(
   // A mail that names no item is summarised by its subject, and says so; a subject that only
   // says what happened (`Bedankt voor je bestelling (982…)`) names no item: the order number does.
   const notice = subject && readPhase([foldForMatch(subject)]) !== undefined && fields.orderNumber;
-  const itemSummary = fields.itemSummary ??
+  const named = fields.itemSummary ? undefined : itemInSubject(subject);
+  const itemSummary = fields.itemSummary ?? named ??
     clip(notice ? `Order ${fields.orderNumber}` : subject || "Order", 200);
   // The order is dated by the message's own date (the forwarded message's for a forward),
   // not by when it was read: a 30-day backfill puts each order on its own day.
@@ -241,7 +258,10 @@ function readLetter(
     ...(written && !fields.receivedAt ? { receivedAt: written } : {}),
   };
   if (!fields.itemSummary) {
-    evidence.itemSummary = { kind: "generic", anchor: notice ? "order number" : "subject" };
+    evidence.itemSummary = {
+      kind: "generic",
+      anchor: named ? "subject" : notice ? "order number" : "subject",
+    };
   }
   // Dated by the message's `Date:` header (the forwarded message's for a forward).
   if (written && !fields.receivedAt) evidence.receivedAt = { kind: "generic", anchor: "Date" };

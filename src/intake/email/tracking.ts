@@ -18,7 +18,7 @@ import { foldKeepingOffsets } from "../text.ts";
 import type { Block } from "./html.ts";
 import { labelledValues } from "./labels.ts";
 import { type Evidence, evidence, fromLabel } from "./evidence.ts";
-import { namesOnlyOtherCarriers } from "./other_carriers.ts";
+import { carrierUnderLabel, namesOnlyOtherCarriers } from "./carrier_names.ts";
 import { isCarrierUrl, isOpaqueTracker, trackingNumbersInUrl, unwrapLink } from "./links.ts";
 
 export interface Tracking {
@@ -29,6 +29,8 @@ export interface Tracking {
   trackingEvidence?: Evidence;
 }
 
+/** Shapes only one carrier prints (`1Z…`, a US S10 number): they name it whatever the mail says. */
+const OWN_SHAPES: ReadonlySet<TrackingForm> = new Set(["ups-1z", "usps-s10"]);
 /** Formats a random number of the right length passes often enough to need more evidence. */
 const WEAK_FORMS: ReadonlySet<TrackingForm> = new Set([
   "fedex-express-12",
@@ -209,8 +211,21 @@ export function findTracking(blocks: Block[], orderNumber?: string, subject = ""
       }
     }
   }
+  // A number read by its shape alone (a GS1 or SSCC number many posts use), in a mail that names
+  // only carriers we do not look up (`PostNord`, `佐川急便`): no carrier rather than the shape's.
+  if (
+    found?.carrier && "form" in found && !OWN_SHAPES.has(found.form as TrackingForm) &&
+    namesOnlyOtherCarriers(blocks, subject)
+  ) {
+    found = { trackingNumber: found.trackingNumber };
+  }
+  // A number whose shape names no carrier of ours, under a `Carrier` label naming one: that one.
+  const labelled = found && !found.carrier && !namesOnlyOtherCarriers(blocks, subject)
+    ? carrierUnderLabel(blocks)
+    : undefined;
   return {
     ...found,
+    ...(labelled ? { carrier: labelled } : {}),
     ...(how ? { trackingEvidence: how } : {}),
     ...trackingPage(links, found?.trackingNumber),
   };

@@ -9,11 +9,21 @@ import { readPhase, statusScope } from "../../../src/intake/email/signals.ts";
 import { foldForMatch } from "../../../src/intake/text.ts";
 import { findMoney } from "../../../src/intake/money.ts";
 import { isLabel, labelledValues } from "../../../src/intake/email/labels.ts";
-import { acceptOrderNumber, orderNumberInSentence } from "../../../src/intake/email/extract.ts";
+import {
+  acceptOrderNumber,
+  extractFields,
+  orderNumberInSentence,
+} from "../../../src/intake/email/extract.ts";
 import { parseDay } from "../../../src/intake/email/dates.ts";
-import { namesOnlyOtherCarriers } from "../../../src/intake/email/other_carriers.ts";
 import { namesOtherCarrier } from "../../../src/intake/email/tracking.ts";
 import { textToBlocks } from "../../../src/intake/email/letter.ts";
+import { isBoilerplate } from "../../../src/intake/email/boilerplate.ts";
+import { TIMES_SUFFIX, unitTimesCount } from "../../../src/intake/email/item_details.ts";
+import {
+  carrierUnderLabel,
+  namesOnlyOtherCarriers,
+} from "../../../src/intake/email/carrier_names.ts";
+import { unwrapForward } from "../../../src/intake/email/forward.ts";
 
 const phase = (text: string) => readPhase([foldForMatch(text)]);
 
@@ -114,4 +124,67 @@ Deno.test("a carrier we do not look up, named in the mail or its label, leaves t
   equal(namesOnlyOtherCarriers(textToBlocks("Sendt med GLS")), true);
   equal(namesOnlyOtherCarriers(textToBlocks("Shipped with GLS\nor FedEx")), false);
   equal(namesOnlyOtherCarriers(textToBlocks("Your parcel is on its way")), false);
+});
+
+Deno.test("a product tag in brackets opens a name; a bracketed label and a marked heading do not", () => {
+  const block = (text: string) => ({
+    text,
+    tag: "td",
+    heading: false,
+    links: [],
+    images: [],
+    quote: 0,
+  });
+  equal(isBoilerplate(block("【予約】星空の魔法使い 1/7 スケール")), false);
+  equal(isBoilerplate(block("【ご注文日】 2026年8月15日")), true);
+  equal(isBoilerplate(block("◆ご注文商品")), true);
+  equal(isBoilerplate(block("■ Order details")), true);
+});
+
+Deno.test("a count after a line's one figure, and after the name in brackets", () => {
+  const sum = unitTimesCount("単価:￥6,380(税込) × 1個");
+  equal(sum?.unit.display, "￥6,380");
+  equal(sum?.count, 1);
+  equal(unitTimesCount("$45.00 x 2")?.count, 2);
+  equal(unitTimesCount("Capsules x 100"), null);
+  equal(TIMES_SUFFIX.exec("Bolsa Tote — Areia (x1)")?.[1], "1");
+});
+
+Deno.test("a total with a tax note in brackets; a Carrier label naming one of ours", () => {
+  const blocks = textToBlocks("Total:\n79,95 € (incluye 13,88 € IVA)");
+  equal(
+    extractFields({ subject: "", blocks, jsonLd: [], microdata: [] }, []).total?.display,
+    "79,95 €",
+  );
+  equal(carrierUnderLabel(textToBlocks("Carrier\nUSPS")), "usps");
+  equal(carrierUnderLabel(textToBlocks("Transportista: DHL Express")), "dhl-express");
+  equal(carrierUnderLabel(textToBlocks("Carrier\nEvri")), undefined);
+});
+
+Deno.test("forward headers in Japanese, Portuguese and Danish", () => {
+  const letter = (text: string) => ({
+    subject: "Fwd: x",
+    from: { name: "Me", address: "me@example.net" },
+    blocks: textToBlocks(text),
+    jsonLd: [],
+    microdata: [],
+  });
+  const ja = unwrapForward(
+    letter(
+      "転送されたメッセージ:\n差出人: 木漆工房 <shop@mokushitsu.example>\n件名: ご注文\n日付: 2026年11月10日\n宛先: me@example.net\n本文",
+    ),
+  );
+  equal(ja.letter.from?.address, "shop@mokushitsu.example");
+  const pt = unwrapForward(
+    letter(
+      "---------- Mensagem encaminhada ---------\nDe: Loja <loja@example.com>\nData: 7 de nov.\nAssunto: Pedido\nPara: me@example.net\ncorpo",
+    ),
+  );
+  equal(pt.letter.from?.address, "loja@example.com");
+  const da = unwrapForward(
+    letter(
+      "Start på videresendt besked:\nFra: Butik <ordre@butik.example>\nEmne: Ordre\nDato: 24. nov. 2026\nTil: me@example.net\ntekst",
+    ),
+  );
+  equal(da.letter.from?.address, "ordre@butik.example");
 });
