@@ -171,7 +171,8 @@ export function unwrapForward(letter: Letter): { letter: Letter; forwarded: bool
   };
 }
 
-/** `Fwd: Fw: WG: TR: RV: I:` prefixes removed (they stack on double forwards). */
+/** `Fwd: Fw: WG: TR: RV: I: Enc: Doorst: VS: VB: VL: 転送:` prefixes removed (they stack on double forwards). */
 export function stripForwardPrefix(subject: string): string {
-  return subject.replace(/^(?:\s*(?:fwd?|fw|wg|tr|rv|i|enc|doorst)\s*:\s*)+/i, "").trim();
+  return subject.replace(/^(?:\s*(?:fwd?|fw|wg|tr|rv|i|enc|doorst|vs|vb|vl|転送)\s*[:：]\s*)+/i, "")
+    .trim();
 }

@@ -15,7 +15,7 @@ import { stripForwardPrefix, unwrapForward } from "./forward.ts";
 import { type Letter, letterOf } from "./letter.ts";
 import { readMarkup } from "./markup.ts";
 import { parseMime } from "./mime.ts";
-import { merge, type Sources } from "./merge.ts";
+import { merge, type Sources, storeFromSender } from "./merge.ts";
 import { evidence, type FieldEvidence } from "./evidence.ts";
 import { nonOrderWording, type Phase, readPhase, statusScope } from "./signals.ts";
 import { type BuiltInTemplate, matchBuiltIn, subjectRule } from "./templates.ts";
@@ -195,6 +195,14 @@ function readLetter(
     customId: custom?.id,
   };
   const { fields, evidence, template, hasMarkup } = merge(sources);
+  // A forward whose header block was not found: its sender is the person who forwarded it, so
+  // the store is what the body names (`Thanks for shopping at X`), never the person's name.
+  if (subject !== letter.subject.trim() && evidence.store?.kind === "generic") {
+    const named = storeFromSender(undefined, undefined, letter.blocks);
+    if (named) fields.store = named;
+    else delete fields.store;
+    if (!named) delete evidence.store;
+  }
   markLearned(evidence, customRead);
   // A learned template reads fields like a template, but is no proof the mail is an order.
   const hand = customRead.handWritten;

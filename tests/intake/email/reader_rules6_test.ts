@@ -24,6 +24,8 @@ import {
   namesOnlyOtherCarriers,
 } from "../../../src/intake/email/carrier_names.ts";
 import { unwrapForward } from "../../../src/intake/email/forward.ts";
+import { readEmail } from "../../../src/intake/email/read.ts";
+import { bytes, mail, NOW } from "./mail.ts";
 
 const phase = (text: string) => readPhase([foldForMatch(text)]);
 
@@ -187,4 +189,29 @@ Deno.test("forward headers in Japanese, Portuguese and Danish", () => {
     ),
   );
   equal(da.letter.from?.address, "ordre@butik.example");
+});
+
+Deno.test("a forward whose header block is not found never names the forwarding person as the store", async () => {
+  const forward = (closing: string) =>
+    readEmail(
+      bytes(mail({
+        from: "Ana Lima <ana.lima@example.net>",
+        subject: "Fwd: Your order #4412",
+        text: [
+          "Thank you, your order is confirmed and paid.",
+          "Order number: 4412",
+          "Trail Mug 350 ml x 1",
+          "$18.00",
+          "Total: $23.50",
+          closing,
+        ].join("\r\n"),
+      })),
+      { now: NOW },
+    );
+  const named = await forward("Thanks for shopping at Lakeside Goods.");
+  equal(named.reading.kind, "order");
+  if (named.reading.kind === "order") equal(named.reading.fields.store, "Lakeside Goods");
+  const unnamed = await forward("See you soon.");
+  equal(unnamed.reading.kind, "order");
+  if (unnamed.reading.kind === "order") equal(unnamed.reading.fields.store, undefined);
 });
