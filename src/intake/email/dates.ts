@@ -47,7 +47,7 @@ const MONTH_NAMES: string[][] = [
   ["may", "mai", "mayo", "maggio", "mag", "mei", "maj", "maio"],
   ["june", "jun", "juni", "juin", "junio", "giugno", "giu", "junho"],
   ["july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug", "julho"],
-  ["august", "aug", "aout", "agosto", "ago", "augustus"],
+  ["august", "aug", "aout", "agosto", "ago", "augustus", "augusti"],
   ["september", "sep", "sept", "septembre", "septiembre", "settembre", "set", "setembro"],
   ["october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "ott", "outubro"],
   ["november", "nov", "novembre", "noviembre"],
@@ -69,6 +69,7 @@ const WEEKDAY_NAMES: string[][] = [
     "domenica",
     "zondag",
     "zo",
+    "sondag",
   ],
   [
     "monday",
@@ -97,6 +98,7 @@ const WEEKDAY_NAMES: string[][] = [
     "dinsdag",
     "tirsdag",
     "terca",
+    "tisdag",
   ],
   [
     "wednesday",
@@ -156,6 +158,7 @@ const WEEKDAY_NAMES: string[][] = [
     "sabato",
     "zaterdag",
     "za",
+    "lordag",
   ],
 ];
 WEEKDAY_NAMES.forEach((names, i) => names.forEach((n) => WEEKDAYS[n] = i));

@@ -30,7 +30,10 @@ export const LABELS: Record<LabelField, string> = {
       .raw`|(?:numero|n°|no|n\.o|nº|n\.º|#) ?(?:de |do )?(?:commande|pedido)|(?:votre |ta )?commande|(?:tu |su |seu )?pedido` +
     // A purchase numbered `Compra #…` (marketplaces); Danish and Norwegian `Ordrenummer`.
     String
-      .raw`|compra(?= ?#)|(?:numero|n°|nº|n\.º) de (?:la )?compra|ordre(?:nummer|nr\.?| nr\.?| #| id)?|bestillingsnummer` +
+      .raw`|compra(?= ?#)|(?:numero|n°|nº|n\.º) de (?:la )?compra|ordre(?:nummer|nr\.?| nr\.?| #| id)?|bestillingsnummer|ordernr\.?|bestallningsnummer|tilausnumero|tilaus(?: nro| #)?` +
+    // Mexican `Orden #…`, Portuguese (Portugal) `N.º de encomenda`.
+    String
+      .raw`|(?:numero|n°|nº|n\.º|no\.) (?:de |da )?(?:orden|encomenda)|orden(?: #| no\.?| numero)?|encomenda(?: n\.?º| #)?` +
     String.raw`|receipt(?: number| no\.?| #)?|confirmation (?:number|no\.?|#)` +
     // Marketplaces number a purchase as a transaction (Mercari, Vinted).
     String.raw`|transaction(?: id| number| no\.?| #)|(?:numero|n°|no) (?:de )?transaction` +
@@ -54,13 +57,15 @@ export const LABELS: Record<LabelField, string> = {
     // Portuguese, Danish and Norwegian.
     String
       .raw`|codigo de (?:rastreamento|rastreio)|(?:numero de )?rastreio|rastreamento|sporingsnummer|pakkenummer|forsendelsesnummer` +
+    String
+      .raw`|sparningsnummer|kollinummer|kolli-id|sandningsnummer|seurantakoodi|seurantanumero|lahetystunnus|(?:numero de )?guia(?: de rastreo)?|numero de rastreo|codigo de rastreo|(?:numero|codigo) de seguimento` +
     // `日本郵便の追跡番号`: a carrier's name may open the Japanese label too.
     "|お問い?合わ?せ(?:伝票|送り状)?番号|(?:[^\\s:：]{1,12}の)?追跡番号|(?:配送)?伝票番号|送り状番号",
   carrier: String
     .raw`carrier|shipped (?:by|via|with)|shipping carrier|courier|shipment provider|provider` +
     String
       .raw`|versanddienstleister|versandpartner|spediteur|zusteller|transporteur|empresa de transporte|transportista` +
-    "|vervoerder|bezorger|corriere|vettore|transportadora|fragtfirma|配送業者|運送会社|配送会社",
+    "|vervoerder|bezorger|corriere|vettore|transportadora|fragtfirma|paqueteria|transportor|fraktbolag|kuljetusyhtio|配送業者|運送会社|配送会社",
   total: String
     .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| paye| pagado| \(incl\.? (?:vat|tax)\))?` +
     String
@@ -72,18 +77,20 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|totaal(?:bedrag)?|te betalen|totale(?: ordine| complessivo| pagato)?|importo totale` +
     String.raw`|valor total|total do pedido|i alt|at betale|totalbel(?:ø|o)b` +
+    String
+      .raw`|totalt|summa|att betala|totalsumma|totalbelopp|a betale|yhteensa|maksettava|loppusumma` +
     "|ご?請求(?:金)?額|お支払い?(?:金額)?(?:合計)?|(?:注文)?合計(?:金額)?",
   subtotal: String
-    .raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total|subtotaal|subtotale|varetotal|mellemsum|小計|商品合計`,
+    .raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total|subtotaal|subtotale|varetotal|mellemsum|delsumma|delsum|valisumma|小計|商品合計`,
   quantity: String
-    .raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|quantidade|qtde?\.?|antal|数量|個数`,
+    .raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|quantidade|qtde?\.?|antal|maara|kpl|数量|個数`,
   size: String
     .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|サイズ`,
   price: String
-    .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|preco(?: unitario)?|valor unitario|pris|stykpris|enhedspris|価格|単価`,
+    .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|preco(?: unitario)?|valor unitario|pris|stykpris|enhedspris|styckpris|a-pris|hinta|kappalehinta|yksikkohinta|価格|単価`,
   // `Artículo enviado`, `Item shipped`: the label of a shipping mail's item says so.
   item: String
-    .raw`(?:item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam|produto|vare(?:navn|beskrivelse)?)` +
+    .raw`(?:item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam|produto|vare(?:navn|beskrivelse)?|artigo|vara|benamning|tuote)` +
     String.raw`(?: (?:shipped|versandt|verschickt|expedie|envia?do|spedito|verzonden))?` +
     "|商品名?|品名",
   estimatedDelivery: String
@@ -95,6 +102,8 @@ export const LABELS: Record<LabelField, string> = {
     "|お届け予定日?|配達予定日?|到着予定日?|お届け日" +
     String
       .raw`|previsao de entrega|entrega prevista(?: para)?|data (?:prevista )?de entrega|forventet levering(?:sdato)?|leveringsdato|forventes leveret(?: den)?` +
+    String
+      .raw`|beraknad leverans(?:dag)?|leveransdatum|forvantad leverans|arvioitu toimitus(?:paiva)?|toimituspaiva` +
     String
       .raw`|voraussichtliche (?:lieferung|zustellung)|voraussichtlicher liefertermin|lieferdatum|zustellung(?: am)?|lieferung(?: am)?|liefertermin` +
     String

@@ -18,7 +18,7 @@ const PHASES: [Phase, RegExp][] = [
     "canceled",
     new RegExp(
       String
-        .raw`\b(?:cancel+ed|cancel+ation|has been cancel+ed|storniert|stornierung|annulee?s?|annulation|cancelad[oa]s?|cancelacion|anulad[oa]|annullat[oa]|geannuleerd|annulering|annullerets?|kanceller(?:et|ad))\b|` +
+        .raw`\b(?:cancel+ed|cancel+ation|has been cancel+ed|storniert|stornierung|annulee?s?|annulation|cancelad[oa]s?|cancelacion|anulad[oa]|annullat[oa]|geannuleerd|annulering|annullerets?|kanceller(?:et|ad)|avbokad|makulerad|kansellert|peruttu)\b|` +
         ja("キャンセル|取り消し|取消"),
     ),
   ],
@@ -26,7 +26,7 @@ const PHASES: [Phase, RegExp][] = [
     "delivered",
     new RegExp(
       String
-        .raw`(?<!\b(?:will be|wird|wordt|sera|sara)\b[^.!?]{0,40})\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd|afgeleverd|entregues?|leveret|udleveret|levert|levererad)\b|` +
+        .raw`(?<!\b(?:will be|wird|wordt|sera|sara)\b[^.!?]{0,40})\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd|afgeleverd|entregues?|leveret|udleveret|levert|levererad|levererats)\b|` +
         ja(
           "配達(?:が)?完了|お届け(?:が)?完了|配達しました(?!ら)|お届けしました(?!ら)|配達されました(?!ら)|お届けされました(?!ら)",
         ),
@@ -47,7 +47,7 @@ const PHASES: [Phase, RegExp][] = [
         .raw`\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|handed (?:over )?to|versandt|versendet|verschickt|unterwegs|auf dem weg|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|in viaggio|verzonden|onderweg|will (?:be delivered|arrive) tomorrow|sera livree? demain|(?:will be|wird|wordt|sera|sara) (?:morgen|tomorrow|demain|manana|domani)\b[^.!?]{0,30}?\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio` +
         // Portuguese, Danish, Norwegian, Swedish.
         String
-          .raw`|despachad[oa]s?|a caminho|em transito|afsendt|er (?:nu )?sendt|sendt med|er pa vej|pa vei|skickad|pa vag)\b|` +
+          .raw`|despachad[oa]s?|expedid[oa]s?|a caminho|em transito|afsendt|er (?:nu )?sendt|sendt med|er pa vej|pa vei|skickad|skickats|pa vag|lahetetty|on matkalla)\b|` +
         ja(
           "(?:発送|出荷)(?:しました(?!ら)|済み|のお知らせ|完了|のご連絡|のご案内|いたしました(?!ら)|されました(?!ら))|配送中|お届け中",
         ),
@@ -62,7 +62,7 @@ const PHASES: [Phase, RegExp][] = [
         String
           .raw`|compraste|(?:ya )?esta(?:mos)? preparando|recebemos (?:o )?(?:seu|teu) pedido|pedido (?:#?\s?[\w-]*\d[\w-]* )?(?:foi )?(?:recebido|confirmado|realizado)|obrigad[oa] pela (?:sua )?compra|confirmacao (?:do |de )?pedido|(?:estamos|esta sendo) (?:preparando|separando)|em (?:preparacao|separacao)|aguardando (?:a )?aprovacao` +
         String
-          .raw`|ordrebekr(?:æ|ae)ftelse|ordrebekreftelse|orderbekraftelse|tak for din (?:ordre|bestilling|handel)|takk for (?:din )?(?:ordre|bestilling)|tack for din (?:order|bestallning)|vi har modtaget din (?:ordre|bestilling)|(?:ordre|bestilling)(?:n)? er (?:modtaget|bekr(?:æ|ae)ftet))\b|` +
+          .raw`|ordrebekr(?:æ|ae)ftelse|ordrebekreftelse|orderbekraftelse|tak for din (?:ordre|bestilling|handel)|takk for (?:din )?(?:ordre|bestilling)|tack for din (?:order|bestallning)|vi har (?:tagit emot|mottatt) din (?:order|ordre|bestallning|bestilling)|tilausvahvistus|kiitos tilauksestasi|(?:tu|su) orden (?:ha sido |fue )?(?:confirmada|recibida)|gracias por (?:tu|su) orden|confirmacion de (?:tu |su )?orden|obrigad[oa] pela (?:sua )?encomenda|recebemos a sua encomenda|confirmacao da encomenda|encomenda (?:confirmada|recebida)|vi har modtaget din (?:ordre|bestilling)|(?:ordre|bestilling)(?:n)? er (?:modtaget|bekr(?:æ|ae)ftet))\b|` +
         ja(
           "ご注文ありがとうございます|ご注文を承りました|注文確定|ご?注文(?:の)?確認|注文を受け付け|注文受付(?:のお知らせ|完了|しました|いたしました)|注文内容(?:の)?(?:ご)?確認|注文内容をお知らせ|確定(?:しました|されました|いたしました)|発送準備|ご購入いただきありがとう",
         ),

@@ -215,3 +215,29 @@ Deno.test("a forward whose header block is not found never names the forwarding 
   equal(unnamed.reading.kind, "order");
   if (unnamed.reading.kind === "order") equal(unnamed.reading.fields.store, undefined);
 });
+
+Deno.test("Swedish, Norwegian, Finnish, Mexican and Portuguese (Portugal) vocabulary", () => {
+  equal(phase("Tack för din beställning!"), "confirmed");
+  equal(phase("Din order 60418 har skickats"), "shipped");
+  equal(phase("Din order har levererats"), "delivered");
+  equal(phase("Kiitos tilauksestasi!"), "confirmed");
+  equal(phase("Tu orden #MX-8841 fue enviada"), "shipped");
+  equal(phase("Gracias por tu orden"), "confirmed");
+  equal(phase("A sua encomenda n.º 10877 foi expedida"), "shipped");
+  equal(phase("Obrigado pela sua encomenda"), "confirmed");
+  const value = (text: string) =>
+    labelledValues(textToBlocks(text), "orderNumber", acceptOrderNumber)[0]?.value;
+  equal(value("Orden # MX-8841"), "MX-8841");
+  equal(value("N.º de encomenda: 10877"), "10877");
+  equal(value("Tilausnumero: 31552"), "31552");
+  equal(isLabel("Guía de rastreo", "trackingNumber"), true);
+  equal(isLabel("Spårningsnummer", "trackingNumber"), true);
+  equal(isLabel("Totalt", "total"), true);
+  equal(isLabel("Yhteensä", "total"), true);
+  equal(isLabel("Delsumma", "subtotal"), true);
+  equal(isLabel("Beräknad leverans", "estimatedDelivery"), true);
+  equal(
+    JSON.stringify(parseDay("tisdag 10 november", { anchor: { year: 2026, month: 11, day: 5 } })),
+    JSON.stringify({ year: 2026, month: 11, day: 10 }),
+  );
+});
