@@ -25,6 +25,7 @@ import {
 } from "../../../src/intake/email/carrier_names.ts";
 import { unwrapForward } from "../../../src/intake/email/forward.ts";
 import { readEmail } from "../../../src/intake/email/read.ts";
+import { readChatPost } from "../../../src/intake/chat/read.ts";
 import { bytes, mail, NOW } from "./mail.ts";
 
 const phase = (text: string) => readPhase([foldForMatch(text)]);
@@ -240,4 +241,34 @@ Deno.test("Swedish, Norwegian, Finnish, Mexican and Portuguese (Portugal) vocabu
     JSON.stringify(parseDay("tisdag 10 november", { anchor: { year: 2026, month: 11, day: 5 } })),
     JSON.stringify({ year: 2026, month: 11, day: 10 }),
   );
+});
+
+Deno.test("chat labels in Danish, Portuguese and Japanese", () => {
+  const post = (fields: { name: string; value: string }[]) =>
+    readChatPost({ username: "Bot", embeds: [{ title: "Checkout Success", fields }] });
+  const da = post([
+    { name: "Butik", value: "Nordlys Keramik" },
+    { name: "Vare", value: "Stentøjskrus 35 cl" },
+    { name: "Størrelse", value: "M" },
+    { name: "Pris", value: "189,00 kr." },
+    { name: "Ordrenummer", value: "5518" },
+  ]);
+  equal(da.reading.kind, "order");
+  if (da.reading.kind === "order") {
+    equal(da.reading.fields.itemSummary, "Stentøjskrus 35 cl");
+    equal(da.reading.fields.store, "Nordlys Keramik");
+    equal(da.reading.fields.orderNumber, "5518");
+    equal(da.reading.fields.size, "M");
+  }
+  const pt = post([
+    { name: "Loja", value: "Empório Cacau" },
+    { name: "Produto", value: "Caixa de Trufas" },
+    { name: "Quantidade", value: "2" },
+    { name: "Número da encomenda", value: "10877" },
+  ]);
+  equal(pt.reading.kind, "order");
+  if (pt.reading.kind === "order") {
+    equal(pt.reading.fields.orderNumber, "10877");
+    equal(pt.reading.fields.quantity, 2);
+  }
 });
