@@ -10,6 +10,7 @@ import type { Block, Image } from "./html.ts";
 import { isLabel } from "./labels.ts";
 import {
   attributeKind,
+  COUNT_LINE,
   describe,
   type Item,
   note,
@@ -105,7 +106,7 @@ function isBrandLine(line: Block, next: Block, isName: NameTest): boolean {
 /** A line of an item's details: a labelled detail or identifier, a figure, a price and count. */
 function isDetailLine(b: Block): boolean {
   return attributeKind(foldKeepingOffsets(b.text)) !== undefined || moneyValue(b.text) !== null ||
-    unitTimesCount(b.text) !== null;
+    COUNT_LINE.test(b.text) || unitTimesCount(b.text) !== null;
 }
 
 /** Items anchored on product images. */

@@ -26,7 +26,7 @@ const PHASES: [Phase, RegExp][] = [
     "delivered",
     new RegExp(
       String
-        .raw`(?<!\b(?:will be|wird|wordt|sera|sara)\b[^.!?]{0,40})\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd|afgeleverd|entregues?|leveret|udleveret|levert|levererad|levererats)\b|` +
+        .raw`(?<!\b(?:will be|wird|wordt|sera|sara)\b[^.!?]{0,40})\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd|afgeleverd|entregues?|leveret|udleveret|levert|levererad|levererats|(?:paquete|pedido|compra|envio) (?:ya )?llego|entregamos|on toimitettu(?! kuljetukseen))\b|` +
         ja(
           "配達(?:が)?完了|お届け(?:が)?完了|配達しました(?!ら)|お届けしました(?!ら)|配達されました(?!ら)|お届けされました(?!ら)",
         ),
@@ -47,7 +47,7 @@ const PHASES: [Phase, RegExp][] = [
         .raw`\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|handed (?:over )?to|versandt|versendet|verschickt|unterwegs|auf dem weg|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|in viaggio|verzonden|onderweg|will (?:be delivered|arrive) tomorrow|sera livree? demain|(?:will be|wird|wordt|sera|sara) (?:morgen|tomorrow|demain|manana|domani)\b[^.!?]{0,30}?\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio` +
         // Portuguese, Danish, Norwegian, Swedish.
         String
-          .raw`|despachad[oa]s?|expedid[oa]s?|a caminho|em transito|afsendt|er (?:nu )?sendt|sendt med|er pa vej|pa vei|skickad|skickats|pa vag|lahetetty|on matkalla)\b|` +
+          .raw`|despachad[oa]s?|expedid[oa]s?|a caminho|em transito|afsendt|(?:er|blev) (?:nu )?(?:blevet )?sendt|sendt med|er pa vej|pa vei|skickad|skickats|pa vag|lahetetty|toimitettu kuljetukseen|on matkalla)\b|` +
         ja(
           "(?:発送|出荷)(?:しました(?!ら)|済み|のお知らせ|完了|のご連絡|のご案内|いたしました(?!ら)|されました(?!ら))|配送中|お届け中",
         ),
@@ -60,11 +60,11 @@ const PHASES: [Phase, RegExp][] = [
         .raw`\b(?:order (?:is )?confirmed|order #?[\w-]*\d[\w-]* (?:is |has been )?confirmed|order confirmation|confirmation de commande|bestellbestatigung|confirmacion de(?: tu| su)? pedido|thanks? (?:you )?for (?:your )?(?:order|purchase)|thank you for shopping|we(?:'ve| have) received your order|order (?:has been )?received|has been received|has been placed|order placed|you purchased|we(?:'re| are) processing your order|(?:is|are) being (?:prepared|processed|packed|roasted)|getting (?:your )?(?:order|items?|it|them)(?: ready)?|got 'em|you got 'em|(?:vielen )?dank(?:e)? fur (?:deine|ihre|deinen|ihren) (?:bestellung|einkauf)|bestellung (?:ist )?eingegangen|wird (?:gerade |jetzt )?(?:bearbeitet|vorbereitet)|in bearbeitung|merci pour (?:votre|ta|ton) (?:commande|achat)|en cours de preparation|en preparation|gracias por (?:tu|su) (?:compra|pedido)|se esta preparando|en preparacion|bedankt voor (?:je|uw) (?:bestelling|aankoop)|wordt (?:verwerkt|voorbereid)|grazie per (?:il tuo|il suo|l'|aver) ?(?:ordine|acquisto)|in (?:lavorazione|preparazione)|purchase confirmed|receipt` +
         // Spanish marketplaces, Portuguese, Danish, Norwegian, Swedish.
         String
-          .raw`|compraste|(?:ya )?esta(?:mos)? preparando|recebemos (?:o )?(?:seu|teu) pedido|pedido (?:#?\s?[\w-]*\d[\w-]* )?(?:foi )?(?:recebido|confirmado|realizado)|obrigad[oa] pela (?:sua )?compra|confirmacao (?:do |de )?pedido|(?:estamos|esta sendo) (?:preparando|separando)|em (?:preparacao|separacao)|aguardando (?:a )?aprovacao` +
+          .raw`|compraste|(?:order|ordre|bestellung|commande|bestelling|ordine|pedido|orden|encomenda|tilaus) #?\s?[\w-]*\d[\w-]* (?:(?:is|er|ist|est|wurde|ha sido|fue|foi|e stato|werd|on) )?(?:confirmed|bekr(?:æ|ae)ftet|bekraftad|bekreftet|bestatigt|confirmee?|bevestigd|confermat[oa]|confirmad[oa]|vahvistettu)|(?:tu|su|seu|sua) (?:pedido|orden|compra|encomenda) (?:ha sido |fue |foi )?confirmad[oa]|(?:hemos )?recibi(?:do|mos) (?:tu|su) (?:pedido|orden|compra)|tak for dit k(?:ø|o)b|tack for ditt kop|takk for kj(?:ø|o)pet|din ordre klar til afsendelse|(?:ya )?esta(?:mos)? preparando|recebemos (?:o )?(?:seu|teu) pedido|pedido (?:#?\s?[\w-]*\d[\w-]* )?(?:foi )?(?:recebido|confirmado|realizado)|obrigad[oa] pela (?:sua )?compra|confirmacao (?:do |de )?pedido|(?:estamos|esta sendo) (?:preparando|separando)|em (?:preparacao|separacao)|aguardando (?:a )?aprovacao` +
         String
           .raw`|ordrebekr(?:æ|ae)ftelse|ordrebekreftelse|orderbekraftelse|tak for din (?:ordre|bestilling|handel)|takk for (?:din )?(?:ordre|bestilling)|tack for din (?:order|bestallning)|vi har (?:tagit emot|mottatt) din (?:order|ordre|bestallning|bestilling)|tilausvahvistus|kiitos tilauksestasi|(?:tu|su) orden (?:ha sido |fue )?(?:confirmada|recibida)|gracias por (?:tu|su) orden|confirmacion de (?:tu |su )?orden|obrigad[oa] pela (?:sua )?encomenda|recebemos a sua encomenda|confirmacao da encomenda|encomenda (?:confirmada|recebida)|vi har modtaget din (?:ordre|bestilling)|(?:ordre|bestilling)(?:n)? er (?:modtaget|bekr(?:æ|ae)ftet))\b|` +
         ja(
-          "ご注文ありがとうございます|ご注文を承りました|注文確定|ご?注文(?:の)?確認|注文を受け付け|注文受付(?:のお知らせ|完了|しました|いたしました)|注文内容(?:の)?(?:ご)?確認|注文内容をお知らせ|確定(?:しました|されました|いたしました)|発送準備|ご購入いただきありがとう",
+          "ご注文ありがとうございます|(?:ご)?注文を承りました|ご(?:予約|購入)(?:いただき)?(?:、)?(?:誠に)?ありがとうございます|注文確定|(?:ご)?注文(?:の)?確認|注文を受け付け|注文受付(?:のお知らせ|完了|しました|いたしました)|注文内容(?:の)?(?:ご)?確認|注文内容をお知らせ|確定(?:しました|されました|いたしました)|発送準備|ご購入いただきありがとう",
         ),
     ),
   ],

@@ -272,3 +272,29 @@ Deno.test("chat labels in Danish, Portuguese and Japanese", () => {
     equal(pt.reading.fields.quantity, 2);
   }
 });
+
+Deno.test("status wording of shop platforms' translated notifications", () => {
+  const cases: [string, string][] = [
+    ["Ordre #1001 bekræftet", "confirmed"],
+    ["Tak for dit køb!", "confirmed"],
+    ["Vi gør din ordre klar til afsendelse.", "confirmed"],
+    ["Din ordre er blevet sendt", "shipped"],
+    ["Order #1001 bekräftad", "confirmed"],
+    ["Tack för ditt köp!", "confirmed"],
+    ["Takk for kjøpet!", "confirmed"],
+    ["Bestillingen din er på vei", "shipped"],
+    ["Bestellung #1001 bestätigt", "confirmed"],
+    ["Commande #1001 confirmée", "confirmed"],
+    ["Ordine #1001 confermato", "confirmed"],
+    ["Bestelling #1001 bevestigd", "confirmed"],
+    ["Hemos recibido tu pedido", "confirmed"],
+    ["Tu pedido ha sido confirmado", "confirmed"],
+    ["Tu paquete llegó", "delivered"],
+    ["Tilauksesi on toimitettu", "delivered"],
+    ["Tilauksesi on toimitettu kuljetukseen", "shipped"],
+    ["注文を承りました", "confirmed"],
+    ["ご予約ありがとうございます", "confirmed"],
+    ["ご購入ありがとうございます", "confirmed"],
+  ];
+  for (const [text, want] of cases) equal(phase(text), want, text);
+});
