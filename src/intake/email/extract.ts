@@ -203,10 +203,15 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
   const anchor = headerDay(letter.date) ?? parseDay(letter.date ?? "") ??
     headerDay(now === undefined ? undefined : new Date(now).toUTCString()) ?? undefined;
   const monthFirst = englishMonthFirst(letter);
-  const delivery = labelledValues(blocks, "estimatedDelivery", (raw) => {
+  const acceptDay = (raw: string) => {
     const day = parseDay(raw.replace(/^[:\s]+/, ""), { anchor, monthFirst });
     return day ? dayString(day) : null;
-  }, { max: 1, sentences: false })[0];
+  };
+  // In a Japanese sentence the label is the topic: `お届け予定日は11月8日です。`.
+  const delivery =
+    labelledValues(blocks, "estimatedDelivery", acceptDay, { max: 1, sentences: false })[0] ??
+      labelledValues(blocks, "estimatedDelivery", acceptDay, { max: 3, to: 60 })
+        .find((l) => l.shape === "sentence" && l.label.endsWith("は"));
   const deliveryDay = delivery
     ? { value: delivery.value, how: fromLabel(delivery) }
     : deliveryInSentence(blocks, anchor, monthFirst);

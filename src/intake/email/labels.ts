@@ -56,7 +56,7 @@ export const LABELS: Record<LabelField, string> = {
       .raw`|track ?(?:&|en) ?trace(?:[ -]?code)?|trackingcode|zendingnummer|(?:numero|codice) (?:di )?(?:tracciamento|tracking|spedizione)` +
     // Portuguese, Danish and Norwegian.
     String
-      .raw`|codigo de (?:rastreamento|rastreio)|(?:numero de )?rastreio|rastreamento|sporingsnummer|pakkenummer|forsendelsesnummer` +
+      .raw`|(?:codigo|numero) de (?:rastreamento|rastreio)|rastreio|rastreamento|sporingsnummer|pakkenummer|forsendelsesnummer` +
     String
       .raw`|sparningsnummer|kollinummer|kolli-id|sandningsnummer|seurantakoodi|seurantanumero|lahetystunnus|(?:numero de )?guia(?: de rastreo)?|numero de rastreo|codigo de rastreo|(?:numero|codigo) de seguimento` +
     // `日本郵便の追跡番号`: a carrier's name may open the Japanese label too.
@@ -67,7 +67,7 @@ export const LABELS: Record<LabelField, string> = {
       .raw`|versanddienstleister|versandpartner|spediteur|zusteller|transporteur|empresa de transporte|transportista` +
     "|vervoerder|bezorger|corriere|vettore|transportadora|fragtfirma|paqueteria|transportor|fraktbolag|kuljetusyhtio|配送業者|運送会社|配送会社",
   total: String
-    .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| paye| pagado| \(incl\.? (?:vat|tax)\))?` +
+    .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| paye| pagado| \(incl\.? (?:vat|tax)\)| (?:incl|inkl)\.? (?:vat|tax|moms|mwst\.?|btw|iva|alv))?` +
     String
       .raw`|amount paid|total a pagar|importe total|total del pedido|gesamt(?:summe|betrag|preis|kosten brutto)(?: \(inkl\. mwst\.?\))?` +
     String
@@ -122,7 +122,8 @@ const NOTE = String.raw`(?:\([^)]{0,40}\)\s*)?`;
 const BULLET = String.raw`(?:[■□●○◆◇▶▷・*]\s*)?`;
 
 /** `Número de seguimiento de Correos`, `Tracking number from Evri`: the carrier after the label. */
-const TRACKING_OF = String.raw`(?: (?:de|del|da|di|van|von|from|with|via|par) [a-z][a-z.]{1,20})?`;
+const TRACKING_OF = String
+  .raw`(?: (?:de|del|da|das|do|dos|di|van|von|from|with|via|par|fra|fran|med|bei) [a-z][a-z.]{1,20})?`;
 
 const compiled = new Map<string, { same: RegExp; alone: RegExp; inside: RegExp }>();
 
@@ -141,7 +142,10 @@ function patterns(field: LabelField) {
       // The block is only the label.
       alone: new RegExp(`^${BULLET}[\\[【]?${label}[\\]】]?\\s*${NOTE}[:#.]?\\s*$`),
       // Somewhere inside a sentence, with a colon or an `is` before the value.
-      inside: new RegExp(`(?:^|[\\s(,;])${label}\\s*(?:is|ist|est|es|:|#|-)\\s*[:#]?\\s*(.+)$`),
+      // Japanese runs its words together: `、お届け予定日は11月8日です`.
+      inside: new RegExp(
+        `(?:^|[\\s(,;、。])${label}\\s*(?:is|ist|est|es|:|#|-|は)\\s*[:#]?\\s*(.+)$`,
+      ),
     };
     compiled.set(field, p);
   }

@@ -87,7 +87,9 @@ const STATUS_NAMED =
 
 /** A Japanese or Chinese sentence: no spaces between words, closed by `。` or `!`. */
 const CJK_SENTENCE = /[\u3040-\u30FF\u4E00-\u9FFF].{6,}[。!！]/;
-const cjkSentence = (text: string) => CJK_SENTENCE.test(text);
+/** `いつも…ありがとうございます。`, `この度は…`: a pleasantry before what happened. */
+const CJK_PLEASANTRY = /^(?:いつも|この度|このたび|平素|毎度|[^。]{0,30}様[、。]?$)/;
+const cjkSentence = (text: string) => CJK_SENTENCE.test(text) && !CJK_PLEASANTRY.test(text);
 
 /** The text status words are read from: subject, first heading, first sentence of the body. */
 export function statusScope(subject: string, blocks: Block[]): string[] {

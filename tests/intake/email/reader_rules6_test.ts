@@ -298,3 +298,29 @@ Deno.test("status wording of shop platforms' translated notifications", () => {
   ];
   for (const [text, want] of cases) equal(phase(text), want, text);
 });
+
+Deno.test("a Japanese pleasantry is not the sentence that says what happened", () => {
+  const scope = statusScope(
+    "お荷物のお知らせ",
+    textToBlocks(
+      "いつも当店をご利用いただきありがとうございます。\nお荷物のお届けが完了しました。",
+    ),
+  );
+  equal(readPhase(scope), "delivered");
+});
+
+Deno.test("a Japanese label as a sentence's topic, a total including tax", () => {
+  const read = (text: string) =>
+    extractFields(
+      {
+        subject: "",
+        date: "Fri, 06 Nov 2026 10:00:00 +0900",
+        blocks: textToBlocks(text),
+        jsonLd: [],
+        microdata: [],
+      },
+      [],
+    );
+  equal(read("本日発送いたしました。お届け予定日は11月8日です。").estimatedDelivery, "2026-11-08");
+  equal(read("Total inkl. moms: 299,90 kr.").total?.display, "299,90 kr.");
+});
