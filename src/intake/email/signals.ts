@@ -71,8 +71,17 @@ const PHASES: [Phase, RegExp][] = [
 ];
 
 /** Never an order, whatever else the mail holds (checked on subject, heading and first sentence). */
-const NON_ORDER =
-  /\b(?:password|passwort|mot de passe|contrasena|verification code|security code|sign[- ]in code|one[- ]time (?:code|password|passcode)|login code|your code|otp|bestatigungscode|code de verification|codigo de verificacion|welcome to|willkommen|bienvenue|bienvenid[oa]|account (?:is ready|created)|newsletter|left something|in your (?:cart|bag)|still in your|complete your (?:purchase|order|checkout)|forgot something|rate (?:your|this)|how would you rate|your opinion|write a review|leave a review|review your|bewerten|not selected|weren't selected|were not selected|didn't get 'em|did not win|better luck|entry (?:received|confirmed)|you(?:'re| are) entered|draw entry|raffle|your bid|bid is expiring|bid expir|price drop|back in stock|restock|new arrivals|sale ends|% off|policy update|update to our|privacy policy|terms of service|refund notification|refund (?:has been )?(?:processed|issued)|your refund|erstattung|remboursement|reembolso|gift card balance|subscribe|unsubscribe from)\b/;
+const NON_ORDER = new RegExp(
+  String
+    .raw`\b(?:password|passwort|mot de passe|contrasena|verification code|security code|sign[- ]in code|one[- ]time (?:code|password|passcode)|login code|your code|otp|bestatigungscode|code de verification|codigo de verificacion|welcome to|willkommen|bienvenue|bienvenid[oa]|account (?:is ready|created)|newsletter|left something|in your (?:cart|bag)|still in your|complete your (?:purchase|order|checkout)|forgot something|rate (?:your|this)|how would you rate|your opinion|write a review|leave a review|review your|bewerten|not selected|weren't selected|were not selected|didn't get 'em|did not win|better luck|entry (?:received|confirmed)|you(?:'re| are) entered|draw entry|raffle|your bid|bid is expiring|bid expir|price drop|back in stock|restock|new arrivals|sale ends|% off|policy update|update to our|privacy policy|terms of service|refund notification|refund (?:has been )?(?:processed|issued)|your refund|erstattung|remboursement|reembolso|gift card balance|subscribe|unsubscribe from)\b` +
+    // Portuguese, Danish, Norwegian, Swedish, Finnish.
+    String
+      .raw`|\b(?:senha|adgangskode|passord|losenord|salasana|codigo de verificacao|bekraftelsekod|verifikationskode|bem-vind[oa] (?:a|ao)|velkommen til|valkommen till|tervetuloa|(?:no|seu) carrinho|i din kurv|i (?:din )?varukorg|handlekurv|ostoskori|avalie|anmeld|bedom|arvostele|de volta ao estoque|tilbage pa lager|tillbaka i lager|tilbake pa lager|nyhedsbrev|nyhetsbrev|uutiskirje)\b` +
+    "|" +
+    ja(
+      "パスワード|認証コード|確認コード|ワンタイム|ようこそ|会員登録完了|カートに商品|レビューのお願い|レビューを書|再入荷のお知らせ|メールマガジン|メルマガ",
+    ),
+);
 
 export interface StatusReading {
   phase?: Phase;

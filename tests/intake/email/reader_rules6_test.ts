@@ -5,7 +5,7 @@
  * carrier guessed from a number's shape when the mail names only carriers we do not look up.
  */
 import { equal } from "node:assert/strict";
-import { readPhase, statusScope } from "../../../src/intake/email/signals.ts";
+import { nonOrderWording, readPhase, statusScope } from "../../../src/intake/email/signals.ts";
 import { foldForMatch } from "../../../src/intake/text.ts";
 import { findMoney } from "../../../src/intake/money.ts";
 import { isLabel, labelledValues } from "../../../src/intake/email/labels.ts";
@@ -323,4 +323,25 @@ Deno.test("a Japanese label as a sentence's topic, a total including tax", () =>
     );
   equal(read("本日発送いたしました。お届け予定日は11月8日です。").estimatedDelivery, "2026-11-08");
   equal(read("Total inkl. moms: 299,90 kr.").total?.display, "299,90 kr.");
+});
+
+Deno.test("non-order wording in Portuguese, the Nordic languages and Japanese", () => {
+  const wording = (text: string) => nonOrderWording([foldForMatch(text)]);
+  for (
+    const text of [
+      "Redefinir sua senha",
+      "Nulstil din adgangskode",
+      "Velkommen til Nordisk Lys",
+      "Você esqueceu algo no seu carrinho",
+      "Avalie sua compra",
+      "Anmeld dine varer",
+      "Tillbaka i lager!",
+      "パスワード再設定のご案内",
+      "【さくら雑貨店】レビューのお願い",
+      "再入荷のお知らせ",
+    ]
+  ) equal(typeof wording(text), "string", text);
+  // A product tag or a greeting in an order mail is no such wording.
+  equal(wording("【再入荷】ガラス花瓶 ご注文確認"), undefined);
+  equal(wording("Hej og velkommen tilbage, tak for din ordre"), undefined);
 });
