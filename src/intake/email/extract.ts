@@ -29,7 +29,7 @@ export interface Extracted extends Tracking {
 }
 
 const ORDER_TOKEN =
-  /^[\s:#.\-–]*(?:(?:n\.?[°º]\.?|nr\.?|no\.?|#)\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9-]{2,40}[A-Za-z0-9]|\d{3})(?![A-Za-z0-9/.,]*\d)/;
+  /^[\s:#.\-–]*(?:(?:n\.?[°º]\.?|nr\.?|no\.?|#)\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9-]{2,40}[A-Za-z0-9]|\d{3})(?![A-Za-z0-9/.,]*\d)/i;
 const SUBTOTAL =
   /^(?:item |items )?sub-?total|^zwischensumme|^sous-total|^shipment total|^subtotal|total (?:savings|discount|tax)|^gesamtkosten netto/;
 
@@ -58,7 +58,7 @@ export function acceptLetterReference(raw: string): string | null {
 
 /** `order #1001`, `Bestellung 1001`, `commande n° FR…`, `(Receipt #…)` inside a sentence or subject. */
 const ORDER_IN_SENTENCE =
-  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling|ordre|compra|encomenda|orden|tilaus|bestallning|bestilling)(?:\s+(?:number|numero|nummer|no\.?|nr\.?|n\.?[°º]\.?|n\.o\.?|n\.|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
+  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling|ordre|compra|encomenda|orden|tilaus|tilauksesi|tilauksen|bestallning|bestilling)(?:\s+(?:number|numero|nummer|no\.?|nr\.?|n\.?[°º]\.?|n\.o\.?|n\.|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
 
 export function orderNumberInSentence(text: string): string | null {
   const folded = foldKeepingOffsets(text);
@@ -185,6 +185,7 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
     blocks,
     order.orderNumber,
     letter.subject,
+    `${letter.from?.name ?? ""} ${letter.from?.address ?? ""}`,
   );
   const single = items.length === 1 ? items[0] : undefined;
   const found = findTotal(blocks);

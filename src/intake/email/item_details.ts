@@ -52,7 +52,7 @@ function readAttributeKind(folded: string): "counts" | "label" | "neutral" | und
 export const TIMES_SUFFIX =
   /(?:\s*×|\s+x|\s*\(\s*[x×])\s?(\d{1,3})(\s+(?:of|von|sur|de)\s+\d+)?\s*\)?\s*$/i;
 export const COUNT_LINE =
-  /^(?:x\s?(\d{1,3})|(\d{1,3})\s?x|(\d{1,3}) (?:unidad(?:es)?|unit[ée]s?|stuck|pcs|pieces|items?|articles?))$/i;
+  /^(?:x\s?(\d{1,3})|(\d{1,3})\s?x|(\d{1,3}) ?(?:unidad(?:es)?|unidades?|unit[ée]s?|stuck|stk\.?|stykk?(?:er)?|st\.?|kpl|pcs|pieces|pezzi|items?|articles?|個|点))$/i;
 const SIZE_ALONE =
   /^(?:(?:US|UK|EU|FR|IT|JP|CM|W|M)\s?(?:M\s?|W\s?)?\d{1,2}(?:[.,]5|\.0)?(?:\s?\/\s?(?:W|M)\s?\d{1,2}(?:[.,]5)?)?|\d{1,2}(?:[.,]5|\.0)?|X{0,3}[SML]|X{1,4}L|\dXL|XXS|OS|O\/S|One Size)$/i;
 /**

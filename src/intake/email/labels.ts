@@ -33,14 +33,14 @@ export const LABELS: Record<LabelField, string> = {
       .raw`|compra(?= ?#)|(?:numero|n°|nº|n\.º) de (?:la )?compra|ordre(?:nummer|nr\.?| nr\.?| #| id)?|bestillingsnummer|ordernr\.?|bestallningsnummer|tilausnumero|tilaus(?: nro| #)?` +
     // Mexican `Orden #…`, Portuguese (Portugal) `N.º de encomenda`.
     String
-      .raw`|(?:numero|n°|nº|n\.º|no\.) (?:de |da )?(?:orden|encomenda)|orden(?: #| no\.?| numero)?|encomenda(?: n\.?º| #)?` +
+      .raw`|(?:numero|n°|nº|n\.º|no\.) (?:de |da )?(?:orden|encomenda)|orden(?: #| no\.?| numero)?|encomenda(?: n\.?º| #)?|(?:pedido|orden|encomenda|compra) n\.?[°º]\.?` +
     String.raw`|receipt(?: number| no\.?| #)?|confirmation (?:number|no\.?|#)` +
     // Marketplaces number a purchase as a transaction (Mercari, Vinted).
     String.raw`|transaction(?: id| number| no\.?| #)|(?:numero|n°|no) (?:de )?transaction` +
     String
       .raw`|bestel(?:nummer|ling(?:snummer)?)|ordernummer|(?:numero|n\.?) (?:d'|dell')?ordine|ordine(?: n\.?| numero| #)?` +
     // `注文 #1043`: the word for order right before its number's `#`.
-    "|ご?注文番号|オーダー番号|受注番号|ご?注文(?= ?#)",
+    "|ご?注文番号|オーダー番号|受注番号|ご?注文(?= ?#)|取引(?:id|番号)",
   // `PostNL-trackingnummer`, `Número de seguimiento de Correos`: a carrier's name may open or
   // close the label (see TRACKING_OF below).
   trackingNumber: String
@@ -78,12 +78,12 @@ export const LABELS: Record<LabelField, string> = {
       .raw`|totaal(?:bedrag)?|te betalen|totale(?: ordine| complessivo| pagato)?|importo totale` +
     String.raw`|valor total|total do pedido|i alt|at betale|totalbel(?:ø|o)b` +
     String
-      .raw`|totalt|summa|att betala|totalsumma|totalbelopp|a betale|yhteensa|maksettava|loppusumma` +
+      .raw`|totalt(?: (?:a|att) betal[ea])?|summa|att betala|totalsumma|totalbelopp|a betale|yhteensa|maksettava|loppusumma` +
     "|ご?請求(?:金)?額|お支払い?(?:金額)?(?:合計)?|(?:注文)?合計(?:金額)?",
   subtotal: String
     .raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total|subtotaal|subtotale|varetotal|mellemsum|delsumma|delsum|valisumma|小計|商品合計`,
   quantity: String
-    .raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|quantidade|qtde?\.?|antal|maara|kpl|数量|個数`,
+    .raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|quantidade|qtde?\.?|antal|antall|maara|kpl|数量|個数`,
   size: String
     .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|サイズ`,
   price: String

@@ -92,7 +92,16 @@ function normalisedOrder(orderNumber?: string): string | undefined {
  * Reads the tracking facts of a block list. `orderNumber` is never taken as a tracking number;
  * `subject` (the mail's) vouches for a number a sentence names without a label.
  */
-export function findTracking(blocks: Block[], orderNumber?: string, subject = ""): Tracking {
+export function findTracking(
+  blocks: Block[],
+  orderNumber?: string,
+  subject = "",
+  sender = "",
+): Tracking {
+  // The mail's own words for its carrier: a carrier's notice names it only as its sender.
+  const heading = `${subject} ${sender}`;
+  let others: boolean | undefined;
+  const onlyOtherCarriers = () => others ??= namesOnlyOtherCarriers(blocks, heading);
   const order = normalisedOrder(orderNumber);
   const isOrder = (n: string) => order !== undefined && n.replace(/-/g, "") === order;
   const links = blocks.flatMap((b) => b.links).slice(0, MAX_LINKS).map((l) => ({
@@ -139,7 +148,7 @@ export function findTracking(blocks: Block[], orderNumber?: string, subject = ""
       const d = detectCarrier(labelled.value);
       if (d.valid) {
         const other = namesOtherCarrier(labelled.label) ||
-          WEAK_FORMS.has(d.form) && namesOnlyOtherCarriers(blocks, subject);
+          WEAK_FORMS.has(d.form) && onlyOtherCarriers();
         found = { trackingNumber: d.trackingNumber, ...(other ? {} : { carrier: d.carrier }) };
         how = fromLabel(labelled);
       }
@@ -215,12 +224,12 @@ export function findTracking(blocks: Block[], orderNumber?: string, subject = ""
   // only carriers we do not look up (`PostNord`, `佐川急便`): no carrier rather than the shape's.
   if (
     found?.carrier && "form" in found && !OWN_SHAPES.has(found.form as TrackingForm) &&
-    namesOnlyOtherCarriers(blocks, subject)
+    onlyOtherCarriers()
   ) {
     found = { trackingNumber: found.trackingNumber };
   }
   // A number whose shape names no carrier of ours, under a `Carrier` label naming one: that one.
-  const labelled = found && !found.carrier && !namesOnlyOtherCarriers(blocks, subject)
+  const labelled = found && !found.carrier && !onlyOtherCarriers()
     ? carrierUnderLabel(blocks)
     : undefined;
   return {

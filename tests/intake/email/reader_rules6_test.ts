@@ -18,7 +18,11 @@ import { parseDay } from "../../../src/intake/email/dates.ts";
 import { namesOtherCarrier } from "../../../src/intake/email/tracking.ts";
 import { textToBlocks } from "../../../src/intake/email/letter.ts";
 import { isBoilerplate } from "../../../src/intake/email/boilerplate.ts";
-import { TIMES_SUFFIX, unitTimesCount } from "../../../src/intake/email/item_details.ts";
+import {
+  COUNT_LINE,
+  TIMES_SUFFIX,
+  unitTimesCount,
+} from "../../../src/intake/email/item_details.ts";
 import {
   carrierUnderLabel,
   namesOnlyOtherCarriers,
@@ -344,4 +348,24 @@ Deno.test("non-order wording in Portuguese, the Nordic languages and Japanese", 
   // A product tag or a greeting in an order mail is no such wording.
   equal(wording("【再入荷】ガラス花瓶 ご注文確認"), undefined);
   equal(wording("Hej og velkommen tilbage, tak for din ordre"), undefined);
+});
+
+Deno.test("count words, `Orden N°`, inflected Finnish order words, `取引ID`, a carrier named as the sender", () => {
+  for (const line of ["1 unidade", "2 stk.", "3 kpl", "1個", "2 点"]) {
+    equal(COUNT_LINE.test(line), true, line);
+  }
+  const value = (text: string) =>
+    labelledValues(textToBlocks(text), "orderNumber", acceptOrderNumber)[0]?.value;
+  equal(value("Orden N° 123456789"), "123456789");
+  equal(value("取引ID:m90817263541"), "m90817263541");
+  equal(orderNumberInSentence("Tilauksesi 77120 on lähetetty."), "77120");
+  equal(isLabel("Totalt å betale", "total"), true);
+  equal(isLabel("Antall", "quantity"), true);
+  equal(phase("¡Tu orden está confirmada!"), "confirmed");
+  equal(
+    namesOnlyOtherCarriers(textToBlocks("Ditt paket är på väg"), "noreply@postnord.example"),
+    true,
+  );
+  // `bring` alone is an English word, not the Norwegian post.
+  equal(namesOnlyOtherCarriers(textToBlocks("Bring this receipt to the store")), false);
 });
