@@ -34,6 +34,9 @@ export const LABELS: Record<LabelField, string> = {
     // Mexican `Orden #…`, Portuguese (Portugal) `N.º de encomenda`.
     String
       .raw`|(?:numero|n°|nº|n\.º|no\.) (?:de |da )?(?:orden|encomenda)|orden(?: #| no\.?| numero)?|encomenda(?: n\.?º| #)?|(?:pedido|orden|encomenda|compra) n\.?[°º]\.?` +
+    // PrestaShop numbers orders by a reference of letters in every language.
+    String
+      .raw`|referencia (?:del|de su|de tu) pedido|referencia da encomenda|reference de (?:la |votre )?commande|riferimento (?:dell')?ordine|bestelreferentie|bestellreferenz` +
     String.raw`|receipt(?: number| no\.?| #)?|confirmation (?:number|no\.?|#)` +
     // Marketplaces number a purchase as a transaction (Mercari, Vinted).
     String.raw`|transaction(?: id| number| no\.?| #)|(?:numero|n°|no) (?:de )?transaction` +

@@ -10,6 +10,7 @@ import { foldForMatch } from "../../../src/intake/text.ts";
 import { findMoney } from "../../../src/intake/money.ts";
 import { isLabel, labelledValues } from "../../../src/intake/email/labels.ts";
 import {
+  acceptLetterReference,
   acceptOrderNumber,
   extractFields,
   orderNumberInSentence,
@@ -368,4 +369,20 @@ Deno.test("count words, `Orden N°`, inflected Finnish order words, `取引ID`, 
   );
   // `bring` alone is an English word, not the Norwegian post.
   equal(namesOnlyOtherCarriers(textToBlocks("Bring this receipt to the store")), false);
+});
+
+Deno.test("a letters-only order reference in any language, a subject's 注文番号, a delivery-time line", () => {
+  const letters = (text: string) =>
+    labelledValues(textToBlocks(text), "orderNumber", acceptLetterReference)[0]?.value;
+  equal(letters("Referencia del pedido: KXBQWNJRT"), "KXBQWNJRT");
+  equal(letters("Référence de la commande : KXBQWNJRT"), "KXBQWNJRT");
+  equal(orderNumberInSentence("ご注文の確認 [注文番号:AZ-20261107-0042]"), "AZ-20261107-0042");
+  equal(phase("Gracias por comprar en Ferretería Sol."), "confirmed");
+  const read = extractFields({
+    subject: "",
+    blocks: textToBlocks("Prazo de entrega: 5 dias úteis\nTábua de Corte\nQtd: 1"),
+    jsonLd: [],
+    microdata: [],
+  }, []);
+  equal(read.itemSummary, "Tábua de Corte");
 });
