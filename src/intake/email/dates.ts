@@ -252,6 +252,11 @@ export function parseDay(text: string, options: DateOptions = {}): Day | null {
   const iso = /\b(\d{4})-(\d{2})-(\d{2})(?!\d)/.exec(text);
   if (iso) return valid(Number(iso[1]), Number(iso[2]), Number(iso[3]));
   if (RANGE.test(` ${text} `)) return null;
+  // `2026/11/21(土)`, `2026.11.21`: year first, as Japanese, Chinese and Swedish mail write it.
+  const yearFirst = /(?<![\d/.])(\d{4})[/.](\d{1,2})[/.](\d{1,2})(?![\d/.])/.exec(text);
+  if (yearFirst) {
+    return valid(Number(yearFirst[1]), Number(yearFirst[2]), Number(yearFirst[3]));
+  }
   const ja = JAPANESE_DAY.exec(text);
   if (ja) {
     const [month, day] = [Number(ja[2]), Number(ja[3])];

@@ -38,8 +38,12 @@ const ID_KEY =
  */
 export const attributeKind = memoByText(readAttributeKind);
 
+/** `1 st`, `3 stk.`, `2 unidades`: a count with its unit, alone on a line under the name. */
+const COUNT_WITH_UNIT =
+  /^(\d{1,3}) ?(?:unidad(?:es)?|unidades?|stuck|stk\.?|stykk?(?:er)?|st\.?|kpl|pcs|pezzi|個|点)$/;
+
 function readAttributeKind(folded: string): "counts" | "label" | "neutral" | undefined {
-  if (QTY.test(folded)) return "counts";
+  if (QTY.test(folded) || COUNT_WITH_UNIT.test(folded.trim())) return "counts";
   const alone = folded.trim();
   if (isLabel(alone, "size") || isLabel(alone, "quantity") || COLOUR.test(alone)) return "label";
   const key = /^([^:]{1,30}):/.exec(folded)?.[1]?.trim();

@@ -17,7 +17,7 @@ import {
   sameRow,
   unitTimesCount,
 } from "./item_details.ts";
-import { countedItems, labelledItems } from "./items_anchored.ts";
+import { countedItems, countedLine, labelledItems } from "./items_anchored.ts";
 import { isHeaderLine, textTableItems } from "./items_text_table.ts";
 import { evidence } from "./evidence.ts";
 import { isBoilerplate } from "./boilerplate.ts";
@@ -277,6 +277,13 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
   for (let i = 0; i < blocks.length && items.length < MAX_ITEMS; i++) {
     const folded = foldKeepingOffsets(blocks[i].text);
     if (ITEMS_LABEL.test(folded) && i + 1 < blocks.length && isName(blocks[i + 1])) {
+      // `2x Name - R$ 39,90 cada` under the label: the line says count, name and price.
+      const counted = countedLine(blocks[i + 1].text, i + 1);
+      if (counted && isName({ ...blocks[i + 1], text: counted.name })) {
+        items.push({ ...counted, evidence: evidence("label", blocks[i].text) });
+        i++;
+        continue;
+      }
       let end = i + 2;
       while (
         end < Math.min(blocks.length, i + 8) &&

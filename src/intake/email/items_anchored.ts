@@ -24,6 +24,22 @@ const MAX_ITEMS = 50;
 const COUNT_FOR_PRICE =
   /^(?:(\d{1,3})\s?[x×]\s+)?(.+?)(?:\s?[x×]\s?(\d{1,3}))?\s+(?:for|@|at|a|à|zu|je|per|voor|por|[-–—:])\s+(\S.{0,20}?)(?:\s+(?:each|ea\.?|apiece|l['’]unit[eé]|pi[eè]ce|cada uno|cada|pro st[uü]ck|per stuk|stuk|cad\.?|l['’]una))?$/i;
 
+/** The item a line states whole, `2 x Name for CA$24.99 each`, `2x Name - R$ 39,90 cada`, or null. */
+export function countedLine(text: string, block: number): Item | null {
+  const line = COUNT_FOR_PRICE.exec(text);
+  const count = line && (line[1] ?? line[3]);
+  const price = line && count ? moneyValue(line[4]) : null;
+  if (!line || !price) return null;
+  return {
+    name: line[2].trim(),
+    quantity: Number(count),
+    price,
+    block,
+    evidence: evidence("generic", "quantity and price"),
+    how: { quantity: evidence("generic", line[0]), price: evidence("generic", line[0]) },
+  };
+}
+
 /** Whether a block is a money figure on its own. */
 const isMoney = (b: Block) => !!b.text && moneyValue(b.text) !== null;
 
@@ -42,19 +58,10 @@ export function countedItems(blocks: Block[], isName: (b: Block) => boolean): It
   for (let i = 0; i < blocks.length && items.length < MAX_ITEMS; i++) {
     const text = blocks[i].text;
     if (!text || text.length > 250) continue;
-    const line = COUNT_FOR_PRICE.exec(text);
-    const count = line && (line[1] ?? line[3]);
-    if (line && count && moneyValue(line[4])) {
-      const named = { ...blocks[i], text: line[2].trim() };
-      if (!isName(named)) continue;
-      items.push({
-        name: line[2].trim(),
-        quantity: Number(count),
-        price: moneyValue(line[4])!,
-        block: i,
-        evidence: evidence("generic", "quantity and price"),
-        how: { quantity: evidence("generic", line[0]), price: evidence("generic", line[0]) },
-      });
+    const counted = countedLine(text, i);
+    if (counted) {
+      if (!isName({ ...blocks[i], text: counted.name })) continue;
+      items.push(counted);
       continue;
     }
     // A count alone before the name (`1x` | `Airfryer XL` | `€ 249,-` in three cells).

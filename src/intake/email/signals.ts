@@ -47,7 +47,7 @@ const PHASES: [Phase, RegExp][] = [
         .raw`\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|handed (?:over )?to|versandt|versendet|verschickt|unterwegs|auf dem weg|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|in viaggio|verzonden|onderweg|will (?:be delivered|arrive) tomorrow|sera livree? demain|(?:will be|wird|wordt|sera|sara) (?:morgen|tomorrow|demain|manana|domani)\b[^.!?]{0,30}?\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio` +
         // Portuguese, Danish, Norwegian, Swedish.
         String
-          .raw`|despachad[oa]s?|expedid[oa]s?|a caminho|em transito|afsendt|(?:er|blev) (?:nu )?(?:blevet )?sendt|sendt med|er pa vej|pa vei|skickad|skickats|pa vag|lahetetty|toimitettu kuljetukseen|on matkalla)\b|` +
+          .raw`|despachad[oa]s?|expedid[oa]s?|a caminho|em transito|afsendt|(?:er|blev) (?:nu )?(?:blevet )?sendt|sendt med|(?:vi )?har (?:nu )?(?:sendt|afsendt|skickat) (?:din|ditt|dine|dina)|enviamos (?:o |a )?(?:seu|sua|tu|su)|er pa vej|pa vei|skickad|skickats|pa vag|lahetetty|toimitettu kuljetukseen|on matkalla)\b|` +
         ja(
           "(?:発送|出荷)(?:しました(?!ら)|済み|のお知らせ|完了|のご連絡|のご案内|いたしました(?!ら)|されました(?!ら))|配送中|お届け中",
         ),

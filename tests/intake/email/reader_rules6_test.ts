@@ -386,3 +386,25 @@ Deno.test("a letters-only order reference in any language, a subject's 注文番
   }, []);
   equal(read.itemSummary, "Tábua de Corte");
 });
+
+Deno.test("dates written year first, counts with units, 'we have sent your parcel', a counted line under an items label", () => {
+  equal(
+    JSON.stringify(parseDay("2026/11/19(木)")),
+    JSON.stringify({ year: 2026, month: 11, day: 19 }),
+  );
+  equal(parseDay("2026/11/19〜2026/11/21"), null);
+  equal(phase("Vi har sendt din pakke med DAO365."), "shipped");
+  equal(phase("Vi har skickat ditt paket."), "shipped");
+  equal(phase("Enviamos o seu pedido hoje."), "shipped");
+  const read = extractFields({
+    subject: "",
+    blocks: textToBlocks(
+      "Itens do pedido:\n2x Café Especial 250g - R$ 39,90 cada\nTotal: R$ 91,80",
+    ),
+    jsonLd: [],
+    microdata: [],
+  }, []);
+  equal(read.itemSummary, "Café Especial 250g");
+  equal(read.quantity, 2);
+  equal(read.price?.display, "R$ 39,90");
+});
