@@ -17,7 +17,7 @@ import {
   sameRow,
   unitTimesCount,
 } from "./item_details.ts";
-import { countedItems, countedLine, labelledItems } from "./items_anchored.ts";
+import { countedItems, countedLine, labelledItems, pricedRows } from "./items_anchored.ts";
 import { isHeaderLine, textTableItems } from "./items_text_table.ts";
 import { evidence } from "./evidence.ts";
 import { isBoilerplate } from "./boilerplate.ts";
@@ -38,8 +38,10 @@ const NOT_PRODUCT_IMAGE =
 /** Keys of attribute lines under a product name (`Size: 10`, `SKU: 123`): such a line is not a name. */
 const ATTRIBUTE_KEY =
   /^(?:size|qty|quantity|colou?r|price|unit price|sku|style(?: id| no\.?)?|condition|seller|sold by|status|item(?: #| no\.?)?|art(?:ikel)?-?nr\.?|farbe|grosse|gr\.|menge|anzahl|taille|pointure|coloris|couleur|quantite|prix|talla|cantidad|precio|order\b.*|tracking\b.*|shipping\b.*|delivery\b.*|carrier|total|subtotal|tax|entry\b.*|rate this item|your bid|lowest ask|highest bid|ship to|vendu par|variant|model|width|fit|material|lieferung|versand|livraison|envio|entrega|arrives?\b.*|delivers?\b.*|estimated\b.*|expected\b.*|date|placed\b.*|payment|zahlung|paiement|pago|prazo\b.*|frete|(?:forma de )?pagamento|levering|fragt|betaling|leverans|frakt|betalning|toimitus|maksu(?:tapa)?|配送.*|お支払.*|お届け.*)$/;
-const ITEM_HEADERS =
-  /^(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung|produtos?|descricao|vare(?:r|navn|beskrivelse)?|produkt(?:er)?|beskrivelse|artigos?|vara|varor|benamning|tuote|tuotteet|商品名?|品名)$/;
+const ITEM_HEADER_WORDS = String
+  .raw`(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung|produtos?|descricao|vare(?:r|navn|beskrivelse)?|produkt(?:er)?|beskrivelse|artigos?|vara|varor|benamning|tuote|tuotteet|商品名?|品名)`;
+/** `Product`, or the same label in two languages (`Producto / Product`). */
+const ITEM_HEADERS = new RegExp(`^${ITEM_HEADER_WORDS}(?:\\s*/\\s*${ITEM_HEADER_WORDS})?$`);
 const TOTAL_ROW =
   /^(?:sub-?total|total|zwischensumme|gesamt|versand|shipping|delivery|livraison|envio|tax|sales tax|mwst|tva|iva|discount|rabatt|remise|descuento|payment|zahlung|sous-total|frais|gastos|subtotaal|totaal|verzendkosten|subtotale|totale|spese di spedizione|小計|合計|送料|消費税|商品合計|ご請求|お支払|i alt|varer i alt|levering|fragt|forsendelse|frakt|moms|totalt|summa|delsumma|frete|impostos|desconto|yhteensa|valisumma|toimitus|alv)/;
 const ITEMS_LABEL =
@@ -68,6 +70,8 @@ const NAME_KEY = /(?:^|\s)(?:name|naam|nome|nombre)$|^(?:nom|nombre|nome|name)\b
 function readsAsName(text: string): boolean {
   if (text.length < 2 || text.length > 250) return false;
   if (moneyValue(text) || /^[\d\s.,:/-]+$/.test(text)) return false;
+  // `/ Product`: the second half of a bilingual label, not a name.
+  if (/^[/|·•]/.test(text)) return false;
   // A row of column headers (`Product Quantity Price`) names no product.
   if (isHeaderLine(text)) return false;
   const key = /^([^:]{1,30}):/.exec(text)?.[1];
@@ -314,7 +318,11 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
         attributes++;
         j++;
       } else if (sameRow(blocks[j], blocks[i])) continue; // a cell of the name's own row
-      else if (kind !== "neutral" && attributes > 0) break;
+      else if (attributes > 0 && !kind && moneyValue(blocks[j].text)) {
+        // The item's figure right after its details (`Qty: 1` / `$42.00`) closes the item.
+        j++;
+        break;
+      } else if (kind !== "neutral" && attributes > 0) break;
       else if (attributes === 0 && j > i + 1 && kind !== "neutral") break;
     }
     if (attributes > 0 && isName(blocks[i]) && !isLabel(blocks[i].text, "quantity")) {
@@ -348,6 +356,7 @@ export function findItems(all: Block[], storeNames: string[], subject = ""): Ite
     () => listItems(blocks, isName),
     () => countedItems(blocks, isName),
     () => labelledItems(blocks, isName, (folded) => TOTAL_ROW.test(folded)),
+    () => pricedRows(blocks, isName, (folded) => TOTAL_ROW.test(folded)),
   ];
   for (const find of methods) {
     const method = find();

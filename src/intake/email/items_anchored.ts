@@ -13,6 +13,7 @@ import {
   describe,
   type Item,
   note,
+  sameRow,
   TIMES_SUFFIX,
 } from "./item_details.ts";
 import { labelledValues } from "./labels.ts";
@@ -158,4 +159,36 @@ function isItemLabel(text: string): boolean {
           sentences: false,
         },
       ).length > 0 || foldKeepingOffsets(text).length === 0;
+}
+
+/**
+ * Rows of a table that hold a name and its price and nothing else (`Trail Shoe X2 - Size 10` |
+ * `$139.95`): tried last, when no picture, header, count or label anchors an item. The rows
+ * stop at the first total or shipping row.
+ */
+export function pricedRows(
+  blocks: Block[],
+  isName: (b: Block) => boolean,
+  isTotal: (folded: string) => boolean,
+): Item[] {
+  const items: Item[] = [];
+  for (let i = 0; i + 1 < blocks.length && items.length < MAX_ITEMS; i++) {
+    const [b, next] = [blocks[i], blocks[i + 1]];
+    if (!b.cell || !next.cell || !sameRow(b, next)) continue;
+    if (isTotal(foldKeepingOffsets(b.text))) {
+      if (items.length > 0) break;
+      continue;
+    }
+    const after = blocks[i + 2];
+    const rowEnds = !after || !after.cell || !sameRow(after, b);
+    if (!rowEnds || !isMoney(next) || !isName(b)) continue;
+    items.push(describe(
+      { name: b.text, block: i, evidence: evidence("generic", "name and price in one row") },
+      blocks,
+      i,
+      i + 2,
+    ));
+    i++;
+  }
+  return items;
 }

@@ -47,7 +47,7 @@ export const LABELS: Record<LabelField, string> = {
   // `PostNL-trackingnummer`, `Número de seguimiento de Correos`: a carrier's name may open or
   // close the label (see TRACKING_OF below).
   trackingNumber: String
-    .raw`(?:[a-z]+ )?(?:tracking|track|tracing)(?: number| no\.?| #| id| code| reference| ref)` +
+    .raw`(?:[a-z]+ )?(?:tracking|track|tracing)(?: number| no\.?| #| id| code| reference| ref| pin)` +
     String.raw`|[a-z]+-(?:tracking|track ?& ?trace)(?:nummer|code|number)?` +
     // `Evri parcel number`, `UPS tracking`: the carrier's name may open the label.
     String.raw`|(?:[a-z]+ )?(?:parcel|package|consignment)(?: number| no\.?| #| id)` +
@@ -133,9 +133,9 @@ const compiled = new Map<string, { same: RegExp; alone: RegExp; inside: RegExp }
 function patterns(field: LabelField) {
   let p = compiled.get(field);
   if (!p) {
-    const label = field === "trackingNumber"
-      ? `(?:${LABELS[field]})${TRACKING_OF}`
-      : `(?:${LABELS[field]})`;
+    // `Cantidad / Qty`: a bilingual mail prints the label twice, joined by a slash.
+    const one = `(?:${LABELS[field]})`;
+    const label = `${one}(?:\\s*/\\s*${one})?${field === "trackingNumber" ? TRACKING_OF : ""}`;
     p = {
       // Label at the start of the block, then a separator and the value.
       // A figure may follow its label with no space (`Total£1,284.00`: two cells run together).

@@ -181,3 +181,16 @@ Deno.test("dates written year first, counts with units, 'we have sent your parce
   equal(read.quantity, 2);
   equal(read.price?.display, "R$ 39,90");
 });
+
+Deno.test("bilingual labels, ready for pickup, a name-and-price row, a figure after the details", () => {
+  equal(isLabel("Cantidad / Qty", "quantity"), true);
+  equal(isLabel("Número de pedido / Order number:", "orderNumber"), true);
+  equal(isLabel("Tracking PIN", "trackingNumber"), true);
+  equal(phase("Your order is ready for pickup!"), "confirmed");
+  equal(phase("We'll email you when it's ready to ship."), undefined);
+  const read = (text: string) =>
+    extractFields({ subject: "", blocks: textToBlocks(text), jsonLd: [], microdata: [] }, []);
+  const stacked = read("Pour-Over Dripper\nColor: White\nQty: 1\n$42.00\nSubtotal\n$42.00");
+  equal(stacked.itemSummary, "Pour-Over Dripper");
+  equal(stacked.price?.display, "$42.00");
+});
