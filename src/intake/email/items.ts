@@ -78,6 +78,8 @@ function readsAsName(text: string): boolean {
   if (key && ATTRIBUTE_KEY.test(foldKeepingOffsets(key).trim())) return false;
   // `Shop name: Lindqvist`, `ブランド名:木工舎ひなた`, `商品名:…`: a key that says it is a name is a label.
   if (key && NAME_KEY.test(foldKeepingOffsets(key).trim())) return false;
+  // `型番 :OT-001`, `SKU: 123`: an identifier or detail line under a name is not one.
+  if (key && attributeKind(foldKeepingOffsets(text))) return false;
   // `カラー:ナチュラル`: a one-word key run into its value (a full-width colon, read as `:`) is a
   // pair, as Japanese mails write them; a title's colon has a space after it.
   if (/^[^\s:]{1,12}:[^\s/]/u.test(text) && !/^https?:/i.test(text)) return false;

@@ -64,7 +64,7 @@ const PHASES: [Phase, RegExp][] = [
         String
           .raw`|ordrebekr(?:æ|ae)ftelse|ordrebekreftelse|orderbekraftelse|tak for din (?:ordre|bestilling|handel)|takk for (?:din )?(?:ordre|bestilling)|tack for din (?:order|bestallning)|vi har (?:tagit emot|mottatt) din (?:order|ordre|bestallning|bestilling)|tilausvahvistus|kiitos tilauksestasi|(?:tu|su) orden (?:ha sido |fue )?(?:confirmada|recibida)|gracias por (?:tu|su) orden|confirmacion de (?:tu |su )?orden|obrigad[oa] pela (?:sua )?encomenda|recebemos a sua encomenda|confirmacao da encomenda|encomenda (?:confirmada|recebida)|vi har modtaget din (?:ordre|bestilling)|(?:ordre|bestilling)(?:n)? er (?:modtaget|bekr(?:æ|ae)ftet))\b|` +
         ja(
-          "ご注文ありがとうございます|(?:ご)?注文を承りました|ご(?:予約|購入)(?:いただき)?(?:、)?(?:誠に)?ありがとうございます|注文確定|(?:ご)?注文(?:の)?確認|注文を受け付け|注文受付(?:のお知らせ|完了|しました|いたしました)|注文内容(?:の)?(?:ご)?確認|注文内容をお知らせ|確定(?:しました|されました|いたしました)|発送準備|ご購入いただきありがとう",
+          "ご注文ありがとうございます|(?:ご)?注文(?:が|を)?完了(?:しました|いたしました)|お買い(?:上げ|物)いただき(?:、)?(?:誠に)?ありがとうございます|(?:ご)?注文を承りました|ご(?:予約|購入)(?:いただき)?(?:、)?(?:誠に)?ありがとうございます|注文確定|(?:ご)?注文(?:の)?確認|注文を受け付け|注文受付(?:のお知らせ|完了|しました|いたしました)|注文内容(?:の)?(?:ご)?確認|注文内容をお知らせ|確定(?:しました|されました|いたしました)|発送準備|ご購入いただきありがとう",
         ),
     ),
   ],

@@ -194,3 +194,18 @@ Deno.test("bilingual labels, ready for pickup, a name-and-price row, a figure af
   equal(stacked.itemSummary, "Pour-Over Dripper");
   equal(stacked.price?.display, "$42.00");
 });
+
+Deno.test("Japanese: an identifier line is no item, 注文ID, ご注文が完了しました", () => {
+  const read = extractFields({
+    subject: "",
+    blocks: textToBlocks("商品名 :タオル\n型番   :OT-001\n単価   :1,650円\n数量   :2個"),
+    jsonLd: [],
+    microdata: [],
+  }, []);
+  equal(read.itemSummary, "タオル");
+  const value = (text: string) =>
+    labelledValues(textToBlocks(text), "orderNumber", acceptOrderNumber)[0]?.value;
+  equal(value("注文ID #A8F3K2"), "A8F3K2");
+  equal(phase("ご注文が完了しました"), "confirmed");
+  equal(phase("お買い物いただきありがとうございます。"), "confirmed");
+});
