@@ -209,3 +209,13 @@ Deno.test("Japanese: an identifier line is no item, 注文ID, ご注文が完了
   equal(phase("ご注文が完了しました"), "confirmed");
   equal(phase("お買い物いただきありがとうございます。"), "confirmed");
 });
+
+Deno.test("a shop platform's 'completed' and 'received' in Swedish, Norwegian, Danish, Spanish, Portuguese", () => {
+  equal(phase("Din beställning är nu slutförd"), "shipped");
+  equal(phase("Tu pedido en Tienda Olivo se ha completado"), "shipped");
+  equal(phase("O seu pedido foi concluído"), "shipped");
+  equal(phase("Din ordre er nu gennemført"), "shipped");
+  equal(phase("Din bestilling er mottatt"), "confirmed");
+  equal(phase("Din beställning har tagits emot!"), "confirmed");
+  equal(phase("Takk for bestillingen!"), "confirmed");
+});
