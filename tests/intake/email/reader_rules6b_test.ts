@@ -219,3 +219,25 @@ Deno.test("a shop platform's 'completed' and 'received' in Swedish, Norwegian, D
   equal(phase("Din beställning har tagits emot!"), "confirmed");
   equal(phase("Takk for bestillingen!"), "confirmed");
 });
+
+Deno.test("checkout headers in Portuguese, Danish, Norwegian, Swedish and Finnish", () => {
+  for (
+    const header of [
+      "Checkout realizado com sucesso!",
+      "✅ Køb gennemført",
+      "Kjøp fullført",
+      "Köp genomfört",
+      "Tilaus tehty",
+    ]
+  ) {
+    const read = readChatPost({
+      username: "Bot",
+      content: `${header}\nButik: Nordlys\nVare: Sko 550\nPris: 1.099,00 kr.\nOrdre: FW-201188`,
+    });
+    equal(read.reading.kind, "order", header);
+  }
+  equal(
+    readChatPost({ username: "Bot", content: "Butik: Nordlys\nVare: Sko 550" }).reading.kind,
+    "ignored",
+  );
+});
