@@ -34,8 +34,8 @@ const DATED_EVENT =
   /^(?:placed|ordered|order date|arriving|arrives|arrival|delivered|shipped|dispatched|expected|estimated(?: delivery)?|bestellt|versandt|geliefert|zugestellt|commandee?|expediee?|livree?|enviado|entregado|besteld|verzonden|bezorgd|ordinato|spedito|consegnato)\b.{0,40}?(?:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d|\b\d{1,2}[./-]\d{1,2}\b|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tomorrow)\b)/;
 /** Nothing but rules, dots or dashes: a separator drawn in text. */
 const NO_WORD = /^[^\p{L}\p{N}]*$/u;
-/** `【ご注文日】 2026年8月15日`: a label in lenticular brackets, the Japanese `Label:`. */
-const BRACKET_LABEL = /^【[^】]{1,20}】/;
+/** `【ご注文日】 2026年8月15日`, `<ご注文日> …`: a label in brackets, the Japanese `Label:`. */
+const BRACKET_LABEL = /^(?:【[^】]{1,20}】|<[^>]{1,20}>|〔[^〕]{1,20}〕|［[^］]{1,20}］)/;
 /** `◆ご注文商品`, `■ Order details`: a section heading drawn with a mark in plain text. */
 const SECTION_HEADING = /^[■□◆◇]\s*[^:：]{1,24}$/;
 /** `【予約】星詠みの…`: a product tag in brackets (pre-order, limited, new...) opens a name, not a label. */

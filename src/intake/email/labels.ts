@@ -140,10 +140,10 @@ function patterns(field: LabelField) {
       // Label at the start of the block, then a separator and the value.
       // A figure may follow its label with no space (`Total£1,284.00`: two cells run together).
       same: new RegExp(
-        `^${BULLET}[\\[(【]?${label}[\\])】]?\\s*${NOTE}(?:[:#.\\-–]\\s*|\\s|(?=[£$€¥￥])|(?<=[\\]】]))(.+)$`,
+        `^${BULLET}[\\[(【<〔]?${label}[\\])】>〕]?\\s*${NOTE}(?:[:#.\\-–]\\s*|\\s|(?=[£$€¥￥])|(?<=[\\]】>〕]))(.+)$`,
       ),
       // The block is only the label.
-      alone: new RegExp(`^${BULLET}[\\[【]?${label}[\\]】]?\\s*${NOTE}[:#.]?\\s*$`),
+      alone: new RegExp(`^${BULLET}[\\[【<〔]?${label}[\\]】>〕]?\\s*${NOTE}[:#.]?\\s*$`),
       // Somewhere inside a sentence, with a colon or an `is` before the value.
       // Japanese runs its words together: `、お届け予定日は11月8日です`.
       inside: new RegExp(

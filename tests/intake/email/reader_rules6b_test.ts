@@ -241,3 +241,14 @@ Deno.test("checkout headers in Portuguese, Danish, Norwegian, Swedish and Finnis
     "ignored",
   );
 });
+
+Deno.test("labels in angle brackets, Portuguese, Norwegian and Finnish month names", () => {
+  const value = (text: string) =>
+    labelledValues(textToBlocks(text), "orderNumber", acceptOrderNumber)[0]?.value;
+  equal(value("<ご注文番号> TA-20261116-08"), "TA-20261116-08");
+  const anchor = { year: 2026, month: 11, day: 18 };
+  const day = (text: string) => JSON.stringify(parseDay(text, { anchor }));
+  equal(day("23 de novembro"), JSON.stringify({ year: 2026, month: 11, day: 23 }));
+  equal(day("24. desember"), JSON.stringify({ year: 2026, month: 12, day: 24 }));
+  equal(day("10. marraskuuta 2026"), JSON.stringify({ year: 2026, month: 11, day: 10 }));
+});
