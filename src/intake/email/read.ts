@@ -126,6 +126,10 @@ function ownEvidence(generic: Extracted, fields: MessageFields, hasMarkup: boole
  * `Your order has shipped: Boss DS-1W Distortion`: what a subject names after a status phrase
  * and a colon, when that is a name (no order number, no further status, not a sentence).
  */
+/** `Your package`, `We've got news`: words of a message about an order, not of a product. */
+const GENERIC_WORDS =
+  /\b(?:your|you|we|we've|our|us|has|have|is|are|was|package|parcel|shipment|delivery|purchase|items?|votre|vos|ton|tu|tus|su|sus|seu|sua|dein|deine|ihr|ihre|je|jouw|uw|din|dit|ditt|dine|dina)\b|荷物|注文/;
+
 function itemInSubject(subject: string): string | undefined {
   const m = /^([^:]{3,60}):\s+(.{3,120})$/.exec(subject);
   if (!m || readPhase([foldForMatch(m[1])]) === undefined) return undefined;
@@ -133,6 +137,7 @@ function itemInSubject(subject: string): string | undefined {
   const folded = foldForMatch(name);
   if (
     /\d{4,}|#|\border\b/.test(folded) || readPhase([folded]) !== undefined ||
+    GENERIC_WORDS.test(folded) ||
     /[.!?]$/.test(name) || name.split(/\s+/).length > 14
   ) return undefined;
   return name;

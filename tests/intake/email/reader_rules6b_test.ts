@@ -18,6 +18,8 @@ import { textToBlocks } from "../../../src/intake/email/letter.ts";
 import { COUNT_LINE } from "../../../src/intake/email/item_details.ts";
 import { namesOnlyOtherCarriers } from "../../../src/intake/email/carrier_names.ts";
 import { readChatPost } from "../../../src/intake/chat/read.ts";
+import { readEmail } from "../../../src/intake/email/read.ts";
+import { bytes, mail, NOW } from "./mail.ts";
 
 const phase = (text: string) => readPhase([foldForMatch(text)]);
 
@@ -251,4 +253,21 @@ Deno.test("labels in angle brackets, Portuguese, Norwegian and Finnish month nam
   equal(day("23 de novembro"), JSON.stringify({ year: 2026, month: 11, day: 23 }));
   equal(day("24. desember"), JSON.stringify({ year: 2026, month: 12, day: 24 }));
   equal(day("10. marraskuuta 2026"), JSON.stringify({ year: 2026, month: 11, day: 10 }));
+});
+
+Deno.test("the item after a status subject's colon, never a phrase about the order", async () => {
+  const summary = async (subject: string) => {
+    const read = await readEmail(
+      bytes(mail({
+        from: "Shop <orders@shop.example>",
+        subject,
+        text: "Order number: 55120\r\nTracking number: 1Z999AA10123456784",
+      })),
+      { now: NOW },
+    );
+    return read.reading.kind === "order" ? read.reading.fields.itemSummary : read.reading.kind;
+  };
+  equal(await summary("Your order has shipped: Blue Enamel Mug"), "Blue Enamel Mug");
+  equal(await summary("Delivered: Your package"), "Order 55120");
+  equal(await summary("Shipped: 2 items from your order"), "Order 55120");
 });
