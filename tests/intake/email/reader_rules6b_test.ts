@@ -271,3 +271,16 @@ Deno.test("the item after a status subject's colon, never a phrase about the ord
   equal(await summary("Delivered: Your package"), "Order 55120");
   equal(await summary("Shipped: 2 items from your order"), "Order 55120");
 });
+
+Deno.test("abandoned-cart wording in Spanish, Portuguese and the Nordic languages", () => {
+  const wording = (text: string) => nonOrderWording([foldForMatch(text)]);
+  for (
+    const text of [
+      "¿Olvidaste algo? Completa tu compra",
+      "Tus productos siguen en tu carrito",
+      "Finalize sua compra com 10% de desconto",
+      "Har du glemt noget?",
+      "Har du glömt något?",
+    ]
+  ) equal(typeof wording(text), "string", text);
+});
