@@ -63,7 +63,9 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|sparningsnummer|kollinummer|kolli-id|sandningsnummer|seurantakoodi|seurantanumero|lahetystunnus|(?:numero de )?guia(?: de rastreo)?|numero de rastreo|codigo de rastreo|(?:numero|codigo) de seguimento` +
     // `日本郵便の追跡番号`: a carrier's name may open the Japanese label too.
-    "|お問い?合わ?せ(?:伝票|送り状)?番号|(?:[^\\s:：]{1,12}の)?追跡番号|(?:配送)?伝票番号|送り状番号",
+    "|(?:[^\\s:：]{1,12}の)?(?:お問い?合わ?せ(?:伝票|送り状)?番号|追跡番号|(?:配送)?伝票番号|送り状番号)" +
+    // `Seguimiento de Estafeta:`, `Suivi Colissimo :`: the word for tracking alone, before a carrier.
+    String.raw`|seguimiento|rastreo|suivi(?: colis)?`,
   carrier: String
     .raw`carrier|shipped (?:by|via|with)|shipping carrier|courier|shipment provider|provider` +
     String
@@ -124,9 +126,14 @@ const NOTE = String.raw`(?:\([^)]{0,40}\)\s*)?`;
  */
 const BULLET = String.raw`(?:[■□●○◆◇▶▷・*]\s*)?`;
 
-/** `Número de seguimiento de Correos`, `Tracking number from Evri`: the carrier after the label. */
+/**
+ * `Número de seguimiento de Correos`, `Tracking number for USPS`, `Numéro de suivi Colissimo :`:
+ * the carrier after the label (without a joining word only right before a colon); `Posti-` or
+ * `Hermes-` before it.
+ */
 const TRACKING_OF = String
-  .raw`(?: (?:de|del|da|das|do|dos|di|van|von|from|with|via|par|fra|fran|med|bei) [a-z][a-z.]{1,20})?`;
+  .raw`(?: (?:(?:de|del|da|das|do|dos|di|van|von|from|for|with|via|par|fra|fran|med|bei) [a-z][a-z.]{1,20}|[a-z][a-z.]{1,20}(?=\s*(?::|$))))?`;
+const CARRIER_DASH = String.raw`(?:[a-z0-9]+-)?`;
 
 const compiled = new Map<string, { same: RegExp; alone: RegExp; inside: RegExp }>();
 
@@ -135,7 +142,10 @@ function patterns(field: LabelField) {
   if (!p) {
     // `Cantidad / Qty`: a bilingual mail prints the label twice, joined by a slash.
     const one = `(?:${LABELS[field]})`;
-    const label = `${one}(?:\\s*/\\s*${one})?${field === "trackingNumber" ? TRACKING_OF : ""}`;
+    const tracking = field === "trackingNumber";
+    const label = `${tracking ? CARRIER_DASH : ""}${one}(?:\\s*/\\s*${one})?${
+      tracking ? TRACKING_OF : ""
+    }`;
     p = {
       // Label at the start of the block, then a separator and the value.
       // A figure may follow its label with no space (`Total£1,284.00`: two cells run together).
@@ -258,7 +268,8 @@ export function isAnyLabel(folded: string): boolean {
   anyLabel ??= new RegExp(
     `^(?:${Object.values(LABELS).map((l) => `(?:${l})`).join("|")})\\s*${NOTE}[:#.]?\\s*$`,
   );
-  return anyLabel.test(folded);
+  // A tracking label may carry its carrier (`Posti-seurantanumero`, `Numéro de suivi Colissimo`).
+  return anyLabel.test(folded) || patterns("trackingNumber").alone.test(folded);
 }
 
 /** Whether a block's whole text is one of the field's labels (a header cell, a lone label). */

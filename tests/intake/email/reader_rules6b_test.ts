@@ -6,7 +6,7 @@
 import { equal } from "node:assert/strict";
 import { nonOrderWording, readPhase, statusScope } from "../../../src/intake/email/signals.ts";
 import { foldForMatch } from "../../../src/intake/text.ts";
-import { isLabel, labelledValues } from "../../../src/intake/email/labels.ts";
+import { isAnyLabel, isLabel, labelledValues } from "../../../src/intake/email/labels.ts";
 import {
   acceptLetterReference,
   acceptOrderNumber,
@@ -283,4 +283,19 @@ Deno.test("abandoned-cart wording in Spanish, Portuguese and the Nordic language
       "Har du glömt något?",
     ]
   ) equal(typeof wording(text), "string", text);
+});
+
+Deno.test("tracking labels carrying their carrier before, after or joined by a dash", () => {
+  for (
+    const label of [
+      "Numéro de suivi Colissimo :",
+      "Numero di tracking BRT:",
+      "Sporingsnummer for Bring:",
+      "Posti-seurantanumero:",
+      "Hermes-Sendungsnummer:",
+      "ヤマト運輸の伝票番号:",
+      "Seguimiento de Estafeta:",
+    ]
+  ) equal(isLabel(label, "trackingNumber"), true, label);
+  equal(isAnyLabel(foldForMatch("Posti-seurantanumero")), true);
 });
