@@ -90,7 +90,7 @@ export const LABELS: Record<LabelField, string> = {
   quantity: String
     .raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|quantidade|qtde?\.?|antal|antall|maara|kpl|数量|個数`,
   size: String
-    .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|サイズ`,
+    .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|tamanho|st(?:ø|o)rrelse|storlek|koko|サイズ`,
   price: String
     .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|preco(?: unitario)?|valor unitario|pris|stykpris|enhedspris|styckpris|a-pris|hinta|kappalehinta|yksikkohinta|価格|単価`,
   // `Artículo enviado`, `Item shipped`: the label of a shipping mail's item says so.

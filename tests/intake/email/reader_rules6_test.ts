@@ -102,6 +102,9 @@ Deno.test("label vocabularies in Portuguese and Danish", () => {
   equal(isLabel("Previsão de entrega", "estimatedDelivery"), true);
   equal(isLabel("Forventet levering", "estimatedDelivery"), true);
   equal(isLabel("Transportadora", "carrier"), true);
+  for (const size of ["Storlek", "Størrelse", "Tamanho", "Koko"]) {
+    equal(isLabel(size, "size"), true);
+  }
   equal(isLabel("お問い合わせ送り状番号", "trackingNumber"), true);
   equal(isLabel("日本郵便の追跡番号", "trackingNumber"), true);
 });
