@@ -49,7 +49,7 @@ const PHASES: [Phase, RegExp][] = [
         String
           .raw`|despachad[oa]s?|expedid[oa]s?|(?:ar|har) (?:nu )?slutford|er (?:na |nå |nu )?(?:fullf(?:ø|o)rt|gennemf(?:ø|o)rt|fuldf(?:ø|o)rt)|se ha completado|ha sido completad[oa]|(?:foi|esta) concluid[oa]|a caminho|em transito|afsendt|(?:er|blev) (?:nu )?(?:blevet )?sendt|sendt med|(?:vi )?har (?:nu )?(?:sendt|afsendt|skickat) (?:din|ditt|dine|dina)|enviamos (?:o |a )?(?:seu|sua|tu|su)|er pa vej|pa vei|skickad|skickats|pa vag|lahetetty|toimitettu kuljetukseen|on matkalla)\b|` +
         ja(
-          "(?:発送|出荷)(?:しました(?!ら)|済み|のお知らせ|完了|のご連絡|のご案内|いたしました(?!ら)|されました(?!ら))|配送中|お届け中",
+          "(?:お届け|配達)予定(?:日)?(?:の|を)お知らせ|(?:発送|出荷)(?:しました(?!ら)|済み|のお知らせ|完了|のご連絡|のご案内|いたしました(?!ら)|されました(?!ら))|配送中|お届け中",
         ),
     ),
   ],

@@ -74,7 +74,7 @@ const OTHER_CARRIER_NUMBER = /^[#:\s]*([A-Z0-9]{2,30}(?:[ -][A-Z0-9]{2,30}){0,7}
  * sentence: `Tu envío XK7Q…B ha sido entregado`, `Your parcel 3SABCD… is on its way`.
  */
 const PARCEL_IN_SENTENCE =
-  /(?<!\p{L})(?:envio|spedizione|colis|sendung|paket|zending|pakket|shipment|parcel|package)\s+(?:n[°º.o]*\s*)?([a-z0-9]{10,34})(?![\p{L}\p{N}])/gu;
+  /(?<!\p{L})(?:envio|spedizione|colis|sendung|paket|zending|pakket|shipment|parcel|package|objeto|encomenda|pacote|pakke|forsendelse|forsandelse|sandning|lahetys)\s+(?:n[°º.o]*\s*)?([a-z0-9]{10,34})(?![\p{L}\p{N}])/gu;
 
 /** Whether a colon stands right before the value in the text (`… Trace-code is: 3S…`). */
 function handedByColon(text: string, value: string): boolean {

@@ -17,6 +17,7 @@ import { parseDay } from "../../../src/intake/email/dates.ts";
 import { textToBlocks } from "../../../src/intake/email/letter.ts";
 import { COUNT_LINE } from "../../../src/intake/email/item_details.ts";
 import { namesOnlyOtherCarriers } from "../../../src/intake/email/carrier_names.ts";
+import { findTracking } from "../../../src/intake/email/tracking.ts";
 import { readChatPost } from "../../../src/intake/chat/read.ts";
 import { readEmail } from "../../../src/intake/email/read.ts";
 import { bytes, mail, NOW } from "./mail.ts";
@@ -298,4 +299,15 @@ Deno.test("tracking labels carrying their carrier before, after or joined by a d
     ]
   ) equal(isLabel(label, "trackingNumber"), true, label);
   equal(isAnyLabel(foldForMatch("Posti-seurantanumero")), true);
+});
+
+Deno.test("a carrier's own notices in Portuguese, Danish and Japanese", () => {
+  const subject = "Objeto OJ443219871BR entregue";
+  const found = findTracking(
+    textToBlocks("Seu objeto OJ443219871BR foi entregue ao destinatário."),
+    undefined,
+    subject,
+  );
+  equal(found.trackingNumber, "OJ443219871BR");
+  equal(phase("【日本郵便】お荷物のお届け予定のお知らせ"), "shipped");
 });
