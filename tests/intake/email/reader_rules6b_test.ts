@@ -311,3 +311,11 @@ Deno.test("a carrier's own notices in Portuguese, Danish and Japanese", () => {
   equal(found.trackingNumber, "OJ443219871BR");
   equal(phase("【日本郵便】お荷物のお届け予定のお知らせ"), "shipped");
 });
+
+Deno.test("the orderer's name, address or payment line is never the item", () => {
+  const read = (text: string) =>
+    extractFields({ subject: "", blocks: textToBlocks(text), jsonLd: [], microdata: [] }, [])
+      .itemSummary;
+  equal(read("ご注文者 : 岡田 真理\n数量 : 1\n価格 : 5,800円"), undefined);
+  equal(read("Adresse : Storgade 5\nAntal: 1\n99,00 kr."), undefined);
+});
