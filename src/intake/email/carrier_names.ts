@@ -39,7 +39,7 @@ export function carrierUnderLabel(blocks: Block[]): CarrierKey | undefined {
 
 const OTHER_CARRIERS = new RegExp(
   String
-    .raw`\b(?:postnord|gls|(?:med|with|via|posten) bring|bring (?:express|parcels|logistics)|dao ?(?:365|express)|budbee|instabox|posti|correios|sedex|jadlog|loggi|estafeta|99 ?minutos|correo argentino|andreani|chilexpress|servientrega|royal mail|parcelforce|evri|hermes|yodel|postnl|colissimo|chronopost|mondial relay|dpd|correos|seur|mrw|brt|poste italiane|sda express|inpost|canada post|purolator|australia post|cainiao|sagawa|yamato|japan post)\b` +
+    .raw`\b(?:postnord|gls|(?:med|with|via|posten) bring|bring (?:express|parcels|logistics)|dao ?(?:365|express)|budbee|instabox|posti|correios|sedex|jadlog|loggi|estafeta|99 ?minutos|correo argentino|andreani|chilexpress|servientrega|royal mail|parcelforce|evri|hermes|yodel|postnl|colissimo|chronopost|mondial relay|dpd|correos|seur|mrw|brt|poste italiane|sda express|inpost|canada post|postes canada|purolator|australia post|cainiao|sagawa|yamato|japan post)\b` +
     "|佐川急便|ヤマト運輸|クロネコ|日本郵便|ゆうパック|ゆうパケット|西濃運輸|福山通運|宅急便",
 );
 const OUR_CARRIERS =

@@ -131,8 +131,9 @@ const BULLET = String.raw`(?:[■□●○◆◇▶▷・*]\s*)?`;
  * the carrier after the label (without a joining word only right before a colon); `Posti-` or
  * `Hermes-` before it.
  */
+const CARRIER_WORDS = String.raw`[a-z][a-z.]{1,20}(?: [a-z][a-z.]{1,20})?`;
 const TRACKING_OF = String
-  .raw`(?: (?:(?:de|del|da|das|do|dos|di|van|von|from|for|with|via|par|fra|fran|med|bei) [a-z][a-z.]{1,20}|[a-z][a-z.]{1,20}(?=\s*(?::|$))))?`;
+  .raw`(?: (?:(?:de|del|da|das|do|dos|di|van|von|from|for|with|via|par|fra|fran|med|bei) ${CARRIER_WORDS}|${CARRIER_WORDS}(?=\s*(?::|$))))?`;
 const CARRIER_DASH = String.raw`(?:[a-z0-9]+-)?`;
 
 const compiled = new Map<string, { same: RegExp; alone: RegExp; inside: RegExp }>();

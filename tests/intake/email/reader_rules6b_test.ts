@@ -296,6 +296,8 @@ Deno.test("tracking labels carrying their carrier before, after or joined by a d
       "Hermes-Sendungsnummer:",
       "ヤマト運輸の伝票番号:",
       "Seguimiento de Estafeta:",
+      "Numéro de suivi Postes Canada :",
+      "Número de seguimiento de Correos Express:",
     ]
   ) equal(isLabel(label, "trackingNumber"), true, label);
   equal(isAnyLabel(foldForMatch("Posti-seurantanumero")), true);
