@@ -26,7 +26,7 @@ const PHASES: [Phase, RegExp][] = [
     "delivered",
     new RegExp(
       String
-        .raw`(?<!\b(?:will be|wird|wordt|sera|sara)\b[^.!?]{0,40})\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd|afgeleverd|entregues?|leveret|udleveret|levert|levererad|levererats|(?:paquete|pedido|compra|envio) (?:ya )?llego|entregamos|on toimitettu(?! kuljetukseen))\b|` +
+        .raw`(?<!\b(?:will be|wird|wordt|sera|sara)\b[^.!?]{0,40})\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd|afgeleverd|entregues?|leveret|udleveret|levert|levererad|levererats|afleveret|(?:paquete|pedido|compra|envio) (?:ya )?llego|entregamos|on toimitettu(?! kuljetukseen))\b|` +
         ja(
           "配達(?:が)?完了|お届け(?:が)?完了|配達しました(?!ら)|お届けしました(?!ら)|配達されました(?!ら)|お届けされました(?!ら)",
         ),
@@ -47,7 +47,7 @@ const PHASES: [Phase, RegExp][] = [
         .raw`\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|handed (?:over )?to|versandt|versendet|verschickt|unterwegs|auf dem weg|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|in viaggio|verzonden|onderweg|will (?:be delivered|arrive) tomorrow|sera livree? demain|(?:will be|wird|wordt|sera|sara) (?:morgen|tomorrow|demain|manana|domani)\b[^.!?]{0,30}?\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio` +
         // Portuguese, Danish, Norwegian, Swedish.
         String
-          .raw`|despachad[oa]s?|expedid[oa]s?|(?:ar|har) (?:nu )?slutford|er (?:na |nå |nu )?(?:fullf(?:ø|o)rt|gennemf(?:ø|o)rt|fuldf(?:ø|o)rt)|se ha completado|ha sido completad[oa]|(?:foi|esta) concluid[oa]|a caminho|em transito|afsendt|(?:er|blev) (?:nu )?(?:blevet )?sendt|sendt med|(?:vi )?har (?:nu )?(?:sendt|afsendt|skickat) (?:din|ditt|dine|dina)|enviamos (?:o |a )?(?:seu|sua|tu|su)|er pa vej|pa vei|skickad|skickats|pa vag|lahetetty|toimitettu kuljetukseen|on matkalla)\b|` +
+          .raw`|despachad[oa]s?|expedid[oa]s?|em transporte|en transito|(?:foi |objeto |pedido |encomenda )postad[oa]|(?:ar|har) (?:nu )?slutford|er (?:na |nå |nu )?(?:fullf(?:ø|o)rt|gennemf(?:ø|o)rt|fuldf(?:ø|o)rt)|se ha completado|ha sido completad[oa]|(?:foi|esta) concluid[oa]|a caminho|em transito|afsendt|(?:er|blev) (?:nu )?(?:blevet )?sendt|sendt med|(?:vi )?har (?:nu )?(?:sendt|afsendt|skickat) (?:din|ditt|dine|dina)|enviamos (?:o |a )?(?:seu|sua|tu|su)|er pa vej|pa vei|skickad|skickats|pa vag|lahetetty|toimitettu kuljetukseen|on matkalla)\b|` +
         ja(
           "(?:お届け|配達)予定(?:日)?(?:の|を)お知らせ|(?:発送|出荷)(?:しました(?!ら)|済み|のお知らせ|完了|のご連絡|のご案内|いたしました(?!ら)|されました(?!ら))|配送中|お届け中",
         ),
@@ -64,7 +64,7 @@ const PHASES: [Phase, RegExp][] = [
         String
           .raw`|ordrebekr(?:æ|ae)ftelse|ordrebekreftelse|orderbekraftelse|tak for din (?:ordre|bestilling|handel)|takk for (?:din )?(?:ordre|bestilling)|tack for din (?:order|bestallning)|vi har (?:tagit emot|mottatt) din (?:order|ordre|bestallning|bestilling)|tilausvahvistus|kiitos tilauksestasi|(?:tu|su) orden (?:ha sido |fue )?(?:confirmada|recibida)|gracias por (?:tu|su) orden|confirmacion de (?:tu |su )?orden|obrigad[oa] pela (?:sua )?encomenda|recebemos a sua encomenda|confirmacao da encomenda|encomenda (?:confirmada|recebida)|vi har modtaget din (?:ordre|bestilling)|(?:ordre|bestilling)(?:n)? er (?:modtaget|bekr(?:æ|ae)ftet))\b|` +
         ja(
-          "ご注文ありがとうございます|(?:ご)?注文(?:が|を)?完了(?:しました|いたしました)|お買い(?:上げ|物)いただき(?:、)?(?:誠に)?ありがとうございます|(?:ご)?注文を承りました|ご(?:予約|購入)(?:いただき)?(?:、)?(?:誠に)?ありがとうございます|注文確定|(?:ご)?注文(?:の)?確認|注文を受け付け|注文受付(?:のお知らせ|完了|しました|いたしました)|注文内容(?:の)?(?:ご)?確認|注文内容をお知らせ|確定(?:しました|されました|いたしました)|発送準備|ご購入いただきありがとう",
+          "ご注文ありがとうございます|(?:ご)?注文(?:が|を)?完了(?:しました|いたしました)|お買い(?:上げ|物)いただき(?:、)?(?:誠に)?ありがとうございます|(?:ご)?注文を承りました|ご(?:予約|購入)(?:いただき)?(?:、)?(?:誠に)?ありがとうございます|注文確定|(?:ご)?注文(?:の)?確認|注文を受け付け|注文受付(?:のお知らせ|完了|しました|いたしました)|注文内容(?:の)?(?:ご)?確認|注文内容をお知らせ|確定(?:しました|されました|いたしました)|(?:発送|出荷)準備|ご購入いただきありがとう",
         ),
     ),
   ],

@@ -321,3 +321,11 @@ Deno.test("the orderer's name, address or payment line is never the item", () =>
   equal(read("ご注文者 : 岡田 真理\n数量 : 1\n価格 : 5,800円"), undefined);
   equal(read("Adresse : Storgade 5\nAntal: 1\n99,00 kr."), undefined);
 });
+
+Deno.test("in transit, posted, handed over and preparing to ship in Portuguese, Spanish, Danish, Japanese", () => {
+  equal(phase("Seu pedido está em transporte"), "shipped");
+  equal(phase("Tu pedido está en tránsito"), "shipped");
+  equal(phase("Seu pedido foi postado"), "shipped");
+  equal(phase("Pakken er afleveret"), "delivered");
+  equal(phase("出荷準備が整いました"), "confirmed");
+});
