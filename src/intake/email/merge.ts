@@ -31,7 +31,10 @@ const SENDER_NOISE =
   /\s*(?:[-|–]\s*)?\b(?:transactions?|orders?|order updates?|notifications?|team|customer (?:service|care)|support|service|no-?reply|mailer|shipping|versand|kundenservice|service client)\s*$/i;
 /** `Thanks for shopping at X.`, `Vielen Dank für Ihren Einkauf bei X!`, `Merci d'avoir commandé chez X`. */
 const SHOPPING_AT =
-  /\b(?:thanks? (?:you )?for (?:shopping|your (?:order|purchase)) (?:at|with|from)|vielen dank f(?:ü|u)r (?:ihren|deinen) einkauf bei|merci d'avoir (?:commande|commandé|acheté|achete) (?:chez|sur)|gracias por (?:comprar|tu compra) en)\s+([A-Z0-9][\w&'’. -]{0,40}?)\s*[.!,]?$/i;
+  /\b(?:thanks? (?:you )?for (?:shopping|your (?:order|purchase)) (?:at|with|from)|vielen dank f(?:ü|u)r (?:ihren|deinen) einkauf bei|merci d'avoir (?:commande|commandé|acheté|achete) (?:chez|sur)|gracias por (?:comprar|tu compra) en|obrigad[oa] por comprar (?:na|no|em)|tak fordi du handlede hos|tack f(?:ö|o)r att du handlade hos|takk for at du handlet hos)\s+([\p{Lu}0-9][\p{L}\p{N}&'’. -]{0,40}?)\s*[.!,]?$/iu;
+/** `このたびは青嵐窯 公式オンラインショップをご利用いただき`: the shop a Japanese mail thanks you for using. */
+const JAPANESE_SHOP =
+  /(?:この度は|このたびは|いつも)、?(.{2,40}?)(?:を|で)(?:ご利用|お買い(?:上げ|物))/u;
 const TLD = /\.(?:com|de|co\.uk|fr|es|it|nl|net|org|shop|store|eu|ch|at|ca|us|co)$/i;
 
 /** The store's name as the sender presents it (`Amazon.com` -> `Amazon`, `Etsy Transactions` -> `Etsy`). */
@@ -45,7 +48,8 @@ export function storeFromSender(
   store = store.replace(TLD, "").replace(SENDER_NOISE, "").trim();
   if (store) return store;
   for (const b of blocks.slice(0, 80)) {
-    const named = SHOPPING_AT.exec(b.text)?.[1]?.replace(TLD, "").trim();
+    const named = (SHOPPING_AT.exec(b.text) ?? JAPANESE_SHOP.exec(b.text))?.[1]?.replace(TLD, "")
+      .trim();
     if (named) return named;
   }
   const domain = address?.split("@")[1]?.split(".").slice(-2, -1)[0];

@@ -18,6 +18,7 @@ import { textToBlocks } from "../../../src/intake/email/letter.ts";
 import { COUNT_LINE } from "../../../src/intake/email/item_details.ts";
 import { namesOnlyOtherCarriers } from "../../../src/intake/email/carrier_names.ts";
 import { findTracking } from "../../../src/intake/email/tracking.ts";
+import { storeFromSender } from "../../../src/intake/email/merge.ts";
 import { readChatPost } from "../../../src/intake/chat/read.ts";
 import { readEmail } from "../../../src/intake/email/read.ts";
 import { bytes, mail, NOW } from "./mail.ts";
@@ -328,4 +329,17 @@ Deno.test("in transit, posted, handed over and preparing to ship in Portuguese, 
   equal(phase("Seu pedido foi postado"), "shipped");
   equal(phase("Pakken er afleveret"), "delivered");
   equal(phase("出荷準備が整いました"), "confirmed");
+});
+
+Deno.test("the shop a mail thanks you for, in Japanese, Portuguese and the Nordic languages", () => {
+  const store = (text: string) => storeFromSender(undefined, undefined, textToBlocks(text));
+  equal(
+    store("このたびは青嵐窯 公式オンラインショップをご利用いただき、誠にありがとうございます。"),
+    "青嵐窯 公式オンラインショップ",
+  );
+  equal(store("いつもさくら雑貨店をご利用いただきありがとうございます。"), "さくら雑貨店");
+  equal(store("Tak fordi du handlede hos Nordisk Lys!"), "Nordisk Lys");
+  equal(store("Obrigado por comprar na Loja Verde."), "Loja Verde");
+  equal(store("Tack för att du handlade hos Skogsglas."), "Skogsglas");
+  equal(store("この度はご注文いただき、誠にありがとうございます。"), undefined);
 });
