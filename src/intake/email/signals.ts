@@ -47,7 +47,7 @@ const PHASES: [Phase, RegExp][] = [
         .raw`\b(?:shipped|has shipped|on (?:the|its|their) way|dispatched|in transit|fulfilled|handed (?:over )?to|versandt|versendet|verschickt|unterwegs|auf dem weg|versandbestatigung|lieferstatus.*versandt|expediee?s?|expedition|en route|enviad[oa]s?|en camino|envio confirmado|spedit[oa]|in viaggio|verzonden|onderweg|will (?:be delivered|arrive) tomorrow|sera livree? demain|(?:will be|wird|wordt|sera|sara) (?:morgen|tomorrow|demain|manana|domani)\b[^.!?]{0,30}?\b(?:delivered|geliefert|zugestellt|bezorgd|geleverd|livree?s?|entregad[oa]s?|consegnat[oa])|is now complete|shipping confirmation|shipment confirmation|confirmation d'expedition|confirmacion de envio` +
         // Portuguese, Danish, Norwegian, Swedish.
         String
-          .raw`|despachad[oa]s?|expedid[oa]s?|em transporte|en transito|(?:foi |objeto |pedido |encomenda )postad[oa]|(?:ar|har) (?:nu )?slutford|er (?:na |nå |nu )?(?:fullf(?:ø|o)rt|gennemf(?:ø|o)rt|fuldf(?:ø|o)rt)|se ha completado|ha sido completad[oa]|(?:foi|esta) concluid[oa]|a caminho|em transito|afsendt|(?:er|blev) (?:nu )?(?:blevet )?sendt|sendt med|(?:vi )?har (?:nu )?(?:sendt|afsendt|skickat) (?:din|ditt|dine|dina)|enviamos (?:o |a )?(?:seu|sua|tu|su)|er pa vej|pa vei|skickad|skickats|pa vag|lahetetty|toimitettu kuljetukseen|on matkalla)\b|` +
+          .raw`|despachad[oa]s?|expedid[oa]s?|em transporte|en transito|(?:foi |objeto |pedido |encomenda )postad[oa]|(?:ar|har) (?:nu )?slutford|er (?:na |nå |nu )?(?:fullf(?:ø|o)rt|gennemf(?:ø|o)rt|fuldf(?:ø|o)rt)|se ha completado|ha sido completad[oa]|(?:foi|esta) concluid[oa]|a caminho|em transito|afsendt|(?:ordren?|pakken?|bestillingen?|forsendelsen?|varer(?:ne)?)\b[^!?]{0,25}?\b(?:er|blev|har blitt) (?:nu |na )?(?:blevet )?sendt|sendt med|(?:vi )?har (?:nu )?(?:sendt|afsendt|skickat) (?:din|ditt|dine|dina) (?:pakke|paket|ordre|order|bestilling|bestallning|varer|varor|forsendelse)|enviamos (?:o |a )?(?:seu|sua|tu|su) (?:pedido|encomenda|orden|compra|paquete|pacote)|er pa vej|pa vei|skickad|skickats|pa vag|lahetetty|toimitettu kuljetukseen|on matkalla)\b|` +
         ja(
           "(?:お届け|配達)予定(?:日)?(?:の|を)お知らせ|(?:発送|出荷)(?:しました(?!ら)|済み|のお知らせ|完了|のご連絡|のご案内|いたしました(?!ら)|されました(?!ら))|配送中|お届け中",
         ),
@@ -94,6 +94,13 @@ const MAX_SCOPE = 600;
 const STATUS_NAMED =
   /\b(?:status|lieferstatus|bestellstatus|statut|estado)\b[^.]{0,40}?(?:\bis now\b|\bchanged to\b|\bupdated to\b|:)\s*([a-z][a-z ]{2,30})/;
 
+/**
+ * The end of a sentence: `.`, `!` or `?` and a space, but not after an abbreviation
+ * (`ordre nr. 10392`, `n.º 45`, `No. 7`); `。` or `！` with no space after it.
+ */
+const SENTENCE_END =
+  /(?<=(?<![\s(](?:[Nn][Rr]|[Nn][Oo]|[Nn]\.º|[Nn]º|[Ss]t|[Cc]a|[Ii]nkl|[Ii]ncl|[Rr]ef|[Aa]rt))[.!?])\s|(?<=[。！])/u;
+
 /** A Japanese or Chinese sentence: no spaces between words, closed by `。` or `!`. */
 const CJK_SENTENCE = /[\u3040-\u30FF\u4E00-\u9FFF].{6,}[。!！]/;
 /** `いつも…ありがとうございます。`, `この度は…`: a pleasantry before what happened. */
@@ -108,7 +115,7 @@ export function statusScope(subject: string, blocks: Block[]): string[] {
   const sentence = blocks.slice(0, 60).find((b) =>
     !b.heading && (b.text.split(" ").length >= 5 && /[a-z]/.test(b.text) || cjkSentence(b.text))
   );
-  if (sentence) scope.push(sentence.text.split(/(?<=[.!?。])\s?/)[0]);
+  if (sentence) scope.push(sentence.text.split(SENTENCE_END)[0]);
   // Platforms that send one "status changed" mail for every status name the new one.
   for (const b of blocks.slice(0, 30)) {
     const named = STATUS_NAMED.exec(foldForMatch(b.text));

@@ -343,3 +343,19 @@ Deno.test("the shop a mail thanks you for, in Japanese, Portuguese and the Nordi
   equal(store("Tack för att du handlade hos Skogsglas."), "Skogsglas");
   equal(store("この度はご注文いただき、誠にありがとうございます。"), undefined);
 });
+
+Deno.test("sending words need the order or parcel they send; an abbreviation ends no sentence", () => {
+  equal(phase("Le enviamos su factura"), undefined);
+  equal(phase("Vi har sendt din faktura"), undefined);
+  equal(phase("Din faktura er sendt"), undefined);
+  equal(phase("Din ordre nr. 7741 er sendt"), "shipped");
+  const first = (text: string) => statusScope("x", textToBlocks(text))[1];
+  equal(
+    first("Din ordre nr. 7741 er nå sendt med Bring. Tak!"),
+    "din ordre nr. 7741 er na sendt med bring.",
+  );
+  equal(
+    first("Your Air Fryer 5.2 L has shipped today. Enjoy!"),
+    "your air fryer 5.2 l has shipped today.",
+  );
+});
