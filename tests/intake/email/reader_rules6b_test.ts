@@ -348,6 +348,10 @@ Deno.test("sending words need the order or parcel they send; an abbreviation end
   equal(phase("Le enviamos su factura"), undefined);
   equal(phase("Vi har sendt din faktura"), undefined);
   equal(phase("Din faktura er sendt"), undefined);
+  equal(phase("Ditt kvitto har skickats"), undefined);
+  equal(phase("Kuitti on lähetetty"), undefined);
+  equal(phase("Nota fiscal expedida"), undefined);
+  equal(phase("Din beställning är skickad"), "shipped");
   equal(phase("Din ordre nr. 7741 er sendt"), "shipped");
   const first = (text: string) => statusScope("x", textToBlocks(text))[1];
   equal(
