@@ -283,6 +283,7 @@ Deno.test("abandoned-cart wording in Spanish, Portuguese and the Nordic language
       "Finalize sua compra com 10% de desconto",
       "Har du glemt noget?",
       "Har du glömt något?",
+      "¿Ya recibiste lo que compraste? Califica tu compra",
     ]
   ) equal(typeof wording(text), "string", text);
 });
