@@ -22,6 +22,7 @@ const SYMBOLS: Record<string, string> = {
   "US$": "USD",
   "US $": "USD",
   "C$": "CAD",
+  "R$": "BRL",
   "CA$": "CAD",
   "A$": "AUD",
   "AU$": "AUD",
@@ -35,11 +36,13 @@ const SYMBOLS: Record<string, string> = {
   "（円）": "JPY",
   "₹": "INR",
   "kr": "SEK",
+  // Danish and Norwegian shops write the krone with a dot: `599,00 kr.`.
+  "kr.": "SEK",
   "zł": "PLN",
   "Fr.": "CHF",
 };
 const CODES = CURRENCIES.join("|");
-const SYMBOL = String.raw`(?:US ?\$|C\$|CA\$|A\$|AU\$|\$|€|£|¥|￥|₹)`;
+const SYMBOL = String.raw`(?:US ?\$|C\$|CA\$|A\$|AU\$|R\$|\$|€|£|¥|￥|₹)`;
 const NUMBER = String.raw`\d{1,3}(?:[.,' \u00A0\u202F]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
 /** Whole units written with a dash for the cents (`€ 249,-`, `1.299,– €`): kept in the display. */
 const WHOLE = String.raw`(?:(?<=\d)[.,][-–—]{1,2}(?![\d-–—]))?`;
@@ -50,7 +53,7 @@ const PREFIX = new RegExp(
 );
 const SUFFIX = new RegExp(
   String
-    .raw`(?<![\w.,'])(-?)(${NUMBER})${WHOLE}\s?(?:(€|£|\$|kr|zł|Fr\.|円|\(円\)|（円）)|(${CODES})\b)`,
+    .raw`(?<![\w.,'])(-?)(${NUMBER})${WHOLE}\s?(?:(€|£|\$|kr\.?|zł|Fr\.|円|\(円\)|（円）)(?:\s(${CODES})\b)?|(${CODES})\b)`,
   "g",
 );
 
@@ -94,7 +97,7 @@ export function findMoney(text: string, max = 50): Money[] {
     found.push({
       display: m[0].trim(),
       cents,
-      currency: m[4] ?? SYMBOLS[m[3] ?? ""],
+      currency: m[5] ?? m[4] ?? SYMBOLS[m[3] ?? ""],
       index: m.index!,
     });
   }

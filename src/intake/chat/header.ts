@@ -61,9 +61,9 @@ const SUCCESS: readonly RegExp[] = [
   /\bchecked out\b/,
   /\bpurchased\b/,
   /\b(?:copped|secured)\b/,
-  /(?<!\p{L})(?:erfolgreich|réussie?|exitos[oa]|éxito|succès|gelukt|geslaagd|succesvol|riuscit[oa]|successo)(?!\p{L})|成功/u,
-  // Order placed, bought: DE, FR, ES, NL, IT, JA.
-  /(?<!\p{L})(?:bestellung (?:aufgegeben|abgeschlossen|bestätigt)|bestellt|gekauft|kauf abgeschlossen|commande (?:passée|validée|confirmée|effectuée)|achat (?:effectué|confirmé)|pedido (?:realizado|confirmado|completado)|compra (?:realizada|completada|confirmada)|bestelling (?:geplaatst|bevestigd)|besteld|gekocht|aankoop voltooid|ordine (?:effettuato|confermato|completato)|acquisto (?:completato|effettuato)|acquistato)(?!\p{L})|(?:購入|注文|決済|チェックアウト)が?完了|注文確定|購入しました|下单成功/u,
+  /(?<!\p{L})(?:erfolgreich|réussie?|exitos[oa]|éxito|succès|gelukt|geslaagd|succesvol|riuscit[oa]|successo|sucesso|lykkedes|vellykket|lyckad|lyckades|onnistui)(?!\p{L})|成功/u,
+  // Order placed, bought: DE, FR, ES, NL, IT, PT, DA, NO, SV, FI, JA.
+  /(?<!\p{L})(?:bestellung (?:aufgegeben|abgeschlossen|bestätigt)|bestellt|gekauft|kauf abgeschlossen|commande (?:passée|validée|confirmée|effectuée)|achat (?:effectué|confirmé)|pedido (?:realizado|confirmado|completado)|compra (?:realizada|completada|confirmada)|bestelling (?:geplaatst|bevestigd)|besteld|gekocht|aankoop voltooid|ordine (?:effettuato|confermato|completato)|acquisto (?:completato|effettuato)|acquistato|compra (?:concluída|aprovada)|pedido (?:concluído|aprovado)|køb (?:gennemført|fuldført|bekræftet)|ordre (?:gennemført|bekræftet|bekreftet|fullført|plassert)|kjøp (?:fullført|gjennomført)|köp (?:genomfört|slutfört)|order (?:lagd|genomförd)|tilaus (?:tehty|vahvistettu)|ostos (?:tehty|onnistui))(?!\p{L})|(?:購入|注文|決済|チェックアウト)が?完了|注文確定|購入しました|下单成功/u,
 ];
 
 /** A store's own order notifications (or an inbox tool's): `New order #1`, `Order #1 placed`. */

@@ -43,6 +43,8 @@ const VOCABULARY: Record<FieldKind, readonly string[]> = {
     ...["商品名", "製品", "製品名", "アイテム", "品名", "商品名称", "产品"],
     // A cart's field holds its product lines (`Item 1: Name ×1 — $price`).
     ...["cart", "basket", "warenkorb", "panier", "carrito", "winkelwagen", "carrello", "カート"],
+    // Danish, Norwegian, Swedish, Finnish, Portuguese.
+    ...["vare", "varenavn", "vara", "produktnavn", "tuote", "artigo", "nomedoproduto"],
   ],
   store: [
     ...["store", "storename", "site", "sitename", "website", "retailer", "shop", "shopname"],
@@ -61,6 +63,7 @@ const VOCABULARY: Record<FieldKind, readonly string[]> = {
       "ショップ名",
       "商店",
     ],
+    ...["butik", "butikk", "nettbutik", "nettbutikk", "kauppa", "verkkokauppa"],
   ],
   orderNumber: [
     ...["order", "order#", "ordernumber", "ordernum", "orderno", "ordernr", "orderid"],
@@ -73,6 +76,16 @@ const VOCABULARY: Record<FieldKind, readonly string[]> = {
     ...["npedido", "numerodepedido", "nrodepedido", "numdepedido", "númerodopedido", "ご注文番号"],
     ...["bestelnummer", "bestelling", "ordernummer", "ordine", "ordine#", "numerodordine"],
     ...["numeroordine", "nordine", "注文番号", "注文id", "オーダー番号", "注文", "受注番号"],
+    ...[
+      "ordre",
+      "ordrenummer",
+      "ordrenr",
+      "bestillingsnummer",
+      "beställningsnummer",
+      "tilausnumero",
+    ],
+    ...["encomenda", "númerodaencomenda", "numerodaencomenda", "orden", "númerodeorden"],
+    ...["numerodeorden", "ordennúmero", "númerodecompra", "numerodecompra"],
   ],
   price: [
     ...["price", "amount", "cost", "itemprice", "productprice", "unitprice", "priceeach"],
@@ -80,6 +93,7 @@ const VOCABULARY: Record<FieldKind, readonly string[]> = {
     ...["preis", "stückpreis", "einzelpreis", "betrag", "prix", "prixunitaire", "montant"],
     ...["precio", "preciounitario", "importe", "prijs", "stukprijs", "bedrag", "prezzo"],
     ...["preço", "prezzounitario", "importo", "価格", "値段", "単価", "金額", "价格"],
+    ...["pris", "stykpris", "styckpris", "hinta", "valor", "preçounitário", "valorunitário"],
   ],
   total: [
     ...["total", "ordertotal", "grandtotal", "carttotal", "totalprice", "totalpaid"],
@@ -98,6 +112,7 @@ const VOCABULARY: Record<FieldKind, readonly string[]> = {
       "totale",
     ],
     ...["totaleordine", "importototale", "合計", "合計金額", "総額", "お支払い金額", "总计"],
+    ...["totalt", "ialt", "summa", "yhteensä", "valortotal", "totaldopedido", "atbetale"],
   ],
   quantity: [
     ...[
@@ -114,6 +129,7 @@ const VOCABULARY: Record<FieldKind, readonly string[]> = {
       "quantité",
     ],
     ...["qté", "cantidad", "cant", "aantal", "quantità", "qtà", "quantidade", "数量", "個数"],
+    ...["antal", "antall", "määrä", "qtd", "qtde"],
   ],
   size: [
     ...[
@@ -135,20 +151,28 @@ const VOCABULARY: Record<FieldKind, readonly string[]> = {
       "pointure",
     ],
     ...["talla", "maat", "taglia", "misura", "tamanho", "サイズ"],
+    ...["størrelse", "storlek", "koko"],
   ],
   trackingNumber: [
     ...["tracking", "trackingnumber", "tracking#", "trackingno", "trackingid", "trackingcode"],
     ...["sendungsnummer", "trackingnummer", "sendungsverfolgungsnummer", "numérodesuivi"],
     ...["ndesuivi", "númerodeseguimiento", "codigodeseguimiento", "códigodeseguimiento"],
     ...["trackandtrace", "tracktrace", "numeroditracciamento", "codiceditracciamento", "追跡番号"],
-    ...["お問い合わせ番号", "伝票番号"],
+    ...["お問い合わせ番号", "伝票番号", "送り状番号", "お問い合わせ伝票番号"],
+    ...["sporingsnummer", "spårningsnummer", "seurantakoodi", "códigoderastreio", "rastreio"],
+    ...["códigoderastreamento", "codigoderastreio", "guía", "guíaderastreo", "númeroderastreo"],
   ],
   trackingUrl: ["trackingurl", "trackinglink", "trackingpage"],
   carrier: [
     ...["carrier", "courier", "shippingcarrier", "versanddienstleister", "paketdienst"],
     ...["transporteur", "transportista", "vervoerder", "corriere", "配送業者", "運送会社"],
+    ...["transportadora", "fragtfirma", "paquetería", "transportør", "配送会社"],
   ],
-  estimatedDelivery: ["estimateddelivery", "eta", "deliverydate", "estimatedarrival", "arrives"],
+  estimatedDelivery: [
+    ...["estimateddelivery", "eta", "deliverydate", "estimatedarrival", "arrives"],
+    ...["forventetlevering", "leveringsdato", "beräknadleverans", "previsãodeentrega"],
+    ...["fechaestimadadeentrega", "お届け予定日", "配達予定日"],
+  ],
 };
 
 /** Labels bots print that give no order field (known, so a `Label` line is not a value). */

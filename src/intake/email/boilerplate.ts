@@ -52,8 +52,13 @@ const EXCLAIMED =
   /\b(?:you|your|we|we're|our|du|dein|deine|ihr|ihre|wir|vous|votre|tu|ton|ta|nous|usted|tus?|su|nosotros|je|jouw|uw|wij|voi|il tuo|la tua|noi)\b.*!$/;
 /** Nothing but rules, dots or dashes: a separator drawn in text. */
 const NO_WORD = /^[^\p{L}\p{N}]*$/u;
-/** `【ご注文日】 2026年8月15日`: a label in lenticular brackets, the Japanese `Label:`. */
-const BRACKET_LABEL = /^【[^】]{1,20}】/;
+/** `【ご注文日】 2026年8月15日`, `<ご注文日> …`: a label in brackets, the Japanese `Label:`. */
+const BRACKET_LABEL = /^(?:【[^】]{1,20}】|<[^>]{1,20}>|〔[^〕]{1,20}〕|［[^］]{1,20}］)/;
+/** `◆ご注文商品`, `■ Order details`: a section heading drawn with a mark in plain text. */
+const SECTION_HEADING = /^[■□◆◇]\s*[^:：]{1,24}$/;
+/** `【予約】星詠みの…`: a product tag in brackets (pre-order, limited, new...) opens a name, not a label. */
+const PRODUCT_TAG =
+  /^【(?:ご?予約(?:商品)?|先行予約|(?:数量|期間)?限定|新品|新商品|中古|送料無料|再入荷|特価|セール|受注生産|(?:お)?取り寄せ|即納|sale|new)】/i;
 
 /** Whether `text` (folded) is `Label: value` or a lone label of a known order field. */
 function fieldLine(text: string): boolean {
@@ -71,7 +76,8 @@ const textClass = memoByText((text: string): boolean => {
   const folded = foldKeepingOffsets(text);
   return GREETING.test(folded) || LEGAL.test(folded) || OTHER_IDS.test(folded) ||
     DATE_LINE.test(folded) || ORDER_LINE.test(folded) || DATED_EVENT.test(folded) ||
-    fieldLine(folded) || BRACKET_LABEL.test(text) || NO_WORD.test(text) ||
+    fieldLine(folded) || BRACKET_LABEL.test(text) && !PRODUCT_TAG.test(text) ||
+    NO_WORD.test(text) || SECTION_HEADING.test(text) ||
     (folded.endsWith("!") && EXCLAIMED.test(folded));
 });
 

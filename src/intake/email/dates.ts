@@ -30,6 +30,8 @@ const MONTH_NAMES: string[][] = [
     "janner",
     "styczen",
     "stycznia",
+    "janeiro",
+    "tammikuuta",
   ],
   [
     "february",
@@ -43,13 +45,65 @@ const MONTH_NAMES: string[][] = [
     "februari",
     "luty",
     "lutego",
+    "fevereiro",
+    "helmikuuta",
   ],
-  ["march", "mar", "marz", "maerz", "mars", "marzo", "maart", "mrz", "marzec", "marca"],
-  ["april", "apr", "avril", "avr", "abril", "abr", "aprile", "kwiecien", "kwietnia"],
-  ["may", "mai", "mayo", "maggio", "mag", "mei", "maj", "maja"],
-  ["june", "jun", "juni", "juin", "junio", "giugno", "giu", "czerwiec", "czerwca"],
-  ["july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug", "lipiec", "lipca"],
-  ["august", "aug", "aout", "agosto", "ago", "augustus", "sierpien", "sierpnia"],
+  [
+    "march",
+    "mar",
+    "marz",
+    "maerz",
+    "mars",
+    "marzo",
+    "maart",
+    "mrz",
+    "marzec",
+    "marca",
+    "marts",
+    "marco",
+    "maaliskuuta",
+  ],
+  ["april", "apr", "avril", "avr", "abril", "abr", "aprile", "kwiecien", "kwietnia", "huhtikuuta"],
+  ["may", "mai", "mayo", "maggio", "mag", "mei", "maj", "maja", "maio", "toukokuuta"],
+  [
+    "june",
+    "jun",
+    "juni",
+    "juin",
+    "junio",
+    "giugno",
+    "giu",
+    "czerwiec",
+    "czerwca",
+    "junho",
+    "kesakuuta",
+  ],
+  [
+    "july",
+    "jul",
+    "juli",
+    "juillet",
+    "juil",
+    "julio",
+    "luglio",
+    "lug",
+    "lipiec",
+    "lipca",
+    "julho",
+    "heinakuuta",
+  ],
+  [
+    "august",
+    "aug",
+    "aout",
+    "agosto",
+    "ago",
+    "augustus",
+    "sierpien",
+    "sierpnia",
+    "augusti",
+    "elokuuta",
+  ],
   [
     "september",
     "sep",
@@ -60,6 +114,8 @@ const MONTH_NAMES: string[][] = [
     "set",
     "wrzesien",
     "wrzesnia",
+    "setembro",
+    "syyskuuta",
   ],
   [
     "october",
@@ -72,8 +128,10 @@ const MONTH_NAMES: string[][] = [
     "ott",
     "pazdziernik",
     "pazdziernika",
+    "outubro",
+    "lokakuuta",
   ],
-  ["november", "nov", "novembre", "noviembre", "listopad", "listopada"],
+  ["november", "nov", "novembre", "noviembre", "listopad", "listopada", "novembro", "marraskuuta"],
   [
     "december",
     "dec",
@@ -85,6 +143,9 @@ const MONTH_NAMES: string[][] = [
     "dicembre",
     "grudzien",
     "grudnia",
+    "dezembro",
+    "desember",
+    "joulukuuta",
   ],
 ];
 MONTH_NAMES.forEach((names, i) => names.forEach((n) => MONTHS[n] = i + 1));
@@ -104,6 +165,7 @@ const WEEKDAY_NAMES: string[][] = [
     "zondag",
     "zo",
     "niedziela",
+    "sondag",
   ],
   [
     "monday",
@@ -117,6 +179,8 @@ const WEEKDAY_NAMES: string[][] = [
     "maandag",
     "ma",
     "poniedzialek",
+    "mandag",
+    "segunda",
   ],
   [
     "tuesday",
@@ -130,6 +194,9 @@ const WEEKDAY_NAMES: string[][] = [
     "martedi",
     "dinsdag",
     "wtorek",
+    "tirsdag",
+    "terca",
+    "tisdag",
   ],
   [
     "wednesday",
@@ -144,6 +211,8 @@ const WEEKDAY_NAMES: string[][] = [
     "woensdag",
     "wo",
     "sroda",
+    "onsdag",
+    "quarta",
   ],
   [
     "thursday",
@@ -159,6 +228,8 @@ const WEEKDAY_NAMES: string[][] = [
     "giovedi",
     "donderdag",
     "czwartek",
+    "torsdag",
+    "quinta",
   ],
   [
     "friday",
@@ -173,6 +244,8 @@ const WEEKDAY_NAMES: string[][] = [
     "vrijdag",
     "vr",
     "piatek",
+    "fredag",
+    "sexta",
   ],
   [
     "saturday",
@@ -187,6 +260,7 @@ const WEEKDAY_NAMES: string[][] = [
     "zaterdag",
     "za",
     "sobota",
+    "lordag",
   ],
 ];
 WEEKDAY_NAMES.forEach((names, i) => names.forEach((n) => WEEKDAYS[n] = i));
@@ -305,6 +379,11 @@ export function parseDay(text: string, options: DateOptions = {}): Day | null {
   if (iso) return valid(Number(iso[1]), Number(iso[2]), Number(iso[3]));
   text = withoutNote(text);
   if (RANGE.test(` ${text} `) || DURATION.test(foldForMatch(text))) return null;
+  // `2026/11/21(土)`, `2026.11.21`: year first, as Japanese, Chinese and Swedish mail write it.
+  const yearFirst = /(?<![\d/.])(\d{4})[/.](\d{1,2})[/.](\d{1,2})(?![\d/.])/.exec(text);
+  if (yearFirst) {
+    return valid(Number(yearFirst[1]), Number(yearFirst[2]), Number(yearFirst[3]));
+  }
   const ja = JAPANESE_DAY.exec(text);
   if (ja) {
     const [month, day] = [Number(ja[2]), Number(ja[3])];

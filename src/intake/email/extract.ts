@@ -31,7 +31,7 @@ export interface Extracted extends Tracking {
 }
 
 const ORDER_TOKEN =
-  /^[\s:#.\-–]*(?:(?:n\.?[°º]\.?|nr\.?|no\.?|#)\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9-]{2,40}[A-Za-z0-9]|\d{3})(?![A-Za-z0-9/.,]*\d)/;
+  /^[\s:#.\-–]*(?:(?:n\.?[°º]\.?|nr\.?|no\.?|#)\s*)?#?\s*([A-Za-z0-9][A-Za-z0-9-]{2,40}[A-Za-z0-9]|\d{3})(?![A-Za-z0-9/.,]*\d)/i;
 /**
  * `ME/2026/11/4419082`, `ZAM/1042/2026`: a number of parts joined by slashes (as Polish and
  * Czech shop systems print them), with at least six digits; never a date (`19/11/2026`).
@@ -80,7 +80,7 @@ export function acceptLetterReference(raw: string): string | null {
 
 /** `order #1001`, `Bestellung 1001`, `commande n° FR…`, `(Receipt #…)` inside a sentence or subject. */
 const ORDER_IN_SENTENCE =
-  /\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling|zamowieni[aeu])(?:\s+(?:number|numero|nummer|no\.?|nr\.?|n\.?[°º]\.?|n\.o\.?|n\.|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9/-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
+  /(?:(?:ご)?注文番号|受注番号|\b(?:order|bestellung|commande|pedido|receipt|ordine|bestelling|ordre|compra|encomenda|orden|zamowieni[aeu]|tilaus|tilauksesi|tilauksen|bestallning|bestilling))(?:\s+(?:number|numero|nummer|no\.?|nr\.?|n\.?[°º]\.?|n\.o\.?|n\.|#|id))?\s*[:(]?\s*(#?\s*[a-z0-9][a-z0-9/-]{2,40}[a-z0-9]|#\s*\d{3}(?![\w.,]))/g;
 
 /** `Ihre Bestellung bei X (Nummer: 10045)`: the order, then its number named a few words on. */
 const NUMBER_LATER =
@@ -152,8 +152,18 @@ function findOrderNumber(letter: Letter): OrderNumber {
   return {};
 }
 
+/** `79,95 € (incluye 13,88 € IVA)`: a note in brackets after the total, naming the tax in it. */
+const TAX_NOTE =
+  /\s*\((?=[^()]{0,60}\))[^()]*\b(?:incl|inkl|includes?|including|incluye|incluido|inclui|dont|di cui|waarvan|heraf|tax|vat|iva|tva|mwst|btw|moms)\b[^()]*\)\s*$/i;
+
+function acceptTotal(raw: string): string | null {
+  if (moneyValue(raw)) return raw;
+  const bare = raw.replace(TAX_NOTE, "");
+  return bare !== raw && moneyValue(bare) ? bare : null;
+}
+
 function findTotal(blocks: Block[]): { money: Money; how: Evidence } | undefined {
-  const found = labelledValues(blocks, "total", (raw) => moneyValue(raw) ? raw : null, { max: 20 })
+  const found = labelledValues(blocks, "total", acceptTotal, { max: 20 })
     .filter((l) =>
       l.shape !== "column" &&
       !SUBTOTAL.test(foldKeepingOffsets(blocks[labelBlock(blocks, l.block, l.shape)].text))
@@ -185,7 +195,7 @@ function englishMonthFirst(letter: Letter): boolean {
 
 /** `It should be with you by Friday, 14 August.`: a delivery day inside one of the first sentences. */
 const DELIVERY_SENTENCE =
-  /\b(?:should (?:arrive|be with you|be delivered)|will (?:arrive|be delivered|be with you)|expected to arrive|arrives|arriving|sollte (?:am|bis)|wird voraussichtlich am|devrait arriver|devrait etre livre|llegara|deberia llegar|wordt naar verwachting|dovrebbe arrivare|bezorgt (?:je|uw) (?:pakket|bestelling)|liefert (?:dein|ihr) paket|livrera votre colis|entregara tu pedido|consegnera il (?:tuo )?pacco)\s+(?:on |by |le |el |am |bis |il |op )?((?:[^.!?]|(?<=\d)\.){4,40})/;
+  /\b(?:should (?:arrive|be with you|be delivered)|will (?:arrive|be delivered|be with you)|expected to arrive|arrives|arriving|sollte (?:am|bis)|wird voraussichtlich am|devrait arriver|devrait etre livre|llegara|deberia llegar|wordt naar verwachting|dovrebbe arrivare|llega|chega(?:ra)?|sera entregue|forventes leveret|bezorgt (?:je|uw) (?:pakket|bestelling)|liefert (?:dein|ihr) paket|livrera votre colis|entregara tu pedido|consegnera il (?:tuo )?pacco)\s+(?:on |by |le |el |am |bis |il |op )?((?:[^.!?]|(?<=\d)\.){4,40})/;
 
 function deliveryInSentence(
   blocks: Block[],
@@ -196,7 +206,9 @@ function deliveryInSentence(
     if (b.text.length > 400) continue;
     const m = DELIVERY_SENTENCE.exec(foldKeepingOffsets(b.text));
     // A sentence, not a label line (`Arrives by Thu, May 21` in an item row is the label path's).
-    if (!m || m.index === 0 || b.text.split(" ").length < 6) continue;
+    // A sentence that opens with its verb (`Llega el sábado 21 de noviembre a …`) is long.
+    const words = b.text.split(" ").length;
+    if (!m || words < 6 || m.index === 0 && words < 8) continue;
     const raw = b.text.slice(m.index + m[0].length - m[1].length, m.index + m[0].length);
     const day = parseDay(raw, { anchor, monthFirst });
     if (day) return { value: dayString(day), how: evidence("generic", m[0]) };
@@ -244,6 +256,7 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
     blocks,
     order.orderNumber,
     letter.subject,
+    `${letter.from?.name ?? ""} ${letter.from?.address ?? ""}`,
   );
   const single = items.length === 1 ? items[0] : undefined;
   const found = findTotal(blocks);
@@ -263,10 +276,15 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
   const anchor = headerDay(letter.date) ?? parseDay(letter.date ?? "") ??
     headerDay(now === undefined ? undefined : new Date(now).toUTCString()) ?? undefined;
   const monthFirst = englishMonthFirst(letter);
-  const delivery = labelledValues(blocks, "estimatedDelivery", (raw) => {
+  const acceptDay = (raw: string) => {
     const day = parseDay(raw.replace(/^[:\s]+/, ""), { anchor, monthFirst });
     return day ? dayString(day) : null;
-  }, { max: 1, sentences: false })[0];
+  };
+  // In a Japanese sentence the label is the topic: `お届け予定日は11月8日です。`.
+  const delivery =
+    labelledValues(blocks, "estimatedDelivery", acceptDay, { max: 1, sentences: false })[0] ??
+      labelledValues(blocks, "estimatedDelivery", acceptDay, { max: 3, to: 60 })
+        .find((l) => l.shape === "sentence" && l.label.endsWith("は"));
   const deliveryDay = delivery
     ? { value: delivery.value, how: fromLabel(delivery) }
     : deliveryInSentence(blocks, anchor, monthFirst);

@@ -14,8 +14,16 @@ type HeaderKind = "from" | "subject" | "date" | "to" | "cc";
 
 const LABELS: Record<string, HeaderKind> = {};
 const LABEL_WORDS: [HeaderKind, string[]][] = [
-  ["from", ["from", "von", "de", "da", "van", "mittente", "expediteur", "remitente"]],
-  ["subject", ["subject", "betreff", "objet", "asunto", "oggetto", "onderwerp", "sujet"]],
+  [
+    "from",
+    ["from", "von", "de", "da", "van", "mittente", "expediteur", "remitente"]
+      .concat(["remetente", "fra", "fran", "差出人", "送信者"]),
+  ],
+  [
+    "subject",
+    ["subject", "betreff", "objet", "asunto", "oggetto", "onderwerp", "sujet"]
+      .concat(["assunto", "emne", "amne", "件名"]),
+  ],
   ["date", [
     "date",
     "datum",
@@ -27,8 +35,14 @@ const LABEL_WORDS: [HeaderKind, string[]][] = [
     "enviado",
     "inviato",
     "verzonden",
+    "enviada",
+    "dato",
+    "sendt",
+    "skickat",
+    "日付",
+    "送信日時",
   ]],
-  ["to", ["to", "an", "a", "para", "pour", "aan"]],
+  ["to", ["to", "an", "a", "para", "pour", "aan", "til", "till", "宛先"]],
   ["cc", ["cc", "kopie", "copie a", "kopie (cc)", "copia"]],
 ];
 for (const [kind, words] of LABEL_WORDS) for (const w of words) LABELS[w] = kind;
@@ -42,8 +56,8 @@ const RUN_TOGETHER =
   /(?=\b(?:From|To|Cc|Sent|Subject|Von|An|Gesendet|Betreff|De|À|Envoyé|Objet|Para|Enviado|Asunto):)/;
 
 const SEPARATORS = [
-  /^-{2,}\s*(?:forwarded message|original message|weitergeleitete nachricht|ursprungliche nachricht|message transfere|message transmis|mensaje reenviado|mensaje original|messaggio inoltrato|doorgestuurd bericht|message d'origine)\s*-{2,}$/,
-  /^(?:begin forwarded message|anfang der weitergeleiteten nachricht|debut du message reexpedie|debut du message transfere|inicio del mensaje reenviado|inizio messaggio inoltrato|begin doorgestuurd bericht)\s*:$/,
+  /^-{2,}\s*(?:forwarded message|original message|weitergeleitete nachricht|ursprungliche nachricht|message transfere|message transmis|mensaje reenviado|mensaje original|messaggio inoltrato|doorgestuurd bericht|message d'origine|mensagem encaminhada|mensagem original|videresendt (?:meddelelse|melding|besked)|vidarebefordrat meddelande|転送されたメッセージ|元のメッセージ)\s*-{2,}$/,
+  /^(?:begin forwarded message|anfang der weitergeleiteten nachricht|debut du message reexpedie|debut du message transfere|inicio del mensaje reenviado|inizio messaggio inoltrato|begin doorgestuurd bericht|inicio da mensagem (?:re)?encaminhada|start pa videresendt (?:besked|meddelelse)|videresendt (?:besked|melding)|vidarebefordrat meddelande|転送されたメッセージ)\s*:$/,
   /^_{20,}$/,
 ];
 
@@ -157,7 +171,8 @@ export function unwrapForward(letter: Letter): { letter: Letter; forwarded: bool
   };
 }
 
-/** `Fwd: Fw: WG: TR: RV: I:` prefixes removed (they stack on double forwards). */
+/** `Fwd: Fw: WG: TR: RV: I: Enc: Doorst: VS: VB: VL: 転送:` prefixes removed (they stack on double forwards). */
 export function stripForwardPrefix(subject: string): string {
-  return subject.replace(/^(?:\s*(?:fwd?|fw|wg|tr|rv|i|enc|doorst)\s*:\s*)+/i, "").trim();
+  return subject.replace(/^(?:\s*(?:fwd?|fw|wg|tr|rv|i|enc|doorst|vs|vb|vl|転送)\s*[:：]\s*)+/i, "")
+    .trim();
 }

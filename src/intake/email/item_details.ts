@@ -30,7 +30,7 @@ export const QTY = new RegExp(
 const SIZE_WORD = /^\S+(?: \S+)? (?:\d{1,3}(?:[.,/]\d{1,2})?|x{0,3}[sml]|\dxl|xx?s|os)$/;
 const COLOUR = /^(?:colou?r|farbe|couleur|coloris|kleur|colore|色|カラー)$/;
 const ID_KEY =
-  /^(?:sku|style(?: id| no\.?| #)?|art(?:ikel)?\.?-?nr\.?|item (?:id|#|no\.?|number)|product (?:id|code)|ref(?:erence)?|model(?: no\.?)?)$/;
+  /^(?:sku|style(?: id| no\.?| #)?|art(?:ikel)?\.?-?nr\.?|item (?:id|#|no\.?|number)|product (?:id|code)|ref(?:erence)?|model(?: no\.?)?|jan ?(?:code|コード)?|ean|gtin|upc|isbn|品番|型番|商品(?:コード|番号)|varenr\.?|varenummer|codigo|cod\.)$/;
 
 /**
  * What a (folded) line under an item name is: `counts` for a detail of the item (quantity, size,
@@ -40,8 +40,12 @@ const ID_KEY =
  */
 export const attributeKind = memoByText(readAttributeKind);
 
+/** `1 st`, `3 stk.`, `2 unidades`: a count with its unit, alone on a line under the name. */
+const COUNT_WITH_UNIT =
+  /^(\d{1,3}) ?(?:unidad(?:es)?|unidades?|stuck|stk\.?|stykk?(?:er)?|st\.?|kpl|pcs|pezzi|個|点)$/;
+
 function readAttributeKind(folded: string): "counts" | "label" | "neutral" | undefined {
-  if (QTY.test(folded)) return "counts";
+  if (QTY.test(folded) || COUNT_WITH_UNIT.test(folded.trim())) return "counts";
   const alone = folded.trim();
   if (isLabel(alone, "size") || isLabel(alone, "quantity") || COLOUR.test(alone)) return "label";
   const key = /^([^:]{1,30}):/.exec(folded)?.[1]?.trim();
@@ -132,9 +136,14 @@ function detailLines(item: Item, blocks: Block[], from: number, to: number, own:
   return lines;
 }
 
-export const TIMES_SUFFIX = /(?:\s*×|\s+x)\s?(\d{1,3})(\s+(?:of|von|sur|de)\s+\d+)?\s*$/i;
+/**
+ * A count written after the name: `Coat × 1`, `Tote — Areia (x1)`; a capital X before digits is
+ * a model's name (`Trail Shoe X2`), not a count.
+ */
+export const TIMES_SUFFIX =
+  /(?:\s*×|\s+x|\s*\(\s*[x×])\s?(\d{1,3})(\s+(?:of|von|sur|de)\s+\d+)?\s*\)?\s*$/;
 export const COUNT_LINE =
-  /^(?:x\s?(\d{1,3})|(\d{1,3})\s?x|(\d{1,3}) (?:unidad(?:es)?|unit[ée]s?|stuck|pcs|pieces|items?|articles?))$/i;
+  /^(?:x\s?(\d{1,3})|(\d{1,3})\s?x|(\d{1,3}) ?(?:unidad(?:es)?|unidades?|unit[ée]s?|stuck|stk\.?|stykk?(?:er)?|st\.?|kpl|pcs|pieces|pezzi|items?|articles?|個|点))$/i;
 const SIZE_ALONE =
   /^(?:(?:US|UK|EU|FR|IT|JP|CM|W|M)\s?(?:M\s?|W\s?)?\d{1,2}(?:[.,]5|\.0)?(?:\s?\/\s?(?:W|M)\s?\d{1,2}(?:[.,]5)?)?|\d{1,2}(?:[.,]5|\.0)?|X{0,3}[SML]|X{1,4}L|\dXL|XXS|OS|O\/S|One Size)$/i;
 /**
@@ -201,7 +210,7 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
   const leading = /^(\d{1,3})\s?[x×]\s+/i.exec(item.name);
   const given = item.quantity;
   const prices: Money[] = [];
-  let unit: { money: Money; text: string } | undefined;
+  let unit: { money: Money; text: string; column?: boolean } | undefined;
   for (const { text, at: i, whole } of lines) {
     const folded = foldKeepingOffsets(text);
     const qty = QTY.exec(folded) ?? (COUNT_LINE.test(text) ? COUNT_LINE.exec(text) : null) ??
@@ -231,6 +240,10 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
     const money = moneyValue(text.replace(/^(?:price|preis|prix|precio|total|summe)\s*:?\s*/i, ""));
     const name = whole && i === item.block;
     if (money && !name) prices.push(money);
+    // A figure under a unit-price column header (`Item Price` beside `Item Total`); a part of a
+    // line is never a column cell.
+    const header = money && whole && !name && !unit ? columnHeader(blocks, i) : undefined;
+    if (money && header && isLabel(header, "price")) unit = { money, text: header, column: true };
     const each = !name && !unit ? perPiecePrice(text) : null;
     if (each) unit = { money: each, text };
     const sum = !name && !unit ? unitTimesCount(text) : null;
@@ -313,7 +326,7 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
       labelled
         ? fromLabel(labelled)
         : unit
-        ? evidence("generic", unit.text)
+        ? evidence(unit.column ? "table" : "generic", unit.text)
         : evidence("generic", LAST_FIGURE),
     );
   }
@@ -327,11 +340,23 @@ const TIMES_EQUALS =
 /** A line written as a sum, `2,480(円) x 2(個) = 4,960(円)`: its unit price and count. */
 export function unitTimesCount(text: string): { unit: Money; count: number } | null {
   const times = TIMES_EQUALS.exec(text);
-  if (!times) return null;
+  if (!times) return priceTimesCount(text);
   const figures = findMoney(text, 3);
   if (figures.length !== 2 || figures[0].index > times.index || figures[1].index < times.index) {
     return null;
   }
+  const count = Number(times[1]);
+  return count >= 1 ? { unit: figures[0], count } : null;
+}
+
+/** A count after a line's one figure: `単価:￥18,700(税込) × 1個`, `$45.00 x 2`. */
+const TIMES_END = /[x×]\s*(\d{1,3})\s*(?:\([^()\d]{1,4}\)|（[^（）\d]{1,4}）|[^\s\d=]{1,4})?\s*$/u;
+
+function priceTimesCount(text: string): { unit: Money; count: number } | null {
+  const times = TIMES_END.exec(text);
+  if (!times || text.length > 80) return null;
+  const figures = findMoney(text, 2);
+  if (figures.length !== 1 || figures[0].index > times.index) return null;
   const count = Number(times[1]);
   return count >= 1 ? { unit: figures[0], count } : null;
 }

@@ -8,8 +8,17 @@ import { moneyValue } from "../money.ts";
 import { foldKeepingOffsets, memoByText } from "../text.ts";
 import type { Block, Image } from "./html.ts";
 import { isLabel, type LabelField } from "./labels.ts";
-import { attributeKind, describe, type Item, note, sameRow, splitLine } from "./item_details.ts";
-import { countedItems, labelledItems } from "./items_anchored.ts";
+import {
+  attributeKind,
+  COUNT_LINE,
+  describe,
+  type Item,
+  note,
+  sameRow,
+  splitLine,
+  unitTimesCount,
+} from "./item_details.ts";
+import { countedItems, countedLine, labelledItems, pricedRows } from "./items_anchored.ts";
 import { isHeaderLine, textTableItems } from "./items_text_table.ts";
 import { evidence } from "./evidence.ts";
 import { isBoilerplate } from "./boilerplate.ts";
@@ -29,13 +38,15 @@ const NOT_PRODUCT_IMAGE =
   /logo(?![-_ ]?(?:tee|t-?shirt|shirt|hood|cap|hat|crew|sweat|tote|beanie|jacket|pant|short|sock|bag|mug))|wordmark|spacer|(?:^|\/)icons?(?:[/_.-]|$)|[-_]icon\.(?:png|gif|svg)|badge|banner|social|facebook|instagram|twitter|tiktok|youtube|pinterest|app-?store|google-?play|pixel|beacon|open\.gif|divider|arrow|rating|stars?[-_.]|header|footer|signature|avatar|qr-?code|bullseye/i;
 /** Keys of attribute lines under a product name (`Size: 10`, `SKU: 123`): such a line is not a name. */
 const ATTRIBUTE_KEY =
-  /^(?:size|qty|quantity|colou?r|price|unit price|sku|style(?: id| no\.?)?|condition|seller|sold by|status|item(?: #| no\.?)?|art(?:ikel)?-?nr\.?|farbe|grosse|gr\.|menge|anzahl|taille|pointure|coloris|couleur|quantite|prix|talla|cantidad|precio|order\b.*|tracking\b.*|shipping\b.*|delivery\b.*|carrier|total|subtotal|tax|entry\b.*|rate this item|your bid|lowest ask|highest bid|ship to|vendu par|variant|model|width|fit|material|lieferung|versand|livraison|envio|entrega|arrives?\b.*|delivers?\b.*|estimated\b.*|expected\b.*|date|placed\b.*|payment|zahlung|paiement|pago|ilosc|rozmiar|kolor|cena|dostawa|wysylka|platnosc|data)$/;
-const ITEM_HEADERS =
-  /^(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung|produkt|nazwa produktu|towar|prodotto|articolo|descrizione|omschrijving|artikelnaam)$/;
+  /^(?:size|qty|quantity|colou?r|price|unit price|sku|style(?: id| no\.?)?|condition|seller|sold by|status|item(?: #| no\.?)?|art(?:ikel)?-?nr\.?|farbe|grosse|gr\.|menge|anzahl|taille|pointure|coloris|couleur|quantite|prix|talla|cantidad|precio|order\b.*|tracking\b.*|shipping\b.*|delivery\b.*|carrier|total|subtotal|tax|entry\b.*|rate this item|your bid|lowest ask|highest bid|ship to|vendu par|variant|model|width|fit|material|lieferung|versand|livraison|envio|entrega|arrives?\b.*|delivers?\b.*|estimated\b.*|expected\b.*|date|placed\b.*|payment|zahlung|paiement|pago|prazo\b.*|frete|(?:forma de )?pagamento|levering|fragt|betaling|leverans|frakt|betalning|toimitus|maksu(?:tapa)?|配送.*|お支払.*|お届け.*|(?:ご)?注文(?:者|日時?)|お名前|(?:ご)?住所|電話番号|メールアドレス|(?:お)?支払(?:い)?方法|請求先|発送日|出荷日|navn|adresse|telefon|e-?mail|nome|endereco|telefone|namn|adress|nimi|osoite|puhelin|nombre|direccion|ilosc|rozmiar|kolor|cena|dostawa|wysylka|platnosc|data)$/;
+const ITEM_HEADER_WORDS = String
+  .raw`(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung|produtos?|descricao|vare(?:r|navn|beskrivelse)?|produkt(?:er)?|beskrivelse|artigos?|vara|varor|benamning|tuote|tuotteet|商品名?|品名|nazwa produktu|towar|prodotto|articolo|descrizione|omschrijving|artikelnaam)`;
+/** `Product`, or the same label in two languages (`Producto / Product`). */
+const ITEM_HEADERS = new RegExp(`^${ITEM_HEADER_WORDS}(?:\\s*/\\s*${ITEM_HEADER_WORDS})?$`);
 const TOTAL_ROW =
-  /^(?:sub-?total|total|zwischensumme|gesamt|versand|shipping|delivery|livraison|envio|tax|sales tax|mwst|tva|iva|discount|rabatt|remise|descuento|payment|zahlung|sous-total|frais|gastos|subtotaal|totaal|verzendkosten|subtotale|totale|spese di spedizione|razem|suma|dostawa|wysylka|do zaplaty|lacznie|小計|合計|送料|消費税|商品合計|ご請求|お支払)/;
+  /^(?:sub-?total|total|zwischensumme|gesamt|versand|shipping|delivery|livraison|envio|tax|sales tax|mwst|tva|iva|discount|rabatt|remise|descuento|payment|zahlung|sous-total|frais|gastos|subtotaal|totaal|verzendkosten|subtotale|totale|spese di spedizione|小計|合計|送料|消費税|商品合計|ご請求|お支払|i alt|varer i alt|levering|fragt|forsendelse|frakt|moms|totalt|summa|delsumma|frete|impostos|desconto|yhteensa|valisumma|toimitus|alv|razem|suma|dostawa|wysylka|do zaplaty|lacznie)/;
 const ITEMS_LABEL =
-  /^(?:items? (?:shipped|ordered|in (?:this|your) (?:shipment|order|package))|your items?|items?|artikel|deine artikel|ihre artikel|articles?|vos articles|tus articulos|articulos|productos|products?|in this (?:parcel|package|shipment)|geliefert werden|in (?:deiner|ihrer) (?:lieferung|sendung)|dans ce colis|en este paquete|in dit pakket|in questo pacco|(?:canceled|cancelled) items?|stornierte[rn]? artikel|articles? annules?|articulos? cancelados?|geannuleerde artikelen|articoli annullati|(?:verzonden |bestelde |je )?artikelen|articoli(?: spediti| ordinati)?|prodotti|(?:zamowione |twoje )?produkty)\s*:?$/;
+  /^(?:items? (?:shipped|ordered|in (?:this|your) (?:shipment|order|package))|your items?|items?|artikel|deine artikel|ihre artikel|articles?|vos articles|tus articulos|articulos|productos|products?|in this (?:parcel|package|shipment)|geliefert werden|in (?:deiner|ihrer) (?:lieferung|sendung)|dans ce colis|en este paquete|in dit pakket|in questo pacco|(?:canceled|cancelled) items?|stornierte[rn]? artikel|articles? annules?|articulos? cancelados?|geannuleerde artikelen|articoli annullati|(?:verzonden |bestelde |je )?artikelen|articoli(?: spediti| ordinati)?|prodotti|itens(?: do pedido| enviados)?|(?:produtos|artigos)(?: enviados)?|sendte varer|skickade artiklar|indhold|(?:dine )?varer|(?:dina )?varor|artiklar|tuotteet|(?:出荷|発送|ご?注文)商品|(?:この)?(?:配送|発送|荷物)に含まれる商品|(?:zamowione |twoje )?produkty)\s*:?$/;
 
 export function isProductImage(image: Image, storeNames: string[]): boolean {
   if (!/^https?:\/\//i.test(image.src) || NOT_PRODUCT_IMAGE.test(image.src)) return false;
@@ -60,12 +71,16 @@ const NAME_KEY = /(?:^|\s)(?:name|naam|nome|nombre)$|^(?:nom|nombre|nome|name)\b
 function readsAsName(text: string): boolean {
   if (text.length < 2 || text.length > 250) return false;
   if (moneyValue(text) || /^[\d\s.,:/-]+$/.test(text)) return false;
+  // `/ Product`: the second half of a bilingual label, not a name.
+  if (/^[/|·•]/.test(text)) return false;
   // A row of column headers (`Product Quantity Price`) names no product.
   if (isHeaderLine(text)) return false;
   const key = /^([^:]{1,30}):/.exec(text)?.[1];
   if (key && ATTRIBUTE_KEY.test(foldKeepingOffsets(key).trim())) return false;
   // `Shop name: Lindqvist`, `ブランド名:木工舎ひなた`, `商品名:…`: a key that says it is a name is a label.
   if (key && NAME_KEY.test(foldKeepingOffsets(key).trim())) return false;
+  // `型番 :OT-001`, `SKU: 123`: an identifier or detail line under a name is not one.
+  if (key && attributeKind(foldKeepingOffsets(text))) return false;
   // `カラー:ナチュラル`: a one-word key run into its value (a full-width colon, read as `:`) is a
   // pair, as Japanese mails write them; a title's colon has a space after it.
   if (/^[^\s:]{1,12}:[^\s/]/u.test(text) && !/^https?:/i.test(text)) return false;
@@ -93,6 +108,12 @@ function isBrandLine(line: Block, next: Block, isName: NameTest): boolean {
   // A designer's name in capitals over a name in mixed case (`MAISON VERGER` / `Linen Camp Shirt`).
   if (capitalsOnly(line.text) && /\p{Ll}/u.test(next.text)) return true;
   return words(next.text) > words(line.text) + 1;
+}
+
+/** A line of an item's details: a labelled detail or identifier, a figure, a price and count. */
+function isDetailLine(b: Block): boolean {
+  return attributeKind(foldKeepingOffsets(b.text)) !== undefined || moneyValue(b.text) !== null ||
+    COUNT_LINE.test(b.text) || unitTimesCount(b.text) !== null;
 }
 
 /** Items anchored on product images. */
@@ -126,7 +147,9 @@ function imageItems(blocks: Block[], storeNames: string[], isName: NameTest): It
       const b = blocks[to];
       if (
         !stacked && row.cell && b.cell && !sameRow(row, b) &&
-        !(b.cell.table > row.cell.table && to <= nameAt + 10)
+        !(b.cell.table > row.cell.table && to <= nameAt + 10) &&
+        // Detail rows under the picture-and-name row (`JAN: …`, `単価:￥6,380 × 1個`) are its own.
+        !(to < nameAt + 4 && isDetailLine(b))
       ) break;
       if (!row.cell && b.cell) break;
       if (!sameRow(row, b) && TOTAL_ROW.test(foldKeepingOffsets(b.text))) break;
@@ -275,6 +298,13 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
   for (let i = 0; i < blocks.length && items.length < MAX_ITEMS; i++) {
     const folded = foldKeepingOffsets(blocks[i].text);
     if (ITEMS_LABEL.test(folded) && i + 1 < blocks.length && isName(blocks[i + 1])) {
+      // `2x Name - R$ 39,90 cada` under the label: the line says count, name and price.
+      const counted = countedLine(blocks[i + 1].text, i + 1);
+      if (counted && isName({ ...blocks[i + 1], text: counted.name })) {
+        items.push({ ...counted, evidence: evidence("label", blocks[i].text) });
+        i++;
+        continue;
+      }
       let end = i + 2;
       while (
         end < Math.min(blocks.length, i + 8) &&
@@ -304,6 +334,11 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
         // A lone label (`Size` / `L` in two blocks): its value is the next block.
         attributes++;
         j++;
+      } else if (sameRow(blocks[j], blocks[i])) continue; // a cell of the name's own row
+      else if (attributes > 0 && !kind && moneyValue(blocks[j].text)) {
+        // The item's figure right after its details (`Qty: 1` / `$42.00`) closes the item.
+        j++;
+        break;
       } else if (kind !== "neutral" && attributes > 0) break;
       else if (attributes === 0 && j > i + 1 && kind !== "neutral") break;
       // Boilerplate never stands between a name and its details (`Commande n° 7712`).
@@ -316,7 +351,11 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
       const { name, details } = splitLine(blocks[i].text);
       if (details.length > 0 && isName({ ...blocks[i], text: name })) {
         const item = { name, block: i, evidence: evidence("generic", "item details") };
-        items.push(describe(item, blocks, i, i + 1));
+        // The other cells of its row (`Name - Size 10` | `$139.95`) are its own too.
+        let end = i + 1;
+        while (end < Math.min(blocks.length, i + 6) && sameRow(blocks[end], blocks[i])) end++;
+        items.push(describe(item, blocks, i, end));
+        i = end - 1;
         continue;
       }
     }
@@ -354,6 +393,7 @@ export function findItems(all: Block[], storeNames: string[], subject = ""): Ite
     () => listItems(blocks, isName),
     () => countedItems(blocks, isName),
     () => labelledItems(blocks, isName, (folded) => TOTAL_ROW.test(folded)),
+    () => pricedRows(blocks, isName, (folded) => TOTAL_ROW.test(folded)),
   ];
   for (const find of methods) {
     const method = find();

@@ -7,7 +7,7 @@
 import { moneyValue } from "../money.ts";
 import { foldKeepingOffsets } from "../text.ts";
 import type { Block } from "./html.ts";
-import { COUNT_LINE, describe, type Item, note, TIMES_SUFFIX } from "./item_details.ts";
+import { COUNT_LINE, describe, type Item, note, sameRow, TIMES_SUFFIX } from "./item_details.ts";
 import { labelledValues } from "./labels.ts";
 import { isOtherId } from "./boilerplate.ts";
 import { evidence, fromLabel } from "./evidence.ts";
@@ -16,6 +16,22 @@ const MAX_ITEMS = 50;
 /** `2 x Name for CA$24.99 each`, `1 × Name @ 9,50 €`, `Name x 2 à 12,00 € l'unité`, `Name x 1 - £45.00`. */
 const COUNT_FOR_PRICE =
   /^(?:(\d{1,3})\s?[x×]\s+)?(.+?)(?:\s?[x×]\s?(\d{1,3}))?\s+(?:for|@|at|a|à|zu|je|per|voor|por|[-–—:])\s+(\S.{0,20}?)(?:\s+(?:each|ea\.?|apiece|l['’]unit[eé]|pi[eè]ce|cada uno|cada|pro st[uü]ck|per stuk|stuk|cad\.?|l['’]una))?$/i;
+
+/** The item a line states whole, `2 x Name for CA$24.99 each`, `2x Name - R$ 39,90 cada`, or null. */
+export function countedLine(text: string, block: number): Item | null {
+  const line = COUNT_FOR_PRICE.exec(text);
+  const count = line && (line[1] ?? line[3]);
+  const price = line && count ? moneyValue(line[4]) : null;
+  if (!line || !price) return null;
+  return {
+    name: line[2].trim(),
+    quantity: Number(count),
+    price,
+    block,
+    evidence: evidence("generic", "quantity and price"),
+    how: { quantity: evidence("generic", line[0]), price: evidence("generic", line[0]) },
+  };
+}
 
 /** Whether a block is a money figure on its own. */
 const isMoney = (b: Block) => !!b.text && moneyValue(b.text) !== null;
@@ -35,19 +51,10 @@ export function countedItems(blocks: Block[], isName: (b: Block) => boolean): It
   for (let i = 0; i < blocks.length && items.length < MAX_ITEMS; i++) {
     const text = blocks[i].text;
     if (!text || text.length > 250) continue;
-    const line = COUNT_FOR_PRICE.exec(text);
-    const count = line && (line[1] ?? line[3]);
-    if (line && count && moneyValue(line[4])) {
-      const named = { ...blocks[i], text: line[2].trim() };
-      if (!isName(named)) continue;
-      items.push({
-        name: line[2].trim(),
-        quantity: Number(count),
-        price: moneyValue(line[4])!,
-        block: i,
-        evidence: evidence("generic", "quantity and price"),
-        how: { quantity: evidence("generic", line[0]), price: evidence("generic", line[0]) },
-      });
+    const counted = countedLine(text, i);
+    if (counted) {
+      if (!isName({ ...blocks[i], text: counted.name })) continue;
+      items.push(counted);
       continue;
     }
     // A count alone before the name (`1x` | `Airfryer XL` | `€ 249,-` in three cells).
@@ -128,4 +135,36 @@ function isItemLabel(text: string): boolean {
           sentences: false,
         },
       ).length > 0 || foldKeepingOffsets(text).length === 0;
+}
+
+/**
+ * Rows of a table that hold a name and its price and nothing else (`Trail Shoe X2 - Size 10` |
+ * `$139.95`): tried last, when no picture, header, count or label anchors an item. The rows
+ * stop at the first total or shipping row.
+ */
+export function pricedRows(
+  blocks: Block[],
+  isName: (b: Block) => boolean,
+  isTotal: (folded: string) => boolean,
+): Item[] {
+  const items: Item[] = [];
+  for (let i = 0; i + 1 < blocks.length && items.length < MAX_ITEMS; i++) {
+    const [b, next] = [blocks[i], blocks[i + 1]];
+    if (!b.cell || !next.cell || !sameRow(b, next)) continue;
+    if (isTotal(foldKeepingOffsets(b.text))) {
+      if (items.length > 0) break;
+      continue;
+    }
+    const after = blocks[i + 2];
+    const rowEnds = !after || !after.cell || !sameRow(after, b);
+    if (!rowEnds || !isMoney(next) || !isName(b)) continue;
+    items.push(describe(
+      { name: b.text, block: i, evidence: evidence("generic", "name and price in one row") },
+      blocks,
+      i,
+      i + 2,
+    ));
+    i++;
+  }
+  return items;
 }

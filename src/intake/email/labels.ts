@@ -27,7 +27,16 @@ export const LABELS: Record<LabelField, string> = {
     .raw`(?:your |sales |web |online )?order(?: number| no\.?| nr\.?| #| id| ref(?:erence)?| num)?` +
     String.raw`|bestell(?:nummer|nr\.?|ung(?:snummer)?)|auftrags?nummer` +
     String
-      .raw`|(?:numero|n°|no|n\.o|nº|n\.º|#) ?(?:de )?(?:commande|pedido)|(?:votre |ta )?commande|(?:tu |su )?pedido` +
+      .raw`|(?:numero|n°|no|n\.o|nº|n\.º|#) ?(?:de |do )?(?:commande|pedido)|(?:votre |ta )?commande|(?:tu |su |seu )?pedido` +
+    // A purchase numbered `Compra #…` (marketplaces); Danish and Norwegian `Ordrenummer`.
+    String
+      .raw`|compra(?= ?#)|(?:numero|n°|nº|n\.º) de (?:la )?compra|ordre(?:nummer|nr\.?| nr\.?| #| id)?|bestillingsnummer|ordernr\.?|bestallningsnummer|tilausnumero|tilaus(?: nro| #)?` +
+    // Mexican `Orden #…`, Portuguese (Portugal) `N.º de encomenda`.
+    String
+      .raw`|(?:numero|n°|nº|n\.º|no\.) (?:de |da )?(?:orden|encomenda)|orden(?: #| no\.?| numero)?|encomenda(?: n\.?º| #)?|(?:pedido|orden|encomenda|compra) n\.?[°º]\.?` +
+    // PrestaShop numbers orders by a reference of letters in every language.
+    String
+      .raw`|referencia (?:del|de su|de tu) pedido|referencia da encomenda|reference de (?:la |votre )?commande|riferimento (?:dell')?ordine|bestelreferentie|bestellreferenz` +
     String.raw`|receipt(?: number| no\.?| #)?|confirmation (?:number|no\.?|#)` +
     // `Référence de la commande`, `Referencia del pedido`, `Riferimento ordine`, `Bestellreferenz`.
     String
@@ -38,9 +47,13 @@ export const LABELS: Record<LabelField, string> = {
       .raw`|bestel(?:nummer|ling(?:snummer)?)|ordernummer|(?:numero|n\.?) (?:d'|dell')?ordine|ordine(?: n\.?| numero| #)?` +
     // Polish, folded (`Numer zamówienia`, `Zamówienie nr`).
     String.raw`|(?:numer|nr\.?) zamowienia|zamowienie(?: nr\.?)?` +
-    "|ご?注文番号|オーダー番号|受注番号",
+    // `注文 #1043`: the word for order right before its number's `#`.
+    "|ご?注文番号|オーダー番号|受注番号|ご?注文(?= ?#)|注文id|取引(?:id|番号)",
+  // `PostNL-trackingnummer`, `Número de seguimiento de Correos`: a carrier's name may open or
+  // close the label (see TRACKING_OF below).
   trackingNumber: String
-    .raw`(?:[a-z]+ )?(?:tracking|track|tracing)(?: number| no\.?| #| id| code| reference| ref)` +
+    .raw`(?:[a-z]+ )?(?:tracking|track|tracing)(?: number| no\.?| #| id| code| reference| ref| pin)` +
+    String.raw`|[a-z]+-(?:tracking|track ?& ?trace)(?:nummer|code|number)?` +
     // `Evri parcel number`, `UPS tracking`: the carrier's name may open the label.
     String.raw`|(?:[a-z]+ )?(?:parcel|package|consignment)(?: number| no\.?| #| id)` +
     String
@@ -50,14 +63,22 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|track ?(?:&|en) ?trace(?:[ -]?code)?|trackingcode|zendingnummer|(?:numero|codice) (?:di )?(?:tracciamento|tracking|spedizione)` +
     String.raw`|(?:numer|nr\.?) (?:przesylki|paczki|sledzenia|listu przewozowego)` +
-    "|お問い?合わ?せ(?:伝票)?番号|追跡番号|(?:配送)?伝票番号",
+    // Portuguese, Danish and Norwegian.
+    String
+      .raw`|(?:codigo|numero) de (?:rastreamento|rastreio)|rastreio|rastreamento|sporingsnummer|pakkenummer|forsendelsesnummer` +
+    String
+      .raw`|sparningsnummer|kollinummer|kolli-id|sandningsnummer|seurantakoodi|seurantanumero|lahetystunnus|(?:numero de )?guia(?: de rastreo)?|numero de rastreo|codigo de rastreo|(?:numero|codigo) de seguimento` +
+    // `日本郵便の追跡番号`: a carrier's name may open the Japanese label too.
+    "|(?:[^\\s:：]{1,12}の)?(?:お問い?合わ?せ(?:伝票|送り状)?番号|追跡番号|(?:配送)?伝票番号|送り状番号)" +
+    // `Seguimiento de Estafeta:`, `Suivi Colissimo :`: the word for tracking alone, before a carrier.
+    String.raw`|seguimiento|rastreo|suivi(?: colis)?`,
   carrier: String
     .raw`carrier|shipped (?:by|via|with)|shipping carrier|courier|shipment provider|provider` +
     String
       .raw`|versanddienstleister|versandpartner|spediteur|zusteller|transporteur|empresa de transporte|transportista` +
-    "|vervoerder|bezorger|corriere|vettore|przewoznik|firma kurierska|配送業者|運送会社",
+    "|vervoerder|bezorger|corriere|vettore|przewoznik|firma kurierska|transportadora|fragtfirma|paqueteria|transportor|fraktbolag|kuljetusyhtio|配送業者|運送会社|配送会社",
   total: String
-    .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| paye| pagado| \(incl\.? (?:vat|tax)\))?` +
+    .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| paye| pagado| \(incl\.? (?:vat|tax)\)| (?:incl|inkl)\.? (?:vat|tax|moms|mwst\.?|btw|iva|alv))?` +
     String
       .raw`|amount paid|total a pagar|importe total|total del pedido|gesamt(?:summe|betrag|preis|kosten brutto)?(?: \(inkl\. mwst\.?\))?` +
     String
@@ -67,23 +88,26 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|totaal(?:bedrag)?|te betalen|totale(?: ordine| complessivo| pagato)?|importo totale` +
     String.raw`|razem(?: do zaplaty)?|do zaplaty|kwota do zaplaty|lacznie|suma zamowienia` +
+    String.raw`|valor total|total do pedido|i alt|at betale|totalbel(?:ø|o)b` +
+    String
+      .raw`|totalt(?: (?:a|att) betal[ea])?|summa|att betala|totalsumma|totalbelopp|a betale|yhteensa|maksettava|loppusumma` +
     "|ご?請求(?:金)?額|お支払い?(?:金額)?(?:合計)?|(?:注文)?合計(?:金額)?",
   subtotal: String
-    .raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total|subtotaal|subtotale|wartosc produktow|小計`,
+    .raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total|subtotaal|subtotale|wartosc produktow|varetotal|varer i alt|mellemsum|delsumma|delsum|valisumma|商品合計|小計`,
   quantity: String
-    .raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|ilosc|数量|個数`,
+    .raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|ilosc|quantidade|qtde?\.?|antal|antall|maara|kpl|数量|個数`,
   size: String
-    .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|rozmiar|サイズ`,
+    .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|rozmiar|tamanho|st(?:ø|o)rrelse|storlek|koko|サイズ`,
   // `Precio del producto`, `Price of the item` first: a shorter label would take `del …` as value.
   price: String
     .raw`(?:price|prijs|preis|prix|precio|prezzo) (?:per|pro|par|por|al) (?:stuk|stuck|item|unit|piece|unidad|pezzo)|` +
     String
       .raw`(?:price|precio|prix|prezzo|prijs|preis|cena) (?:of (?:the )?|del |de la |de l'|du |dell'|della |van (?:het )?)?(?:item|product|producto|articulo|produit|article|prodotto|articolo|artikel|produktu)|artikelpreis|produktpreis|` +
     String
-      .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|cena(?: jednostkowa)?|価格|単価`,
+      .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|cena(?: jednostkowa)?|preco(?: unitario)?|valor unitario|pris|stykpris|enhedspris|styckpris|a-pris|hinta|kappalehinta|yksikkohinta|価格|単価`,
   // `Artículo enviado`, `Item shipped`: the label of a shipping mail's item says so.
   item: String
-    .raw`(?:cancel+ed |returned |refunded )?(?:item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam|produkt|nazwa produktu)` +
+    .raw`(?:cancel+ed |returned |refunded )?(?:item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam|produkt|nazwa produktu|produto|vare(?:navn|beskrivelse)?|artigo|vara|benamning|tuote)` +
     String
       .raw`(?: (?:shipped|versandt|verschickt|expedie|envia?do|spedito|verzonden|storniert|annule|cancelado|annullato|geannuleerd))?` +
     "|商品名?|品名",
@@ -94,6 +118,10 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|verwachte (?:levering|bezorging|bezorgdatum|leverdatum|bezorgdag)|bezorgdatum|bezorgdag|bezorgmoment|leverdatum|(?:vandaag |morgen |overmorgen )?in huis(?: op)?|(?:consegna|arrivo) (?:prevista|previsto|stimata)|data (?:di |prevista di )?consegna(?: prevista| stimata)?` +
     "|お届け予定日?|配達予定日?|到着予定日?|お届け日" +
+    String
+      .raw`|previsao de entrega|entrega prevista(?: para)?|data (?:prevista )?de entrega|forventet levering(?:sdato)?|leveringsdato|forventes leveret(?: den)?` +
+    String
+      .raw`|beraknad leverans(?:dag)?|leveransdatum|forvantad leverans|arvioitu toimitus(?:paiva)?|toimituspaiva` +
     String
       .raw`|voraussichtliche (?:lieferung|zustellung)|voraussichtlicher liefertermin|lieferdatum|zustellung(?: am)?|lieferung(?: am)?|liefertermin` +
     String
@@ -112,22 +140,40 @@ const NOTE = String.raw`(?:\([^)]{0,40}\)\s*)?`;
  */
 const BULLET = String.raw`(?:[■□●○◆◇▶▷・*]\s*)?`;
 
+/**
+ * `Número de seguimiento de Correos`, `Tracking number for USPS`, `Numéro de suivi Colissimo :`:
+ * the carrier after the label (without a joining word only right before a colon); `Posti-` or
+ * `Hermes-` before it.
+ */
+const CARRIER_WORDS = String.raw`[a-z][a-z.]{1,20}(?: [a-z][a-z.]{1,20})?`;
+const TRACKING_OF = String
+  .raw`(?: (?:(?:de|del|da|das|do|dos|di|van|von|from|for|with|via|par|fra|fran|med|bei) ${CARRIER_WORDS}|${CARRIER_WORDS}(?=\s*(?::|$))))?`;
+const CARRIER_DASH = String.raw`(?:[a-z0-9]+-)?`;
+
 const compiled = new Map<string, { same: RegExp; alone: RegExp; inside: RegExp }>();
 
 function patterns(field: LabelField) {
   let p = compiled.get(field);
   if (!p) {
-    const label = `(?:${LABELS[field]})`;
+    // `Cantidad / Qty`: a bilingual mail prints the label twice, joined by a slash.
+    const one = `(?:${LABELS[field]})`;
+    const tracking = field === "trackingNumber";
+    const label = `${tracking ? CARRIER_DASH : ""}${one}(?:\\s*/\\s*${one})?${
+      tracking ? TRACKING_OF : ""
+    }`;
     p = {
       // Label at the start of the block, then a separator and the value.
       // A figure may follow its label with no space (`Total£1,284.00`: two cells run together).
       same: new RegExp(
-        `^${BULLET}[\\[(【]?${label}[\\])】]?\\s*${NOTE}(?:[:#.\\-–]\\s*|\\s|(?=[£$€¥￥])|(?<=[\\]】]))(.+)$`,
+        `^${BULLET}[\\[(【<〔]?${label}[\\])】>〕]?\\s*${NOTE}(?:[:#.\\-–]\\s*|\\s|(?=[£$€¥￥])|(?<=[\\]】>〕]))(.+)$`,
       ),
       // The block is only the label.
-      alone: new RegExp(`^${BULLET}[\\[【]?${label}[\\]】]?\\s*${NOTE}[:#.]?\\s*$`),
+      alone: new RegExp(`^${BULLET}[\\[【<〔]?${label}[\\]】>〕]?\\s*${NOTE}[:#.]?\\s*$`),
       // Somewhere inside a sentence, with a colon or an `is` before the value.
-      inside: new RegExp(`(?:^|[\\s(,;])${label}\\s*(?:is|ist|est|es|:|#|-)\\s*[:#]?\\s*(.+)$`),
+      // Japanese runs its words together: `、お届け予定日は11月8日です`.
+      inside: new RegExp(
+        `(?:^|[\\s(,;、。])${label}\\s*(?:is|ist|est|es|:|#|-|は)\\s*[:#]?\\s*(.+)$`,
+      ),
     };
     compiled.set(field, p);
   }
@@ -237,7 +283,8 @@ export function isAnyLabel(folded: string): boolean {
   anyLabel ??= new RegExp(
     `^(?:${Object.values(LABELS).map((l) => `(?:${l})`).join("|")})\\s*${NOTE}[:#.]?\\s*$`,
   );
-  return anyLabel.test(folded);
+  // A tracking label may carry its carrier (`Posti-seurantanumero`, `Numéro de suivi Colissimo`).
+  return anyLabel.test(folded) || patterns("trackingNumber").alone.test(folded);
 }
 
 /** Whether a block's whole text is one of the field's labels (a header cell, a lone label). */

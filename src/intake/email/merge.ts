@@ -3,11 +3,11 @@
  * template > a built-in template (the store's name) > generic extraction. Money keeps the
  * printed display string: a markup price is shown as the figure the mail prints for it.
  */
-import type { CarrierKey } from "../../domain/tracking/carriers.ts";
 import type { MessageFields } from "../../domain/orders/order.ts";
 import { detectCarrier } from "../../domain/tracking/number.ts";
 import { findMoney, type Money } from "../money.ts";
 import { normaliseLine } from "../text.ts";
+import { ourCarrierNamed } from "./carrier_names.ts";
 import type { CustomValues } from "./custom_fields.ts";
 import type { Extracted } from "./extract.ts";
 import { type Item, itemSummary } from "./items.ts";
@@ -31,7 +31,10 @@ const SENDER_NOISE =
   /\s*(?:[-|–]\s*)?\b(?:transactions?|orders?|order updates?|notifications?|team|customer (?:service|care)|support|service|no-?reply|mailer|shipping|versand|kundenservice|service client)\s*$/i;
 /** `Thanks for shopping at X.`, `Vielen Dank für Ihren Einkauf bei X!`, `Merci d'avoir commandé chez X`. */
 const SHOPPING_AT =
-  /\b(?:thanks? (?:you )?for (?:shopping|your (?:order|purchase)) (?:at|with|from)|vielen dank f(?:ü|u)r (?:ihren|deinen) einkauf bei|merci d'avoir (?:commande|commandé|acheté|achete) (?:chez|sur)|gracias por (?:comprar|tu compra) en)\s+([A-Z0-9][\w&'’. -]{0,40}?)\s*[.!,]?$/i;
+  /\b(?:thanks? (?:you )?for (?:shopping|your (?:order|purchase)) (?:at|with|from)|vielen dank f(?:ü|u)r (?:ihren|deinen) einkauf bei|merci d'avoir (?:commande|commandé|acheté|achete) (?:chez|sur)|gracias por (?:comprar|tu compra) en|obrigad[oa] por comprar (?:na|no|em)|tak fordi du handlede hos|tack f(?:ö|o)r att du handlade hos|takk for at du handlet hos)\s+([\p{Lu}0-9][\p{L}\p{N}&'’. -]{0,40}?)\s*[.!,]?$/iu;
+/** `このたびは青嵐窯 公式オンラインショップをご利用いただき`: the shop a Japanese mail thanks you for using. */
+const JAPANESE_SHOP =
+  /(?:この度は|このたびは|いつも)、?(.{2,40}?)(?:を|で)(?:ご利用|お買い(?:上げ|物))/u;
 const TLD = /\.(?:com|de|co\.uk|fr|es|it|nl|net|org|shop|store|eu|ch|at|ca|us|co)$/i;
 
 /** The store's name as the sender presents it (`Amazon.com` -> `Amazon`, `Etsy Transactions` -> `Etsy`). */
@@ -45,7 +48,8 @@ export function storeFromSender(
   store = store.replace(TLD, "").replace(SENDER_NOISE, "").trim();
   if (store) return store;
   for (const b of blocks.slice(0, 80)) {
-    const named = SHOPPING_AT.exec(b.text)?.[1]?.replace(TLD, "").trim();
+    const named = (SHOPPING_AT.exec(b.text) ?? JAPANESE_SHOP.exec(b.text))?.[1]?.replace(TLD, "")
+      .trim();
     if (named) return named;
   }
   const domain = address?.split("@")[1]?.split(".").slice(-2, -1)[0];
@@ -62,14 +66,6 @@ function printed(letter: Letter, cents: number | undefined, prefer?: Money): str
   }
   return undefined;
 }
-
-const CARRIER_NAMES: [RegExp, CarrierKey][] = [
-  [/dhl express/i, "dhl-express"],
-  [/\bdhl\b/i, "dhl"],
-  [/\bups\b/i, "ups"],
-  [/fedex|federal express/i, "fedex"],
-  [/usps|postal service/i, "usps"],
-];
 
 function markupItems(m: MarkupOrder): MarkupItem[] {
   return m.items.length > 0 ? m.items : m.deliveries.flatMap((d) => d.items);
@@ -97,7 +93,7 @@ function fromMarkup(m: MarkupOrder, s: Sources): Partial<MessageFields> {
     out.trackingNumber = detection.valid
       ? detection.trackingNumber
       : delivery.trackingNumber.replace(/\s/g, "");
-    const named = CARRIER_NAMES.find(([re]) => re.test(delivery.carrierName ?? ""))?.[1];
+    const named = ourCarrierNamed(delivery.carrierName ?? "");
     const carrier = detection.valid ? detection.carrier : named;
     if (carrier) out.carrier = carrier;
   }

@@ -15,7 +15,7 @@ import { stripForwardPrefix, unwrapForward } from "./forward.ts";
 import { type Letter, letterOf } from "./letter.ts";
 import { readMarkup } from "./markup.ts";
 import { parseMime } from "./mime.ts";
-import { merge, type Sources } from "./merge.ts";
+import { merge, type Sources, storeFromSender } from "./merge.ts";
 import { evidence, type FieldEvidence } from "./evidence.ts";
 import { nonOrderWording, type Phase, readPhase, statusScope } from "./signals.ts";
 import { type BuiltInTemplate, matchBuiltIn, subjectRule } from "./templates.ts";
@@ -122,6 +122,27 @@ function ownEvidence(generic: Extracted, fields: MessageFields, hasMarkup: boole
     generic.items.some((i) => i.price !== undefined);
 }
 
+/**
+ * `Your order has shipped: Boss DS-1W Distortion`: what a subject names after a status phrase
+ * and a colon, when that is a name (no order number, no further status, not a sentence).
+ */
+/** `Your package`, `We've got news`: words of a message about an order, not of a product. */
+const GENERIC_WORDS =
+  /\b(?:your|you|we|we've|our|us|has|have|is|are|was|package|parcel|shipment|delivery|purchase|items?|votre|vos|ton|tu|tus|su|sus|seu|sua|dein|deine|ihr|ihre|je|jouw|uw|din|dit|ditt|dine|dina)\b|荷物|注文/;
+
+function itemInSubject(subject: string): string | undefined {
+  const m = /^([^:]{3,60}):\s+(.{3,120})$/.exec(subject);
+  if (!m || readPhase([foldForMatch(m[1])]) === undefined) return undefined;
+  const name = m[2].replace(/^["“'](.*)["”']$/, "$1").trim();
+  const folded = foldForMatch(name);
+  if (
+    /\d{4,}|#|\border\b/.test(folded) || readPhase([folded]) !== undefined ||
+    GENERIC_WORDS.test(folded) ||
+    /[.!?]$/.test(name) || name.split(/\s+/).length > 14
+  ) return undefined;
+  return name;
+}
+
 function signalsOf(phase: Phase | undefined): StatusSignals {
   if (phase === "canceled") return { canceled: true };
   if (phase === "delivered") return { delivered: true };
@@ -179,6 +200,14 @@ function readLetter(
     customId: custom?.id,
   };
   const { fields, evidence, template, hasMarkup } = merge(sources);
+  // A forward whose header block was not found: its sender is the person who forwarded it, so
+  // the store is what the body names (`Thanks for shopping at X`), never the person's name.
+  if (subject !== letter.subject.trim() && evidence.store?.kind === "generic") {
+    const named = storeFromSender(undefined, undefined, letter.blocks);
+    if (named) fields.store = named;
+    else delete fields.store;
+    if (!named) delete evidence.store;
+  }
   markLearned(evidence, customRead);
   // A learned template reads fields like a template, but is no proof the mail is an order.
   const hand = customRead.handWritten;
@@ -230,7 +259,8 @@ function readLetter(
   // A mail that names no item is summarised by its subject, and says so; a subject that only
   // says what happened (`Bedankt voor je bestelling (982…)`) names no item: the order number does.
   const notice = subject && readPhase([foldForMatch(subject)]) !== undefined && fields.orderNumber;
-  const itemSummary = fields.itemSummary ??
+  const named = fields.itemSummary ? undefined : itemInSubject(subject);
+  const itemSummary = fields.itemSummary ?? named ??
     clip(notice ? `Order ${fields.orderNumber}` : subject || "Order", 200);
   // The order is dated by the message's own date (the forwarded message's for a forward),
   // not by when it was read: a 30-day backfill puts each order on its own day.
@@ -241,7 +271,10 @@ function readLetter(
     ...(written && !fields.receivedAt ? { receivedAt: written } : {}),
   };
   if (!fields.itemSummary) {
-    evidence.itemSummary = { kind: "generic", anchor: notice ? "order number" : "subject" };
+    evidence.itemSummary = {
+      kind: "generic",
+      anchor: named ? "subject" : notice ? "order number" : "subject",
+    };
   }
   // Dated by the message's `Date:` header (the forwarded message's for a forward).
   if (written && !fields.receivedAt) evidence.receivedAt = { kind: "generic", anchor: "Date" };

@@ -18,6 +18,7 @@ import { foldKeepingOffsets } from "../text.ts";
 import type { Block } from "./html.ts";
 import { labelledValues } from "./labels.ts";
 import { type Evidence, evidence, fromLabel } from "./evidence.ts";
+import { carrierUnderLabel, namesOnlyOtherCarriers } from "./carrier_names.ts";
 import { isCarrierUrl, isOpaqueTracker, trackingNumbersInUrl, unwrapLink } from "./links.ts";
 
 export interface Tracking {
@@ -28,6 +29,8 @@ export interface Tracking {
   trackingEvidence?: Evidence;
 }
 
+/** Shapes only one carrier prints (`1Z…`, a US S10 number): they name it whatever the mail says. */
+const OWN_SHAPES: ReadonlySet<TrackingForm> = new Set(["ups-1z", "usps-s10"]);
 /** Formats a random number of the right length passes often enough to need more evidence. */
 const WEAK_FORMS: ReadonlySet<TrackingForm> = new Set([
   "fedex-express-12",
@@ -50,6 +53,9 @@ const LABEL_OPENER =
  * says nothing of its carrier (its number may have a DHL shape): no carrier rather than a guess.
  */
 export function namesOtherCarrier(label: string): boolean {
+  // `日本郵便の追跡番号`: the carrier's name, then `の`, opens a Japanese label.
+  const owner = /^(\S{1,12})の(?:追跡|お問)/u.exec(label.trim())?.[1];
+  if (owner) return !CARRIER_WORDS.test(foldKeepingOffsets(owner));
   const first = /^([a-z]+) (?:parcel|package|consignment|tracking)\b/.exec(
     foldKeepingOffsets(label).trim(),
   )?.[1];
@@ -95,7 +101,7 @@ const OTHER_CARRIER_NUMBER = /^[#:\s]*([A-Z0-9]{2,30}(?:[ -][A-Z0-9]{2,30}){0,7}
  * sentence: `Tu envío XK7Q…B ha sido entregado`, `Your parcel 3SABCD… is on its way`.
  */
 const PARCEL_IN_SENTENCE =
-  /(?<!\p{L})(?:envio|spedizione|colis|sendung|paket|zending|pakket|shipment|parcel|package)\s+(?:n[°º.o]*\s*)?([a-z0-9]{10,34})(?![\p{L}\p{N}])/gu;
+  /(?<!\p{L})(?:envio|spedizione|colis|sendung|paket|zending|pakket|shipment|parcel|package|objeto|encomenda|pacote|pakke|forsendelse|forsandelse|sandning|lahetys)\s+(?:n[°º.o]*\s*)?([a-z0-9]{10,34})(?![\p{L}\p{N}])/gu;
 
 /** Whether a colon stands right before the value in the text (`… Trace-code is: 3S…`). */
 function handedByColon(text: string, value: string): boolean {
@@ -113,7 +119,16 @@ function normalisedOrder(orderNumber?: string): string | undefined {
  * Reads the tracking facts of a block list. `orderNumber` is never taken as a tracking number;
  * `subject` (the mail's) vouches for a number a sentence names without a label.
  */
-export function findTracking(blocks: Block[], orderNumber?: string, subject = ""): Tracking {
+export function findTracking(
+  blocks: Block[],
+  orderNumber?: string,
+  subject = "",
+  sender = "",
+): Tracking {
+  // The mail's own words for its carrier: a carrier's notice names it only as its sender.
+  const heading = `${subject} ${sender}`;
+  let others: boolean | undefined;
+  const onlyOtherCarriers = () => others ??= namesOnlyOtherCarriers(blocks, heading);
   const order = normalisedOrder(orderNumber);
   const isOrder = (n: string) => order !== undefined && n.replace(/-/g, "") === order;
   const links = blocks.flatMap((b) => b.links).slice(0, MAX_LINKS).map((l) => ({
@@ -161,7 +176,8 @@ export function findTracking(blocks: Block[], orderNumber?: string, subject = ""
       if (d.valid) {
         const other = namesOtherCarrier(labelled.label) || carrierLabelNamesOther(blocks) ||
           // A shape one random number in ten passes names its carrier only with the mail's word.
-          (WEAK_FORMS.has(d.form) && !namesCarrier(blocks, links, d.carrier));
+          (WEAK_FORMS.has(d.form) &&
+            (!namesCarrier(blocks, links, d.carrier) || onlyOtherCarriers()));
         found = { trackingNumber: d.trackingNumber, ...(other ? {} : { carrier: d.carrier }) };
         how = fromLabel(labelled);
       }
@@ -233,8 +249,21 @@ export function findTracking(blocks: Block[], orderNumber?: string, subject = ""
       }
     }
   }
+  // A number read by its shape alone (a GS1 or SSCC number many posts use), in a mail that names
+  // only carriers we do not look up (`PostNord`, `佐川急便`): no carrier rather than the shape's.
+  if (
+    found?.carrier && "form" in found && !OWN_SHAPES.has(found.form as TrackingForm) &&
+    onlyOtherCarriers()
+  ) {
+    found = { trackingNumber: found.trackingNumber };
+  }
+  // A number whose shape names no carrier of ours, under a `Carrier` label naming one: that one.
+  const labelled = found && !found.carrier && !onlyOtherCarriers()
+    ? carrierUnderLabel(blocks)
+    : undefined;
   return {
     ...found,
+    ...(labelled ? { carrier: labelled } : {}),
     ...(how ? { trackingEvidence: how } : {}),
     ...trackingPage(links, found?.trackingNumber),
   };

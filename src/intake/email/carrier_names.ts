@@ -1,0 +1,58 @@
+/**
+ * Carrier names. Ours, by the names mails print (`DHL Express`, `United States Postal Service`),
+ * and carriers the service does not look up, by the names mails print (Japanese, Nordic, Latin
+ * American, European posts and couriers). A mail that names one of them and none of ours gets
+ * no carrier for a number whose shape only resembles one of ours (a 12-digit Sagawa or Yamato
+ * number passes FedEx's check one time in ten): a blank rather than a guess.
+ */
+import type { CarrierKey } from "../../domain/tracking/carriers.ts";
+import { foldKeepingOffsets } from "../text.ts";
+import type { Block } from "./html.ts";
+import { labelledValues } from "./labels.ts";
+
+const CARRIER_NAMES: [RegExp, CarrierKey][] = [
+  [/dhl express/i, "dhl-express"],
+  [/\bdhl\b/i, "dhl"],
+  [/\bups\b/i, "ups"],
+  [/fedex|federal express/i, "fedex"],
+  [/usps|postal service/i, "usps"],
+];
+
+/** The carrier of ours a name is (`USPS`, `DHL Express`), if it is one. */
+export function ourCarrierNamed(name: string): CarrierKey | undefined {
+  return CARRIER_NAMES.find(([re]) => re.test(name))?.[1];
+}
+
+/**
+ * The carrier of ours a `Carrier` label names (`Carrier` / `USPS`, `Transportista: DHL Express`):
+ * the mail's own word for a number whose shape our detection does not know.
+ */
+export function carrierUnderLabel(blocks: Block[]): CarrierKey | undefined {
+  const named = labelledValues(
+    blocks,
+    "carrier",
+    (raw) => raw.trim().length <= 40 && ourCarrierNamed(raw) ? raw : null,
+    { max: 1, sentences: false },
+  )[0];
+  return named ? ourCarrierNamed(named.value) : undefined;
+}
+
+const OTHER_CARRIERS = new RegExp(
+  String
+    .raw`\b(?:postnord|gls|(?:med|with|via|posten) bring|bring (?:express|parcels|logistics)|dao ?(?:365|express)|budbee|instabox|posti|correios|sedex|jadlog|loggi|estafeta|99 ?minutos|correo argentino|andreani|chilexpress|servientrega|royal mail|parcelforce|evri|hermes|yodel|postnl|colissimo|chronopost|mondial relay|dpd|correos|seur|mrw|brt|poste italiane|sda express|inpost|canada post|postes canada|purolator|australia post|cainiao|sagawa|yamato|japan post)\b` +
+    "|佐川急便|ヤマト運輸|クロネコ|日本郵便|ゆうパック|ゆうパケット|西濃運輸|福山通運|宅急便",
+);
+const OUR_CARRIERS =
+  /\b(?:ups|fedex|federal express|usps|postal service|dhl|dhl express|deutsche post)\b/;
+const MAX_BLOCKS = 200;
+
+/** Whether the mail names a carrier we do not look up and none that we do. */
+export function namesOnlyOtherCarriers(blocks: Block[], subject = ""): boolean {
+  let other = OTHER_CARRIERS.test(foldKeepingOffsets(subject));
+  for (const b of blocks.slice(0, MAX_BLOCKS)) {
+    const folded = foldKeepingOffsets(b.text);
+    if (OUR_CARRIERS.test(folded)) return false;
+    if (!other && OTHER_CARRIERS.test(folded)) other = true;
+  }
+  return other;
+}
