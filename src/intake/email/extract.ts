@@ -86,14 +86,24 @@ const ORDER_IN_SENTENCE =
 const NUMBER_LATER =
   /\b(?:order|bestellung|commande|pedido|ordine|bestelling)\b[^.!?:]{0,40}?\(?\b(?:number|nummer|numero|nr\.?|no\.?|n°)\s*:\s*#?([a-z0-9][a-z0-9-]{2,40}[a-z0-9])/;
 
-export function orderNumberInSentence(text: string): string | null {
+/**
+ * The number a sentence names under its own label after the order (`Bestellung bei X (Number:
+ * 10482)`): a labelled value, as good as one on its own line.
+ */
+function orderNumberNamedLater(text: string): { value: string; label: string } | null {
   const folded = foldKeepingOffsets(text);
   const later = NUMBER_LATER.exec(folded);
-  if (later) {
-    const start = later.index + later[0].length - later[1].length;
-    const value = acceptOrderNumber(text.slice(start, start + later[1].length + 1));
-    if (value) return value;
-  }
+  if (!later) return null;
+  const start = later.index + later[0].length - later[1].length;
+  const value = acceptOrderNumber(text.slice(start, start + later[1].length + 1));
+  const label = text.slice(later.index, start).replace(/[\s:#(]+$/, "");
+  return value ? { value, label } : null;
+}
+
+export function orderNumberInSentence(text: string): string | null {
+  const later = orderNumberNamedLater(text);
+  if (later) return later.value;
+  const folded = foldKeepingOffsets(text);
   for (const m of folded.matchAll(ORDER_IN_SENTENCE)) {
     const start = m.index! + m[0].length - m[1].length;
     const value = acceptOrderNumber(text.slice(start, start + m[1].length + 1));
@@ -144,6 +154,14 @@ function findOrderNumber(letter: Letter): OrderNumber {
     };
   }
   for (const b of letter.blocks.slice(0, 200)) {
+    const later = orderNumberNamedLater(b.text);
+    if (later) {
+      return {
+        orderNumber: later.value,
+        orderNumberFrom: "label",
+        how: evidence("label", later.label),
+      };
+    }
     const value = orderNumberInSentence(b.text);
     if (value) {
       return { orderNumber: value, orderNumberFrom: "sentence", how: evidence("generic", b.text) };

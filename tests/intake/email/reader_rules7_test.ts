@@ -1,0 +1,63 @@
+/**
+ * General rules of the readers from the seventh unseen set (issue 22): status wording with an
+ * adverb or as a noun phrase in more languages, totals labelled as what is payable, an order's
+ * number named under its own label after the order in a sentence.
+ */
+import { equal } from "node:assert/strict";
+import { readEmail } from "../../../src/intake/email/read.ts";
+import { readPhase } from "../../../src/intake/email/signals.ts";
+import { foldForMatch } from "../../../src/intake/text.ts";
+import { isLabel } from "../../../src/intake/email/labels.ts";
+import { bytes, mail, NOW } from "./mail.ts";
+
+const phase = (text: string) => readPhase([foldForMatch(text)]);
+
+Deno.test("an order said to be placed with an adverb, or confirmed as a noun phrase, is ordered", () => {
+  for (
+    const text of [
+      "Your order has been successfully placed",
+      "Your order was successfully placed.",
+      "Confirmation de votre commande 55012",
+      "Bestätigung Ihrer Bestellung",
+      "Conferma dell'ordine 4410",
+      "Bevestiging van je bestelling",
+      "Orderbevestiging 88120",
+    ]
+  ) equal(phase(text), "confirmed", text);
+  // Shipping wording still wins over it.
+  equal(phase("Your order has been successfully placed and has shipped"), "shipped");
+});
+
+Deno.test("what is payable is the total", () => {
+  for (const label of ["Amount Payable", "Total payable", "Total due"]) {
+    equal(isLabel(label, "total"), true, label);
+  }
+});
+
+Deno.test("an order number under its own label after the order in a sentence is label evidence", async () => {
+  const text = [
+    "Guten Tag,",
+    "",
+    "der Status Ihrer Bestellung bei Beispielhaus (Number: 30518) wurde aktualisiert.",
+    "",
+    "Neuer Lieferstatus: Versandt",
+  ].join("\r\n");
+  const read = await readEmail(
+    bytes(mail({ from: "Beispielhaus <shop@beispielhaus.example>", subject: "Neuigkeiten", text })),
+    { now: NOW },
+  );
+  equal(read.reading.kind, "order", JSON.stringify(read.reading));
+  equal(read.reading.kind === "order" && read.reading.fields.orderNumber, "30518");
+  equal(read.evidence?.orderNumber?.kind, "label");
+  equal(read.signals.shipped, true);
+  // Without a status that moves the order, such a mail is no order on its own.
+  const quiet = await readEmail(
+    bytes(mail({
+      from: "Beispielhaus <shop@beispielhaus.example>",
+      subject: "Neuigkeiten",
+      text: "Guten Tag, Ihre Bestellung bei Beispielhaus (Number: 30518) hat eine Notiz.",
+    })),
+    { now: NOW },
+  );
+  equal(quiet.reading.kind, "unreadable");
+});
