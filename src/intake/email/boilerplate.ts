@@ -19,7 +19,7 @@ const LEGAL =
   /(?:©|\(c\) ?\d{4}|all rights reserved|unsubscribe|privacy|terms (?:of|and)|registered (?:in|office)|company (?:no|number)|vat (?:no|number|reg)|impressum|datenschutz|abmelden|mentions legales|desinscri|se desabonner|aviso legal|darse de baja|uitschrijven|disiscriv|wypisz sie|polityka prywatnosci|you (?:are )?receiv(?:e|ed|ing) this (?:e-?mail|message)|do not reply|this (?:e-?mail|message) was sent)/;
 /** Identifier labels that are not order fields but are never item names either. */
 const OTHER_IDS =
-  /^(?:(?:member|customer|account|client|membership|loyalty|rewards?|purchase|invoice|rechnung|facture|factura|payment|transaction|item|product|style)\b[^:]{0,20}?(?:#|no\.?|number|nr\.?|id|nummer|numero)|kunden(?:nummer|nr\.?)|mitgliedsnummer|sku|reference|ref)\s*[:#]/;
+  /^(?:(?:member|customer|account|client|membership|loyalty|rewards?|purchase|invoice|rechnung|facture|factura|payment|transaction|item|product|style)\b[^:]{0,20}?(?:#|no\.?|number|nr\.?|id|nummer|numero)|kunden(?:nummer|nr\.?)|mitgliedsnummer|sku|reference|ref)\s*[:#]|^[^\s:]{0,8}(?:番号|コード|品番|型番|id)\s*:/;
 const WEEKDAY =
   /(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|(?:mon|diens|mitt|donners|frei|sams|sonn)tag|mittwoch|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miercoles|jueves|viernes|sabado|domingo|lunedi|martedi|mercoledi|giovedi|venerdi|sabato|domenica|(?:maan|dins|woens|donder|vrij|zater|zon)dag/
     .source;

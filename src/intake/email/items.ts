@@ -31,7 +31,7 @@ const NOT_PRODUCT_IMAGE =
 const ATTRIBUTE_KEY =
   /^(?:size|qty|quantity|colou?r|price|unit price|sku|style(?: id| no\.?)?|condition|seller|sold by|status|item(?: #| no\.?)?|art(?:ikel)?-?nr\.?|farbe|grosse|gr\.|menge|anzahl|taille|pointure|coloris|couleur|quantite|prix|talla|cantidad|precio|order\b.*|tracking\b.*|shipping\b.*|delivery\b.*|carrier|total|subtotal|tax|entry\b.*|rate this item|your bid|lowest ask|highest bid|ship to|vendu par|variant|model|width|fit|material|lieferung|versand|livraison|envio|entrega|arrives?\b.*|delivers?\b.*|estimated\b.*|expected\b.*|date|placed\b.*|payment|zahlung|paiement|pago|ilosc|rozmiar|kolor|cena|dostawa|wysylka|platnosc|data)$/;
 const ITEM_HEADERS =
-  /^(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung|produkt|nazwa produktu|towar|prodotto|articolo|descrizione|omschrijving|artikelnaam)$/;
+  /^(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung|produkt|nazwa produktu|towar|prodotto|articolo|descrizione|omschrijving|artikelnaam|nome (?:del )?(?:prodotto|articolo)|productnaam|nom de l'article|nombre del articulo)$/;
 const TOTAL_ROW =
   /^(?:sub-?total|total|zwischensumme|gesamt|versand|shipping|delivery|livraison|envio|tax|sales tax|mwst|tva|iva|discount|rabatt|remise|descuento|payment|zahlung|sous-total|frais|gastos|subtotaal|totaal|verzendkosten|subtotale|totale|spese di spedizione|razem|suma|dostawa|wysylka|do zaplaty|lacznie|小計|合計|送料|消費税|商品合計|ご請求|お支払)/;
 const ITEMS_LABEL =
@@ -74,6 +74,10 @@ function readsAsName(text: string): boolean {
   return true;
 }
 
+/** A word of letters and figures mixed (`WH-1000XM6`, `GR2`), or a part in brackets. */
+const MODEL_OR_VARIANT = /(?:^|\s)(?=[\w-]*\p{L})(?=[\w-]*\d)[\p{L}\d][\w-]*|[(（][^()（）]+[)）]/u;
+/** One word of katakana (with its long-vowel mark and middle dot). */
+const KATAKANA_WORD = /^[\p{Script=Katakana}ー・]{2,16}$/u;
 const capitalsOnly = (text: string) => /\p{Lu}.*\p{Lu}/u.test(text) && !/\p{Ll}/u.test(text);
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
@@ -83,6 +87,14 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
  */
 function isBrandLine(line: Block, next: Block, isName: NameTest): boolean {
   if (words(line.text) > 3 || !next.text || !isName(next)) return false;
+  // A model number or a bracketed variant (`Sony WH-1000XM6 (Black)`) names a product, not a
+  // maker: the longer line under it is its description.
+  if (MODEL_OR_VARIANT.test(line.text) && !capitalsOnly(line.text)) return false;
+  // A maker written in katakana alone over a name in Latin letters or figures
+  // (`ニューバランス` / `CM996 GR2`): Japanese writes no spaces to count words by.
+  if (KATAKANA_WORD.test(line.text) && /[A-Za-z0-9]/.test(next.text)) {
+    return !attributeKind(foldKeepingOffsets(next.text)) && !moneyValue(next.text);
+  }
   // The next cell of the same row is another column (a size, a price), not the name.
   if (line.cell && next.cell && sameRow(line, next) && line.cell.col !== next.cell.col) {
     return false;
@@ -264,7 +276,13 @@ const VALUE_LABELS: LabelField[] = ["estimatedDelivery", "trackingNumber", "carr
  */
 function valueOfLabel(blocks: Block[], i: number): boolean {
   for (let k = i - 1; k >= Math.max(0, i - 2); k--) {
-    if (blocks[k].text) return VALUE_LABELS.some((field) => isLabel(blocks[k].text, field));
+    const text = blocks[k].text;
+    if (!text) continue;
+    if (VALUE_LABELS.some((field) => isLabel(text, field))) return true;
+    // Any short label closed by a colon (`Metodo di pagamento:` / `PayPal`), unless it heads
+    // the items.
+    return text.length <= 40 && text.endsWith(":") &&
+      !ITEMS_LABEL.test(foldKeepingOffsets(text)) && !isLabel(text, "item");
   }
   return false;
 }

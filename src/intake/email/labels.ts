@@ -50,7 +50,7 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|track ?(?:&|en) ?trace(?:[ -]?code)?|trackingcode|zendingnummer|(?:numero|codice) (?:di )?(?:tracciamento|tracking|spedizione)` +
     String.raw`|(?:numer|nr\.?) (?:przesylki|paczki|sledzenia|listu przewozowego)` +
-    "|お問い?合わ?せ(?:伝票)?番号|追跡番号|(?:配送)?伝票番号",
+    "|お問い?合わ?せ(?:伝票|送り状)?番号|追跡番号|(?:配送)?伝票番号|送り状番号",
   carrier: String
     .raw`carrier|shipped (?:by|via|with)|shipping carrier|courier|shipment provider|provider` +
     String
@@ -67,11 +67,11 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|totaal(?:bedrag)?|te betalen|totale(?: ordine| complessivo| pagato)?|importo totale` +
     String.raw`|razem(?: do zaplaty)?|do zaplaty|kwota do zaplaty|lacznie|suma zamowienia` +
-    "|ご?請求(?:金)?額|お支払い?(?:金額)?(?:合計)?|(?:注文)?合計(?:金額)?",
+    "|ご?請求(?:金)?額(?:合計)?|お支払い?(?:金額)?(?:合計)?|(?:注文)?合計(?:金額)?",
   subtotal: String
     .raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total|subtotaal|subtotale|wartosc produktow|小計`,
   quantity: String
-    .raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|ilosc|数量|個数`,
+    .raw`quantity|qty|menge|anzahl|quantite|qte|qta|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|ilosc|数量|個数`,
   size: String
     .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|rozmiar|サイズ`,
   // `Precio del producto`, `Price of the item` first: a shorter label would take `del …` as value.

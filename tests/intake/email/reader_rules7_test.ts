@@ -8,7 +8,9 @@ import { readEmail } from "../../../src/intake/email/read.ts";
 import { readPhase } from "../../../src/intake/email/signals.ts";
 import { foldForMatch } from "../../../src/intake/text.ts";
 import { isLabel } from "../../../src/intake/email/labels.ts";
-import { bytes, mail, NOW } from "./mail.ts";
+import { isBoilerplate } from "../../../src/intake/email/boilerplate.ts";
+import { findItems } from "../../../src/intake/email/items.ts";
+import { bytes, mail, NOW, textBlock as block } from "./mail.ts";
 
 const phase = (text: string) => readPhase([foldForMatch(text)]);
 
@@ -60,4 +62,47 @@ Deno.test("an order number under its own label after the order in a sentence is 
     { now: NOW },
   );
   equal(quiet.reading.kind, "unreadable");
+});
+
+Deno.test("a model number or a bracketed variant is a product line, never a brand line", () => {
+  const items = findItems([
+    block("Product"),
+    block("Sony X-900ZR (Silver)"),
+    block("Portable speaker with a long battery and a carry strap"),
+    block("Qty: 1"),
+  ], []);
+  equal(items[0]?.name, "Sony X-900ZR (Silver)");
+  // A maker in one short line over a longer name is still a brand line.
+  equal(
+    findItems(
+      [block("Northwind"), block("Merino Trail Crew Socks Twin Pack"), block("Qty: 2")],
+      [],
+    )[0]
+      ?.name,
+    "Merino Trail Crew Socks Twin Pack",
+  );
+  // A maker in katakana alone over a name in Latin letters.
+  equal(
+    findItems([block("リバーウォーク"), block("GX200 Trail"), block("数量:1")], [])[0]?.name,
+    "GX200 Trail",
+  );
+});
+
+Deno.test("identifier lines in Japanese are never the item; billed totals and waybill labels", () => {
+  for (const text of ["商品番号 :2G-0418-07", "品番:AB-12", "商品コード:4901234", "会員ID:123"]) {
+    equal(isBoilerplate(block(text)), true, text);
+  }
+  equal(isBoilerplate(block("八女玉露 詰め合わせ")), false);
+  equal(isLabel("ご請求金額合計", "total"), true);
+  equal(isLabel("お問い合わせ送り状番号", "trackingNumber"), true);
+  equal(isLabel("Qtà", "quantity"), true);
+});
+
+Deno.test("the value of a short label closed by a colon is no item", () => {
+  const items = findItems([
+    block("Metodo di pagamento:"),
+    block("PayPal"),
+    block("Quantità: 1"),
+  ], []);
+  equal(items.length, 0);
 });
