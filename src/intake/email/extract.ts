@@ -170,8 +170,17 @@ function findOrderNumber(letter: Letter): OrderNumber {
   return {};
 }
 
+/** `30,90 € (dont 5,15 € TVA)`: a note in brackets after the total, read past. */
+const NOTE_AFTER = /\s*\([^()]{1,60}\)\s*$/;
+
+function totalValue(raw: string): string | null {
+  if (moneyValue(raw)) return raw;
+  const bare = raw.replace(NOTE_AFTER, "");
+  return bare !== raw && moneyValue(bare) ? bare : null;
+}
+
 function findTotal(blocks: Block[]): { money: Money; how: Evidence } | undefined {
-  const found = labelledValues(blocks, "total", (raw) => moneyValue(raw) ? raw : null, { max: 20 })
+  const found = labelledValues(blocks, "total", totalValue, { max: 20 })
     .filter((l) =>
       l.shape !== "column" &&
       !SUBTOTAL.test(foldKeepingOffsets(blocks[labelBlock(blocks, l.block, l.shape)].text))
@@ -277,6 +286,25 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
       priceHow = fromLabel(labelled);
     }
   }
+  // A quantity column whose cell the item's own reading did not reach (the name in a table of
+  // its own inside the row): the count under the one `Qty` header of a single-item order.
+  let quantity = single?.quantity;
+  let quantityHow = single?.how?.quantity ?? single?.evidence;
+  if (single && quantity === undefined) {
+    const column = labelledValues(
+      blocks,
+      "quantity",
+      (raw) => /^\d{1,3}$/.test(raw.trim()) && Number(raw) >= 1 ? raw.trim() : null,
+      {
+        max: 2,
+        sentences: false,
+      },
+    ).filter((l) => l.shape === "column");
+    if (column.length === 1) {
+      quantity = Number(column[0].value);
+      quantityHow = fromLabel(column[0]);
+    }
+  }
   // The mail's own day; a mail without a readable date is taken as written when it is read.
   const anchor = headerDay(letter.date) ?? parseDay(letter.date ?? "") ??
     headerDay(now === undefined ? undefined : new Date(now).toUTCString()) ?? undefined;
@@ -295,7 +323,7 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
     ...(items.length > 0 ? { itemSummary: itemSummary(items) } : {}),
     ...(total ? { total } : {}),
     ...(price ? { price } : {}),
-    ...(single?.quantity ? { quantity: single.quantity } : {}),
+    ...(quantity ? { quantity } : {}),
     ...(single?.size ? { size: single.size } : {}),
     ...(items[0]?.image ? { imageUrl: items[0].image } : {}),
     ...(deliveryDay ? { estimatedDelivery: deliveryDay.value } : {}),
@@ -307,7 +335,7 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
       trackingUrl: tracking.trackingUrl ? evidence("generic", "link") : undefined,
       total: found?.how,
       price: price ? priceHow : undefined,
-      quantity: single?.quantity ? single.how?.quantity ?? single.evidence : undefined,
+      quantity: quantity ? quantityHow : undefined,
       size: single?.size ? single.how?.size ?? single.evidence : undefined,
       imageUrl: items[0]?.image ? evidence("generic", "product image") : undefined,
       estimatedDelivery: deliveryDay?.how,

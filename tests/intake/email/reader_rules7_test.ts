@@ -3,13 +3,15 @@
  * adverb or as a noun phrase in more languages, totals labelled as what is payable, an order's
  * number named under its own label after the order in a sentence.
  */
-import { equal } from "node:assert/strict";
+import { deepEqual, equal } from "node:assert/strict";
 import { readEmail } from "../../../src/intake/email/read.ts";
 import { readPhase } from "../../../src/intake/email/signals.ts";
 import { foldForMatch } from "../../../src/intake/text.ts";
 import { isLabel } from "../../../src/intake/email/labels.ts";
 import { isBoilerplate } from "../../../src/intake/email/boilerplate.ts";
 import { findItems } from "../../../src/intake/email/items.ts";
+import { parseDay } from "../../../src/intake/email/dates.ts";
+import { isHeaderLine } from "../../../src/intake/email/items_text_table.ts";
 import { bytes, mail, NOW, textBlock as block } from "./mail.ts";
 
 const phase = (text: string) => readPhase([foldForMatch(text)]);
@@ -105,4 +107,48 @@ Deno.test("the value of a short label closed by a colon is no item", () => {
     block("Quantità: 1"),
   ], []);
   equal(items.length, 0);
+});
+
+Deno.test("a time window names one day; a span of days stays a range", () => {
+  const anchor = { year: 2026, month: 11, day: 24 };
+  const day = (text: string) => parseDay(text, { anchor });
+  deepEqual(day("Samstag, 28.11.2026, 10:00 - 12:00 Uhr"), { year: 2026, month: 11, day: 28 });
+  deepEqual(day("Donderdag 26 november tussen 18:00 en 19:00"), { year: 2026, month: 11, day: 26 });
+  deepEqual(day("Fri, Nov 27 between 9am and 1pm"), { year: 2026, month: 11, day: 27 });
+  deepEqual(day("jeudi 26 novembre entre 9h et 13h"), { year: 2026, month: 11, day: 26 });
+  equal(day("Nov 10-12"), null);
+  equal(day("10.11 - 12.11.2026"), null);
+  equal(day("Thu, Nov 26 - Mon, Nov 30"), null);
+});
+
+Deno.test("a text table whose count column leads", () => {
+  equal(isHeaderLine("Menge Artikel Preis"), true);
+  equal(isHeaderLine("Qty Product Price"), true);
+  const items = findItems([
+    block("Qty Product Price"),
+    block("2 Oat Crunch Granola 500g $9.98"),
+    block("1 Cold Brew Concentrate $7.49"),
+    block("Subtotal $17.47"),
+  ], []);
+  deepEqual(items.map((i) => [i.name, i.quantity]), [
+    ["Oat Crunch Granola 500g", 2],
+    ["Cold Brew Concentrate", 1],
+  ]);
+});
+
+Deno.test("a name cell, then a count cell and a price cell in its row, is an item", () => {
+  const cell = (text: string, col: number) => block(text, { cell: { table: 1, row: 0, col } });
+  const items = findItems([
+    cell("Linden Hand Cream", 0),
+    cell("75 ml", 0),
+    cell("2x", 1),
+    cell("€ 9,90", 2),
+  ], []);
+  equal(items[0]?.name, "Linden Hand Cream");
+  equal(items[0]?.quantity, 2);
+  // Something other than a count between the name and the price: no item from this rule.
+  equal(
+    findItems([cell("Linden Hand Cream", 0), cell("Gift wrap", 1), cell("€ 9,90", 2)], []).length,
+    0,
+  );
 });
