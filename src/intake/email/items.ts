@@ -206,15 +206,20 @@ function tableItems(blocks: Block[], isName: NameTest): Item[] {
   let tries = 0;
   for (let h = 0; h < blocks.length && items.length === 0 && tries < MAX_HEADER_TRIES; h++) {
     const head = blocks[h];
-    if (!head.cell || !ITEM_HEADERS.test(foldKeepingOffsets(head.text).replace(/[:.]$/, ""))) {
-      continue;
-    }
+    const folded = head.cell ? foldKeepingOffsets(head.text).replace(/[:.]$/, "") : "";
+    // A column headed like an item list (`In this parcel | Qty`) is an item column too, when a
+    // column of its row is headed by a detail.
+    const listHead = !ITEM_HEADERS.test(folded) && ITEMS_LABEL.test(folded);
+    if (!head.cell || !(listHead || ITEM_HEADERS.test(folded))) continue;
     tries++;
     const headers = blocks.filter((b) => b.cell && sameRow(b, head));
     if (headers.length < 2) continue;
     const column = (field: "quantity" | "size" | "price") =>
       headers.find((b) => isLabel(b.text, field))?.cell?.col;
     const [qtyCol, sizeCol, priceCol] = [column("quantity"), column("size"), column("price")];
+    if (listHead && qtyCol === undefined && sizeCol === undefined && priceCol === undefined) {
+      continue;
+    }
     const table = head.cell.table;
     let row = head.cell.row + 1;
     for (let guard = 0; guard < MAX_ITEMS; guard++, row++) {
@@ -360,7 +365,9 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
  * item table, then plain lists. `storeNames` keeps logos (alt text = the store) out.
  */
 export function findItems(all: Block[], storeNames: string[], subject = ""): Item[] {
-  const isName: NameTest = (b) => nameLike(b.text) && !isBoilerplate(b, subject);
+  // The heading of an item list (`In this parcel`, `Artikel`) is never an item itself.
+  const isName: NameTest = (b) =>
+    nameLike(b.text) && !isBoilerplate(b, subject) && !ITEMS_LABEL.test(foldKeepingOffsets(b.text));
   // Recommendations after the order ("Keep shopping for", "You may also like") are not items.
   const cut = all.findIndex((b) => RECOMMENDATIONS.test(foldKeepingOffsets(b.text)));
   const blocks = cut > 0 ? all.slice(0, cut) : all;

@@ -152,3 +152,24 @@ Deno.test("a name cell, then a count cell and a price cell in its row, is an ite
     0,
   );
 });
+
+Deno.test("a subject about the order as a whole names no item: the order number summarises", async () => {
+  for (
+    const subject of [
+      "Neuigkeiten zu Ihrer Bestellung bei Beispielhaus",
+      "An update on your order #30518",
+      "Your order at Beispielhaus",
+    ]
+  ) {
+    const read = await readEmail(
+      bytes(mail({
+        from: "Beispielhaus <shop@beispielhaus.example>",
+        subject,
+        text:
+          "Ihre Bestellung bei Beispielhaus (Number: 30518) hat jetzt den Lieferstatus: Versandt.",
+      })),
+      { now: NOW },
+    );
+    equal(read.reading.kind === "order" && read.reading.fields.itemSummary, "Order 30518", subject);
+  }
+});
