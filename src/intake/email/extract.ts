@@ -214,13 +214,24 @@ function englishMonthFirst(letter: Letter): boolean {
 const DELIVERY_SENTENCE =
   /\b(?:should (?:arrive|be with you|be delivered)|will (?:arrive|be delivered|be with you)|expected to arrive|arrives|arriving|sollte (?:am|bis)|wird voraussichtlich am|devrait arriver|devrait etre livre|llegara|deberia llegar|wordt naar verwachting|dovrebbe arrivare|bezorgt (?:je|uw) (?:pakket|bestelling)|liefert (?:dein|ihr) paket|livrera votre colis|entregara tu pedido|consegnera il (?:tuo )?pacco)\s+(?:on |by |le |el |am |bis |il |op )?((?:[^.!?]|(?<=\d)\.){4,40})/;
 
+/**
+ * A sentence that ends on a colon and says the parcel will come (`we komen je boodschappen
+ * brengen op:`, `We'll deliver your order on:`): the next block's one day is the delivery day.
+ */
+const DELIVERY_INTRO =
+  /\b(?:deliver|bring|arrive|liefern|bringen|zustellen|livrer|livrons|livrerons|entregar|entregaremos|consegnare|consegneremo|bezorgen|brengen|leveren)\b[^.!?]{0,30}:$/;
+
 function deliveryInSentence(
   blocks: Block[],
   anchor: Day | undefined,
   monthFirst: boolean,
 ): { value: string; how: Evidence } | undefined {
-  for (const b of blocks.slice(0, 40)) {
+  for (const [i, b] of blocks.slice(0, 40).entries()) {
     if (b.text.length > 400) continue;
+    const intro = b.text.split(" ").length >= 4 && DELIVERY_INTRO.exec(foldKeepingOffsets(b.text));
+    const next = intro ? blocks.slice(i + 1, i + 3).find((n) => n.text) : undefined;
+    const said = next && parseDay(next.text, { anchor, monthFirst });
+    if (said) return { value: dayString(said), how: evidence("generic", b.text) };
     const m = DELIVERY_SENTENCE.exec(foldKeepingOffsets(b.text));
     // A sentence, not a label line (`Arrives by Thu, May 21` in an item row is the label path's).
     if (!m || m.index === 0 || b.text.split(" ").length < 6) continue;

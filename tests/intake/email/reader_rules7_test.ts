@@ -173,3 +173,29 @@ Deno.test("a subject about the order as a whole names no item: the order number 
     equal(read.reading.kind === "order" && read.reading.fields.itemSummary, "Order 30518", subject);
   }
 });
+
+Deno.test("a sentence closing on a colon that says the order will come introduces its day", async () => {
+  const read = await readEmail(
+    bytes(mail({
+      from: "Shop <orders@shop.example>",
+      subject: "Order #77120 confirmed",
+      date: "Tue, 24 Nov 2026 10:00:00 +0000",
+      text:
+        "Thanks, your order is confirmed.\nWe will deliver your order on:\nThursday, Nov 26, 8am - 12pm\nOrder #: 77120\nFleece Blanket × 1\n$40.00",
+    })),
+    { now: NOW },
+  );
+  equal(read.reading.kind === "order" && read.reading.fields.estimatedDelivery, "2026-11-26");
+  // A colon line that is no delivery (`Order date:`) introduces nothing.
+  const dated = await readEmail(
+    bytes(mail({
+      from: "Shop <orders@shop.example>",
+      subject: "Order #77120 confirmed",
+      date: "Tue, 24 Nov 2026 10:00:00 +0000",
+      text:
+        "Thanks, your order is confirmed.\nThis is the day you placed it on:\nTuesday, Nov 24\nOrder #: 77120\nFleece Blanket × 1\n$40.00",
+    })),
+    { now: NOW },
+  );
+  equal(dated.reading.kind === "order" && dated.reading.fields.estimatedDelivery, undefined);
+});
