@@ -101,8 +101,11 @@ function orderNumberNamedLater(text: string): { value: string; label: string } |
 }
 
 export function orderNumberInSentence(text: string): string | null {
-  const later = orderNumberNamedLater(text);
-  if (later) return later.value;
+  return orderNumberNamedLater(text)?.value ?? orderNumberAfterWord(text);
+}
+
+/** `order #1001`, `Bestellung 1001`: the number right after the word for the order. */
+function orderNumberAfterWord(text: string): string | null {
   const folded = foldKeepingOffsets(text);
   for (const m of folded.matchAll(ORDER_IN_SENTENCE)) {
     const start = m.index! + m[0].length - m[1].length;
@@ -162,7 +165,7 @@ function findOrderNumber(letter: Letter): OrderNumber {
         how: evidence("label", later.label),
       };
     }
-    const value = orderNumberInSentence(b.text);
+    const value = orderNumberAfterWord(b.text);
     if (value) {
       return { orderNumber: value, orderNumberFrom: "sentence", how: evidence("generic", b.text) };
     }

@@ -48,6 +48,9 @@ export function isProductImage(image: Image, storeNames: string[]): boolean {
   return true;
 }
 
+/** Whether a text heads a list of items (`In this parcel`, `Artikel`). */
+const itemsHeading = memoByText((text: string) => ITEMS_LABEL.test(foldKeepingOffsets(text)));
+
 /** Whether a block reads as a product name (not a label, money, date or a sentence). */
 const nameLike = memoByText(readsAsName);
 
@@ -367,7 +370,7 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
 export function findItems(all: Block[], storeNames: string[], subject = ""): Item[] {
   // The heading of an item list (`In this parcel`, `Artikel`) is never an item itself.
   const isName: NameTest = (b) =>
-    nameLike(b.text) && !isBoilerplate(b, subject) && !ITEMS_LABEL.test(foldKeepingOffsets(b.text));
+    nameLike(b.text) && !isBoilerplate(b, subject) && !itemsHeading(b.text);
   // Recommendations after the order ("Keep shopping for", "You may also like") are not items.
   const cut = all.findIndex((b) => RECOMMENDATIONS.test(foldKeepingOffsets(b.text)));
   const blocks = cut > 0 ? all.slice(0, cut) : all;
