@@ -275,6 +275,10 @@ function tableItems(blocks: Block[], isName: NameTest): Item[] {
   return items;
 }
 
+/** Labels whose value is never an item: payment, shipping method, address, contact. */
+const NOT_ITEM_LABEL =
+  /\b(?:pay(?:ment|ed)?|paid|zahlung\w*|bezahl\w*|paiement|regle|pago|pagad[oa]|betaling|betaald|pagamento|pagato|method[e]?|metodo|mode|modo|wijze|versand(?:art)?|shipping|spedizione|envio|livraison|verzend\w*|address|adresse|indirizzo|direccion|adres|email|e-mail|phone|telefon\w*|telefono|telephone)\b|支払|住所|配送方法/;
+
 /** Fields whose lone label (`Delivers:`, `Carrier`) holds its value in the next block. */
 const VALUE_LABELS: LabelField[] = ["estimatedDelivery", "trackingNumber", "carrier", "total"];
 
@@ -287,10 +291,9 @@ function valueOfLabel(blocks: Block[], i: number): boolean {
     const text = blocks[k].text;
     if (!text) continue;
     if (VALUE_LABELS.some((field) => isLabel(text, field))) return true;
-    // Any short label closed by a colon (`Metodo di pagamento:` / `PayPal`), unless it heads
-    // the items.
-    return text.length <= 40 && text.endsWith(":") &&
-      !ITEMS_LABEL.test(foldKeepingOffsets(text)) && !isLabel(text, "item");
+    // A short label of payment, shipping method, address or contact closed by a colon
+    // (`Metodo di pagamento:` / `PayPal`).
+    return text.length <= 40 && text.endsWith(":") && NOT_ITEM_LABEL.test(foldKeepingOffsets(text));
   }
   return false;
 }

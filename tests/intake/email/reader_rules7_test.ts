@@ -107,6 +107,11 @@ Deno.test("the value of a short label closed by a colon is no item", () => {
     block("Quantità: 1"),
   ], []);
   equal(items.length, 0);
+  // A colon label that is no payment, address or shipping method may head the item.
+  equal(
+    findItems([block("Order summary:"), block("Merino Trail Socks"), block("Qty: 1")], [])[0]?.name,
+    "Merino Trail Socks",
+  );
 });
 
 Deno.test("a time window names one day; a span of days stays a range", () => {
