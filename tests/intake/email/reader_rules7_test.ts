@@ -12,7 +12,9 @@ import { isBoilerplate } from "../../../src/intake/email/boilerplate.ts";
 import { findItems } from "../../../src/intake/email/items.ts";
 import { parseDay } from "../../../src/intake/email/dates.ts";
 import { isHeaderLine } from "../../../src/intake/email/items_text_table.ts";
-import { bytes, mail, NOW, textBlock as block } from "./mail.ts";
+import { bytes, mail, type MailParts, NOW, textBlock as block } from "./mail.ts";
+
+const readMail = (parts: MailParts) => readEmail(bytes(mail(parts)), { now: NOW });
 
 const phase = (text: string) => readPhase([foldForMatch(text)]);
 
@@ -46,23 +48,21 @@ Deno.test("an order number under its own label after the order in a sentence is 
     "",
     "Neuer Lieferstatus: Versandt",
   ].join("\r\n");
-  const read = await readEmail(
-    bytes(mail({ from: "Beispielhaus <shop@beispielhaus.example>", subject: "Neuigkeiten", text })),
-    { now: NOW },
-  );
+  const read = await readMail({
+    from: "Beispielhaus <shop@beispielhaus.example>",
+    subject: "Neuigkeiten",
+    text,
+  });
   equal(read.reading.kind, "order", JSON.stringify(read.reading));
   equal(read.reading.kind === "order" && read.reading.fields.orderNumber, "30518");
   equal(read.evidence?.orderNumber?.kind, "label");
   equal(read.signals.shipped, true);
   // Without a status that moves the order, such a mail is no order on its own.
-  const quiet = await readEmail(
-    bytes(mail({
-      from: "Beispielhaus <shop@beispielhaus.example>",
-      subject: "Neuigkeiten",
-      text: "Guten Tag, Ihre Bestellung bei Beispielhaus (Number: 30518) hat eine Notiz.",
-    })),
-    { now: NOW },
-  );
+  const quiet = await readMail({
+    from: "Beispielhaus <shop@beispielhaus.example>",
+    subject: "Neuigkeiten",
+    text: "Guten Tag, Ihre Bestellung bei Beispielhaus (Number: 30518) hat eine Notiz.",
+  });
   equal(quiet.reading.kind, "unreadable");
 });
 
@@ -166,41 +166,32 @@ Deno.test("a subject about the order as a whole names no item: the order number 
       "Your order at Beispielhaus",
     ]
   ) {
-    const read = await readEmail(
-      bytes(mail({
-        from: "Beispielhaus <shop@beispielhaus.example>",
-        subject,
-        text:
-          "Ihre Bestellung bei Beispielhaus (Number: 30518) hat jetzt den Lieferstatus: Versandt.",
-      })),
-      { now: NOW },
-    );
+    const read = await readMail({
+      from: "Beispielhaus <shop@beispielhaus.example>",
+      subject,
+      text:
+        "Ihre Bestellung bei Beispielhaus (Number: 30518) hat jetzt den Lieferstatus: Versandt.",
+    });
     equal(read.reading.kind === "order" && read.reading.fields.itemSummary, "Order 30518", subject);
   }
 });
 
 Deno.test("a sentence closing on a colon that says the order will come introduces its day", async () => {
-  const read = await readEmail(
-    bytes(mail({
-      from: "Shop <orders@shop.example>",
-      subject: "Order #77120 confirmed",
-      date: "Tue, 24 Nov 2026 10:00:00 +0000",
-      text:
-        "Thanks, your order is confirmed.\nWe will deliver your order on:\nThursday, Nov 26, 8am - 12pm\nOrder #: 77120\nFleece Blanket × 1\n$40.00",
-    })),
-    { now: NOW },
-  );
+  const read = await readMail({
+    from: "Shop <orders@shop.example>",
+    subject: "Order #77120 confirmed",
+    date: "Tue, 24 Nov 2026 10:00:00 +0000",
+    text:
+      "Thanks, your order is confirmed.\nWe will deliver your order on:\nThursday, Nov 26, 8am - 12pm\nOrder #: 77120\nFleece Blanket × 1\n$40.00",
+  });
   equal(read.reading.kind === "order" && read.reading.fields.estimatedDelivery, "2026-11-26");
   // A colon line that is no delivery (`Order date:`) introduces nothing.
-  const dated = await readEmail(
-    bytes(mail({
-      from: "Shop <orders@shop.example>",
-      subject: "Order #77120 confirmed",
-      date: "Tue, 24 Nov 2026 10:00:00 +0000",
-      text:
-        "Thanks, your order is confirmed.\nThis is the day you placed it on:\nTuesday, Nov 24\nOrder #: 77120\nFleece Blanket × 1\n$40.00",
-    })),
-    { now: NOW },
-  );
+  const dated = await readMail({
+    from: "Shop <orders@shop.example>",
+    subject: "Order #77120 confirmed",
+    date: "Tue, 24 Nov 2026 10:00:00 +0000",
+    text:
+      "Thanks, your order is confirmed.\nThis is the day you placed it on:\nTuesday, Nov 24\nOrder #: 77120\nFleece Blanket × 1\n$40.00",
+  });
   equal(dated.reading.kind === "order" && dated.reading.fields.estimatedDelivery, undefined);
 });
