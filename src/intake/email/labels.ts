@@ -59,7 +59,7 @@ export const LABELS: Record<LabelField, string> = {
   total: String
     .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| paye| pagado| \(incl\.? (?:vat|tax)\))?` +
     String
-      .raw`|amount paid|amount payable|total payable|total due|total a pagar|importe total|total del pedido|gesamt(?:summe|betrag|preis|kosten brutto)?(?: \(inkl\. mwst\.?\))?` +
+      .raw`|amount paid|amount payable|total payable|total due|total a pagar|importe a pagar|montant a payer|zu zahlender betrag|(?:totale|importo) da pagare|importe total|total del pedido|gesamt(?:summe|betrag|preis|kosten brutto)?(?: \(inkl\. mwst\.?\))?` +
     String
       .raw`|summe|endbetrag|rechnungsbetrag|montant total(?: ttc)?|total ttc|total de la commande` +
     String

@@ -28,14 +28,39 @@ Deno.test("an order said to be placed with an adverb, or confirmed as a noun phr
       "Conferma dell'ordine 4410",
       "Bevestiging van je bestelling",
       "Orderbevestiging 88120",
+      "Your order was placed successfully",
+      "We got your order",
+      "Ihre Bestellung wurde erfolgreich aufgegeben",
+      "Deine Bestellung ist bei uns eingegangen",
+      "Votre commande a bien été enregistrée",
+      "Nous avons bien reçu votre commande",
+      "Tu pedido se ha realizado correctamente",
+      "Hemos recibido tu pedido",
+      "Il tuo ordine è stato ricevuto",
+      "Abbiamo ricevuto il tuo ordine",
+      "Je bestelling is geplaatst",
+      "We hebben je bestelling ontvangen",
+      "ご注文が確定しました",
     ]
   ) equal(phase(text), "confirmed", text);
-  // Shipping wording still wins over it.
+  // Shipping and cancellation wording still win over it; a question about receiving is none.
   equal(phase("Your order has been successfully placed and has shipped"), "shipped");
+  equal(phase("Hemos recibido tu pedido y lo hemos cancelado"), "canceled");
+  equal(phase("Haben Sie Ihre Bestellung erhalten?"), undefined);
 });
 
 Deno.test("what is payable is the total", () => {
-  for (const label of ["Amount Payable", "Total payable", "Total due"]) {
+  for (
+    const label of [
+      "Amount Payable",
+      "Total payable",
+      "Total due",
+      "Montant à payer",
+      "Zu zahlender Betrag",
+      "Importe a pagar",
+      "Totale da pagare",
+    ]
+  ) {
     equal(isLabel(label, "total"), true, label);
   }
 });
