@@ -90,16 +90,16 @@ export const LABELS: Record<LabelField, string> = {
   estimatedDelivery: String
     .raw`(?:estimated|expected|scheduled|guaranteed|projected) (?:delivery|arrival)(?: date)?(?: is)?` +
     String
-      .raw`|your estimated delivery date is|delivery estimate|arriving(?: on| by)?|arrives(?: on| by)?|delivers(?: on| by)?|will arrive(?: on| by)?|delivery date|(?:your )?delivery day|get it by|delivery by|expected by` +
+      .raw`|your estimated delivery date is|delivery estimate|arriving(?: on| by)?|arrives(?: on| by)?|delivers(?: on| by)?|will arrive(?: on| by)?|delivery date|(?:your )?delivery (?:day|slot|window)|get it by|delivery by|expected by` +
     String
-      .raw`|verwachte (?:levering|bezorging|bezorgdatum|leverdatum|bezorgdag)|bezorgdatum|bezorgdag|bezorgmoment|leverdatum|(?:vandaag |morgen |overmorgen )?in huis(?: op)?|(?:consegna|arrivo) (?:prevista|previsto|stimata)|data (?:di |prevista di )?consegna(?: prevista| stimata)?` +
+      .raw`|verwachte (?:levering|bezorging|bezorgdatum|leverdatum|bezorgdag)|bezorgdatum|bezorgdag|bezorgmoment|leverdatum|(?:vandaag |morgen |overmorgen )?in huis(?: op)?|(?:consegna|arrivo) (?:prevista|previsto|stimata)|giorno di consegna|data (?:di |prevista di )?consegna(?: prevista| stimata)?` +
     "|お届け予定日?|配達予定日?|到着予定日?|お届け日" +
     String
-      .raw`|voraussichtliche (?:lieferung|zustellung)|voraussichtlicher liefertermin|lieferdatum|zustellung(?: am)?|lieferung(?: am)?|liefertermin` +
+      .raw`|voraussichtliche (?:lieferung|zustellung)|voraussichtlicher liefertermin|lieferdatum|zustellung(?: am)?|lieferung(?: am)?|liefertermin|liefertag|zustelltag|lieferfenster` +
     String
-      .raw`|livraison (?:prevue|estimee)(?: le)?|date (?:de livraison|d'arrivee)(?: prevue| estimee)?|arrivee(?: prevue)?` +
+      .raw`|livraison (?:prevue|estimee)(?: le)?|jour de livraison|creneau de livraison|date (?:de livraison|d'arrivee)(?: prevue| estimee)?|arrivee(?: prevue)?` +
     String
-      .raw`|entrega (?:prevista|estimada)(?: el)?|fecha (?:de entrega|estimada de entrega)|llegada(?: prevista)?` +
+      .raw`|entrega (?:prevista|estimada)(?: el)?|dia de entrega|fecha (?:de entrega|estimada de entrega)|llegada(?: prevista)?` +
     String.raw`|(?:przewidywana|planowana|szacowana) (?:data )?dostawy|termin dostawy|data dostawy`,
 };
 

@@ -220,3 +220,18 @@ Deno.test("a sentence closing on a colon that says the order will come introduce
   });
   equal(dated.reading.kind === "order" && dated.reading.fields.estimatedDelivery, undefined);
 });
+
+Deno.test("delivery days and slots are delivery labels in every language", () => {
+  for (
+    const label of [
+      "Delivery slot",
+      "Delivery window",
+      "Liefertag",
+      "Lieferfenster",
+      "Jour de livraison",
+      "Créneau de livraison",
+      "Día de entrega",
+      "Giorno di consegna",
+    ]
+  ) equal(isLabel(label, "estimatedDelivery"), true, label);
+});
