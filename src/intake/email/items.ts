@@ -12,7 +12,7 @@ import { attributeKind, describe, type Item, note, sameRow, splitLine } from "./
 import { countedItems, labelledItems } from "./items_anchored.ts";
 import { isHeaderLine, textTableItems } from "./items_text_table.ts";
 import { evidence } from "./evidence.ts";
-import { isBoilerplate } from "./boilerplate.ts";
+import { isBoilerplate, isOtherId } from "./boilerplate.ts";
 
 export type { Item };
 
@@ -336,7 +336,11 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
       } else if (kind !== "neutral" && attributes > 0) break;
       else if (attributes === 0 && j > i + 1 && kind !== "neutral") break;
       // Boilerplate never stands between a name and its details (`Commande n° 7712`).
-      else if (attributes === 0 && kind !== "neutral" && isBoilerplate(blocks[j])) break;
+      // A product code line (`Art.-Nr.: 123`) may: it is the item's own.
+      else if (
+        attributes === 0 && kind !== "neutral" && isBoilerplate(blocks[j]) &&
+        !isOtherId(blocks[j].text)
+      ) break;
     }
     // The item's price may stand alone under its details (`Cantidad: 1` / `64,90 €`).
     if (attributes > 0 && j < Math.min(blocks.length, i + 6) && moneyValue(blocks[j].text)) j++;

@@ -235,3 +235,31 @@ Deno.test("delivery days and slots are delivery labels in every language", () =>
     ]
   ) equal(isLabel(label, "estimatedDelivery"), true, label);
 });
+
+Deno.test("a product code alone under its key is never the item, and may stand under the name", () => {
+  for (
+    const text of [
+      "Artikelnummer: 123456",
+      "Art.-Nr.: 4471-22",
+      "Réf. : ABC123",
+      "Referencia: 12345",
+      "Codice articolo: X12",
+      "EAN: 4012345678901",
+      "Item # 158WH1XM6B",
+      "SKU 12345",
+      "Model number: KX-100",
+    ]
+  ) {
+    equal(isBoilerplate(block(text)), true, text);
+    const items = findItems([
+      block("Field Jacket Olive"),
+      block(text),
+      block("Qty: 1"),
+      block("$10.00"),
+    ], []);
+    equal(items[0]?.name, "Field Jacket Olive", text);
+  }
+  // A name that only opens with such a word is a name.
+  equal(isBoilerplate(block("Model 3 Charging Cable")), false);
+  equal(isBoilerplate(block("Reference Trail Runner 2")), false);
+});
