@@ -225,7 +225,6 @@ Deno.test("delivery days and slots are delivery labels in every language", () =>
   for (
     const label of [
       "Delivery slot",
-      "Delivery window",
       "Liefertag",
       "Lieferfenster",
       "Jour de livraison",
