@@ -17,7 +17,7 @@ const NOT_CHECKOUT: readonly [string, RegExp][] = [
   // `\b`, bound the words. A negated success ("nicht erfolgreich") is a failure.
   [
     "decline",
-    /(?<!\p{L})(?:fehlgeschlagen|abgelehnt|nicht erfolgreich|fehler|storniert|échec|échoué|refusée?|annulée?|non abouti|fallid[oa]|rechazad[oa]|cancelad[oa]|no completad[oa]|mislukt|geweigerd|niet gelukt|geannuleerd|fallit[oa]|rifiutat[oa]|non riuscit[oa]|non completat[oa]|annullat[oa])(?!\p{L})|失败|失敗|エラー|拒否|キャンセル/u,
+    /(?<!\p{L})(?:fehlgeschlagen|abgelehnt|nicht erfolgreich(?:e[rsnm]?)?|fehler|storniert|échec|échoué|refusée?|annulée?|non abouti|fallid[oa]|rechazad[oa]|cancelad[oa]|no completad[oa]|mislukt|geweigerd|niet gelukt|geannuleerd|fallit[oa]|rifiutat[oa]|non riuscit[oa]|non completat[oa]|annullat[oa])(?!\p{L})|失败|失敗|エラー|拒否|キャンセル/u,
   ],
   ["out of stock", /\b(?:out of stock|oos|sold out|unavailable)\b/],
   [
@@ -61,7 +61,8 @@ const SUCCESS: readonly RegExp[] = [
   /\bchecked out\b/,
   /\bpurchased\b/,
   /\b(?:copped|secured)\b/,
-  /(?<!\p{L})(?:erfolgreich|réussie?|exitos[oa]|éxito|succès|gelukt|geslaagd|succesvol|riuscit[oa]|successo|sucesso|lykkedes|vellykket|lyckad|lyckades|onnistui)(?!\p{L})|成功/u,
+  // Adjectives take their inflected forms (`Erfolgreicher Checkout`, `Succesvolle aankoop`).
+  /(?<!\p{L})(?:erfolgreich(?:e[rsnm]?)?|réussie?s?|exitos[oa]s?|éxito|succès|gelukt|geslaagde?|succesvolle?|riuscit[oaie]|successo|sucesso|lykkedes|vellykket|lyckad|lyckades|onnistui)(?!\p{L})|成功/u,
   // Order placed, bought: DE, FR, ES, NL, IT, PT, DA, NO, SV, FI, JA.
   /(?<!\p{L})(?:bestellung (?:aufgegeben|abgeschlossen|bestätigt)|bestellt|gekauft|kauf abgeschlossen|commande (?:passée|validée|confirmée|effectuée)|achat (?:effectué|confirmé)|pedido (?:realizado|confirmado|completado)|compra (?:realizada|completada|confirmada)|bestelling (?:geplaatst|bevestigd)|besteld|gekocht|aankoop voltooid|ordine (?:effettuato|confermato|completato)|acquisto (?:completato|effettuato)|acquistato|compra (?:concluída|aprovada)|pedido (?:concluído|aprovado)|køb (?:gennemført|fuldført|bekræftet)|ordre (?:gennemført|bekræftet|bekreftet|fullført|plassert)|kjøp (?:fullført|gjennomført)|köp (?:genomfört|slutfört)|order (?:lagd|genomförd)|tilaus (?:tehty|vahvistettu)|ostos (?:tehty|onnistui))(?!\p{L})|(?:購入|注文|決済|チェックアウト)が?完了|注文確定|購入しました|下单成功/u,
 ];

@@ -5,6 +5,7 @@
  * as "loose" lines (a description holding only the product, a cart line).
  */
 import type { ChatField } from "../../domain/intake/chat_embed.ts";
+import { readCells } from "./cells.ts";
 import { cleanLines } from "./text.ts";
 import { type LabelMeaning, labelMeaning } from "./vocabulary.ts";
 
@@ -158,6 +159,12 @@ export function readText(text: string | undefined, source: PairSource): TextRead
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const next = lines[i + 1];
+    const cells = readCells(line);
+    if (cells) {
+      for (const [m, v] of cells.pairs) add(m, v);
+      if (cells.product) loose.push({ line: cells.product, index: i });
+      continue;
+    }
     const segments = segmentsOf(line);
     if (segments) {
       if (segments.prefix) loose.push({ line: segments.prefix, index: i });

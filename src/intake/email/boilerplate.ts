@@ -19,7 +19,16 @@ const LEGAL =
   /(?:©|\(c\) ?\d{4}|all rights reserved|unsubscribe|privacy|terms (?:of|and)|registered (?:in|office)|company (?:no|number)|vat (?:no|number|reg)|impressum|datenschutz|abmelden|mentions legales|desinscri|se desabonner|aviso legal|darse de baja|uitschrijven|disiscriv|wypisz sie|polityka prywatnosci|you (?:are )?receiv(?:e|ed|ing) this (?:e-?mail|message)|do not reply|this (?:e-?mail|message) was sent)/;
 /** Identifier labels that are not order fields but are never item names either. */
 const OTHER_IDS =
-  /^(?:(?:member|customer|account|client|membership|loyalty|rewards?|purchase|invoice|rechnung|facture|factura|payment|transaction|item|product|style)\b[^:]{0,20}?(?:#|no\.?|number|nr\.?|id|nummer|numero)|kunden(?:nummer|nr\.?)|mitgliedsnummer|sku|reference|ref)\s*[:#]/;
+  /^(?:(?:member|customer|account|client|membership|loyalty|rewards?|purchase|invoice|rechnung|facture|factura|payment|transaction|item|product|style)\b[^:]{0,20}?(?:#|no\.?|number|nr\.?|id|nummer|numero)|kunden(?:nummer|nr\.?)|mitgliedsnummer|sku|reference|ref)\s*[:#]|^[^\s:]{0,8}(?:番号|コード|品番|型番|id)\s*:/;
+/**
+ * A product code alone under its key (`SKU 12345`, `Item # 158WH1XM6B`, `Art.-Nr.: 88123`,
+ * `Réf. : AB-12`, `EAN: 4012…`, `Codice articolo: X12`): the whole line is the key and one code
+ * with a figure, so a name that only starts with such a word (`Model 3 Charger`) is not one.
+ */
+const CODE_LINE = new RegExp(
+  String
+    .raw`^(?:sku|ean|gtin|upc|isbn|mpn|jan|item ?#|item (?:no\.?|nr\.?|number|id|code)|style ?#|style (?:no\.?|code|number|id)|modell?o?(?: ?(?:#|no\.?|nr\.?|number|nummer|numero))?|model number|product ?(?:code|id|no\.?|number|#)|artikel ?(?:nummer|nr\.?|code)|art\.? ?-?nr\.?|ref(?:erence|erencia|erenza)?\.?|cod(?:ice|igo)?\.?(?: (?:articolo|prodotto|articulo|producto|article))?|code (?:article|produit)|numero (?:di )?articolo|n[o°º]\.? (?:d'|de )?(?:article|articulo))\s*[:#]?\s*#?\s*[\w./-]*\d[\w./-]*$`,
+);
 const WEEKDAY =
   /(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|(?:mon|diens|mitt|donners|frei|sams|sonn)tag|mittwoch|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miercoles|jueves|viernes|sabado|domingo|lunedi|martedi|mercoledi|giovedi|venerdi|sabato|domenica|(?:maan|dins|woens|donder|vrij|zater|zon)dag/
     .source;
@@ -68,13 +77,15 @@ function fieldLine(text: string): boolean {
 
 /** `Member #: …`, `Item ID: …`, `Transaction ID: …`: an identifier line that is never a name. */
 export function isOtherId(text: string): boolean {
-  return OTHER_IDS.test(foldKeepingOffsets(text.trim()));
+  const folded = foldKeepingOffsets(text.trim());
+  return OTHER_IDS.test(folded) || CODE_LINE.test(folded);
 }
 
 /** The classes decided by the text alone (remembered per text for the message). */
 const textClass = memoByText((text: string): boolean => {
   const folded = foldKeepingOffsets(text);
   return GREETING.test(folded) || LEGAL.test(folded) || OTHER_IDS.test(folded) ||
+    CODE_LINE.test(folded) ||
     DATE_LINE.test(folded) || ORDER_LINE.test(folded) || DATED_EVENT.test(folded) ||
     fieldLine(folded) || BRACKET_LABEL.test(text) && !PRODUCT_TAG.test(text) ||
     NO_WORD.test(text) || SECTION_HEADING.test(text) ||

@@ -342,6 +342,16 @@ const DURATION =
 /** Two day numbers joined by a dash (`10-12`), not part of a numeric date (`10-12-2026`). */
 const DAY_SPAN = /(?<![\d./-])\d{1,2}\s?[-–]\s?\d{1,2}(?![\d./-])/;
 const RANGE = /\s(?:-|–|—|~|〜|to|bis|au|al|tot)\s|[〜~]|\bentre\b|\bbetween\b|\bzwischen\b/i;
+/**
+ * Hours of one day (`10:00 - 12:00 Uhr`, `tussen 18:00 en 19:00`, `entre 9h et 13h`): a time
+ * window, not a range of days; it is cut before the range test.
+ */
+const TIME = String.raw`(?:[01]?\d|2[0-3])(?:(?::[0-5]\d)?\s*[ap]\.?m\.?|:[0-5]\d|h(?:[0-5]\d)?)`;
+const TIME_WINDOW = new RegExp(
+  String
+    .raw`(?:\b(?:between|zwischen|tussen|entre|tra|fra|from|von|van|de|dalle)\s+)?\b${TIME}\s*(?:-|–|—|~|〜|to|bis|tot|à|a|and|und|en|et|y|e|alle)\s*${TIME}(?:\s*(?:uhr|uur)\b)?`,
+  "gi",
+);
 
 export interface DateOptions {
   /** The day the mail was written: year-less and weekday-only dates are resolved against it. */
@@ -377,7 +387,7 @@ export function parseDay(text: string, options: DateOptions = {}): Day | null {
   if (text.length > 120) return null;
   const iso = /\b(\d{4})-(\d{2})-(\d{2})(?!\d)/.exec(text);
   if (iso) return valid(Number(iso[1]), Number(iso[2]), Number(iso[3]));
-  text = withoutNote(text);
+  text = withoutNote(text.replace(TIME_WINDOW, " "));
   if (RANGE.test(` ${text} `) || DURATION.test(foldForMatch(text))) return null;
   // `2026/11/21(土)`, `2026.11.21`: year first, as Japanese, Chinese and Swedish mail write it.
   const yearFirst = /(?<![\d/.])(\d{4})[/.](\d{1,2})[/.](\d{1,2})(?![\d/.])/.exec(text);

@@ -86,14 +86,27 @@ const ORDER_IN_SENTENCE =
 const NUMBER_LATER =
   /\b(?:order|bestellung|commande|pedido|ordine|bestelling)\b[^.!?:]{0,40}?\(?\b(?:number|nummer|numero|nr\.?|no\.?|n°)\s*:\s*#?([a-z0-9][a-z0-9-]{2,40}[a-z0-9])/;
 
-export function orderNumberInSentence(text: string): string | null {
+/**
+ * The number a sentence names under its own label after the order (`Bestellung bei X (Number:
+ * 10482)`): a labelled value, as good as one on its own line.
+ */
+function orderNumberNamedLater(text: string): { value: string; label: string } | null {
   const folded = foldKeepingOffsets(text);
   const later = NUMBER_LATER.exec(folded);
-  if (later) {
-    const start = later.index + later[0].length - later[1].length;
-    const value = acceptOrderNumber(text.slice(start, start + later[1].length + 1));
-    if (value) return value;
-  }
+  if (!later) return null;
+  const start = later.index + later[0].length - later[1].length;
+  const value = acceptOrderNumber(text.slice(start, start + later[1].length + 1));
+  const label = text.slice(later.index, start).replace(/[\s:#(]+$/, "");
+  return value ? { value, label } : null;
+}
+
+export function orderNumberInSentence(text: string): string | null {
+  return orderNumberNamedLater(text)?.value ?? orderNumberAfterWord(text);
+}
+
+/** `order #1001`, `Bestellung 1001`: the number right after the word for the order. */
+function orderNumberAfterWord(text: string): string | null {
+  const folded = foldKeepingOffsets(text);
   for (const m of folded.matchAll(ORDER_IN_SENTENCE)) {
     const start = m.index! + m[0].length - m[1].length;
     const value = acceptOrderNumber(text.slice(start, start + m[1].length + 1));
@@ -144,7 +157,15 @@ function findOrderNumber(letter: Letter): OrderNumber {
     };
   }
   for (const b of letter.blocks.slice(0, 200)) {
-    const value = orderNumberInSentence(b.text);
+    const later = orderNumberNamedLater(b.text);
+    if (later) {
+      return {
+        orderNumber: later.value,
+        orderNumberFrom: "label",
+        how: evidence("label", later.label),
+      };
+    }
+    const value = orderNumberAfterWord(b.text);
     if (value) {
       return { orderNumber: value, orderNumberFrom: "sentence", how: evidence("generic", b.text) };
     }
@@ -152,18 +173,17 @@ function findOrderNumber(letter: Letter): OrderNumber {
   return {};
 }
 
-/** `79,95 € (incluye 13,88 € IVA)`: a note in brackets after the total, naming the tax in it. */
-const TAX_NOTE =
-  /\s*\((?=[^()]{0,60}\))[^()]*\b(?:incl|inkl|includes?|including|incluye|incluido|inclui|dont|di cui|waarvan|heraf|tax|vat|iva|tva|mwst|btw|moms)\b[^()]*\)\s*$/i;
+/** `30,90 € (dont 5,15 € TVA)`, `79,95 € (incluye 13,88 € IVA)`: a note in brackets after the total, read past. */
+const NOTE_AFTER = /\s*\([^()]{1,60}\)\s*$/;
 
-function acceptTotal(raw: string): string | null {
+function totalValue(raw: string): string | null {
   if (moneyValue(raw)) return raw;
-  const bare = raw.replace(TAX_NOTE, "");
+  const bare = raw.replace(NOTE_AFTER, "");
   return bare !== raw && moneyValue(bare) ? bare : null;
 }
 
 function findTotal(blocks: Block[]): { money: Money; how: Evidence } | undefined {
-  const found = labelledValues(blocks, "total", acceptTotal, { max: 20 })
+  const found = labelledValues(blocks, "total", totalValue, { max: 20 })
     .filter((l) =>
       l.shape !== "column" &&
       !SUBTOTAL.test(foldKeepingOffsets(blocks[labelBlock(blocks, l.block, l.shape)].text))
@@ -197,13 +217,24 @@ function englishMonthFirst(letter: Letter): boolean {
 const DELIVERY_SENTENCE =
   /\b(?:should (?:arrive|be with you|be delivered)|will (?:arrive|be delivered|be with you)|expected to arrive|arrives|arriving|sollte (?:am|bis)|wird voraussichtlich am|devrait arriver|devrait etre livre|llegara|deberia llegar|wordt naar verwachting|dovrebbe arrivare|llega|chega(?:ra)?|sera entregue|forventes leveret|bezorgt (?:je|uw) (?:pakket|bestelling)|liefert (?:dein|ihr) paket|livrera votre colis|entregara tu pedido|consegnera il (?:tuo )?pacco)\s+(?:on |by |le |el |am |bis |il |op )?((?:[^.!?]|(?<=\d)\.){4,40})/;
 
+/**
+ * A sentence that ends on a colon and says the parcel will come (`we komen je boodschappen
+ * brengen op:`, `We'll deliver your order on:`): the next block's one day is the delivery day.
+ */
+const DELIVERY_INTRO =
+  /\b(?:deliver|bring|arrive|liefern|bringen|zustellen|livrer|livrons|livrerons|entregar|entregaremos|consegnare|consegneremo|bezorgen|brengen|leveren)\b[^.!?]{0,30}:$/;
+
 function deliveryInSentence(
   blocks: Block[],
   anchor: Day | undefined,
   monthFirst: boolean,
 ): { value: string; how: Evidence } | undefined {
-  for (const b of blocks.slice(0, 40)) {
+  for (const [i, b] of blocks.slice(0, 40).entries()) {
     if (b.text.length > 400) continue;
+    const intro = b.text.split(" ").length >= 4 && DELIVERY_INTRO.exec(foldKeepingOffsets(b.text));
+    const next = intro ? blocks.slice(i + 1, i + 3).find((n) => n.text) : undefined;
+    const said = next && parseDay(next.text, { anchor, monthFirst });
+    if (said) return { value: dayString(said), how: evidence("generic", b.text) };
     const m = DELIVERY_SENTENCE.exec(foldKeepingOffsets(b.text));
     // A sentence, not a label line (`Arrives by Thu, May 21` in an item row is the label path's).
     // A sentence that opens with its verb (`Llega el sábado 21 de noviembre a …`) is long.
@@ -272,6 +303,25 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
       priceHow = fromLabel(labelled);
     }
   }
+  // A quantity column whose cell the item's own reading did not reach (the name in a table of
+  // its own inside the row): the count under the one `Qty` header of a single-item order.
+  let quantity = single?.quantity;
+  let quantityHow = single?.how?.quantity ?? single?.evidence;
+  if (single && quantity === undefined) {
+    const column = labelledValues(
+      blocks,
+      "quantity",
+      (raw) => /^\d{1,3}$/.test(raw.trim()) && Number(raw) >= 1 ? raw.trim() : null,
+      {
+        max: 2,
+        sentences: false,
+      },
+    ).filter((l) => l.shape === "column");
+    if (column.length === 1) {
+      quantity = Number(column[0].value);
+      quantityHow = fromLabel(column[0]);
+    }
+  }
   // The mail's own day; a mail without a readable date is taken as written when it is read.
   const anchor = headerDay(letter.date) ?? parseDay(letter.date ?? "") ??
     headerDay(now === undefined ? undefined : new Date(now).toUTCString()) ?? undefined;
@@ -295,7 +345,7 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
     ...(items.length > 0 ? { itemSummary: itemSummary(items) } : {}),
     ...(total ? { total } : {}),
     ...(price ? { price } : {}),
-    ...(single?.quantity ? { quantity: single.quantity } : {}),
+    ...(quantity ? { quantity } : {}),
     ...(single?.size ? { size: single.size } : {}),
     ...(items[0]?.image ? { imageUrl: items[0].image } : {}),
     ...(deliveryDay ? { estimatedDelivery: deliveryDay.value } : {}),
@@ -307,7 +357,7 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
       trackingUrl: tracking.trackingUrl ? evidence("generic", "link") : undefined,
       total: found?.how,
       price: price ? priceHow : undefined,
-      quantity: single?.quantity ? single.how?.quantity ?? single.evidence : undefined,
+      quantity: quantity ? quantityHow : undefined,
       size: single?.size ? single.how?.size ?? single.evidence : undefined,
       imageUrl: items[0]?.image ? evidence("generic", "product image") : undefined,
       estimatedDelivery: deliveryDay?.how,

@@ -21,7 +21,7 @@ import {
 import { countedItems, countedLine, labelledItems, pricedRows } from "./items_anchored.ts";
 import { isHeaderLine, textTableItems } from "./items_text_table.ts";
 import { evidence } from "./evidence.ts";
-import { isBoilerplate } from "./boilerplate.ts";
+import { isBoilerplate, isOtherId } from "./boilerplate.ts";
 
 export type { Item };
 
@@ -40,7 +40,7 @@ const NOT_PRODUCT_IMAGE =
 const ATTRIBUTE_KEY =
   /^(?:size|qty|quantity|colou?r|price|unit price|sku|style(?: id| no\.?)?|condition|seller|sold by|status|item(?: #| no\.?)?|art(?:ikel)?-?nr\.?|farbe|grosse|gr\.|menge|anzahl|taille|pointure|coloris|couleur|quantite|prix|talla|cantidad|precio|order\b.*|tracking\b.*|shipping\b.*|delivery\b.*|carrier|total|subtotal|tax|entry\b.*|rate this item|your bid|lowest ask|highest bid|ship to|vendu par|variant|model|width|fit|material|lieferung|versand|livraison|envio|entrega|arrives?\b.*|delivers?\b.*|estimated\b.*|expected\b.*|date|placed\b.*|payment|zahlung|paiement|pago|prazo\b.*|frete|(?:forma de )?pagamento|levering|fragt|betaling|leverans|frakt|betalning|toimitus|maksu(?:tapa)?|配送.*|お支払.*|お届け.*|(?:ご)?注文(?:者|日時?)|お名前|(?:ご)?住所|電話番号|メールアドレス|(?:お)?支払(?:い)?方法|請求先|発送日|出荷日|navn|adresse|telefon|e-?mail|nome|endereco|telefone|namn|adress|nimi|osoite|puhelin|nombre|direccion|ilosc|rozmiar|kolor|cena|dostawa|wysylka|platnosc|data)$/;
 const ITEM_HEADER_WORDS = String
-  .raw`(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung|produtos?|descricao|vare(?:r|navn|beskrivelse)?|produkt(?:er)?|beskrivelse|artigos?|vara|varor|benamning|tuote|tuotteet|商品名?|品名|nazwa produktu|towar|prodotto|articolo|descrizione|omschrijving|artikelnaam)`;
+  .raw`(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung|produtos?|descricao|vare(?:r|navn|beskrivelse)?|produkt(?:er)?|beskrivelse|artigos?|vara|varor|benamning|tuote|tuotteet|商品名?|品名|nazwa produktu|towar|prodotto|articolo|descrizione|omschrijving|artikelnaam|nome (?:del )?(?:prodotto|articolo)|productnaam|nom de l'article|nombre del articulo)`;
 /** `Product`, or the same label in two languages (`Producto / Product`). */
 const ITEM_HEADERS = new RegExp(`^${ITEM_HEADER_WORDS}(?:\\s*/\\s*${ITEM_HEADER_WORDS})?$`);
 const TOTAL_ROW =
@@ -58,6 +58,9 @@ export function isProductImage(image: Image, storeNames: string[]): boolean {
   ) return false;
   return true;
 }
+
+/** Whether a text heads a list of items (`In this parcel`, `Artikel`). */
+const itemsHeading = memoByText((text: string) => ITEMS_LABEL.test(foldKeepingOffsets(text)));
 
 /** Whether a block reads as a product name (not a label, money, date or a sentence). */
 const nameLike = memoByText(readsAsName);
@@ -89,6 +92,10 @@ function readsAsName(text: string): boolean {
   return true;
 }
 
+/** A word of letters and figures mixed (`WH-1000XM6`, `GR2`), or a part in brackets. */
+const MODEL_OR_VARIANT = /(?:^|\s)(?=[\w-]*\p{L})(?=[\w-]*\d)[\p{L}\d][\w-]*|[(（][^()（）]+[)）]/u;
+/** One word of katakana (with its long-vowel mark and middle dot). */
+const KATAKANA_WORD = /^[\p{Script=Katakana}ー・]{2,16}$/u;
 const capitalsOnly = (text: string) => /\p{Lu}.*\p{Lu}/u.test(text) && !/\p{Ll}/u.test(text);
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
@@ -98,6 +105,14 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
  */
 function isBrandLine(line: Block, next: Block, isName: NameTest): boolean {
   if (words(line.text) > 3 || !next.text || !isName(next)) return false;
+  // A model number or a bracketed variant (`Sony WH-1000XM6 (Black)`) names a product, not a
+  // maker: the longer line under it is its description.
+  if (MODEL_OR_VARIANT.test(line.text) && !capitalsOnly(line.text)) return false;
+  // A maker written in katakana alone over a name in Latin letters or figures
+  // (`ニューバランス` / `CM996 GR2`): Japanese writes no spaces to count words by.
+  if (KATAKANA_WORD.test(line.text) && /[A-Za-z0-9]/.test(next.text)) {
+    return !attributeKind(foldKeepingOffsets(next.text)) && !moneyValue(next.text);
+  }
   // The next cell of the same row is another column (a size, a price), not the name.
   if (line.cell && next.cell && sameRow(line, next) && line.cell.col !== next.cell.col) {
     return false;
@@ -217,15 +232,20 @@ function tableItems(blocks: Block[], isName: NameTest): Item[] {
   let tries = 0;
   for (let h = 0; h < blocks.length && items.length === 0 && tries < MAX_HEADER_TRIES; h++) {
     const head = blocks[h];
-    if (!head.cell || !ITEM_HEADERS.test(foldKeepingOffsets(head.text).replace(/[:.]$/, ""))) {
-      continue;
-    }
+    const folded = head.cell ? foldKeepingOffsets(head.text).replace(/[:.]$/, "") : "";
+    // A column headed like an item list (`In this parcel | Qty`) is an item column too, when a
+    // column of its row is headed by a detail.
+    const listHead = !ITEM_HEADERS.test(folded) && ITEMS_LABEL.test(folded);
+    if (!head.cell || !(listHead || ITEM_HEADERS.test(folded))) continue;
     tries++;
     const headers = blocks.filter((b) => b.cell && sameRow(b, head));
     if (headers.length < 2) continue;
     const column = (field: "quantity" | "size" | "price") =>
       headers.find((b) => isLabel(b.text, field))?.cell?.col;
     const [qtyCol, sizeCol, priceCol] = [column("quantity"), column("size"), column("price")];
+    if (listHead && qtyCol === undefined && sizeCol === undefined && priceCol === undefined) {
+      continue;
+    }
     const table = head.cell.table;
     let row = head.cell.row + 1;
     for (let guard = 0; guard < MAX_ITEMS; guard++, row++) {
@@ -278,6 +298,10 @@ function tableItems(blocks: Block[], isName: NameTest): Item[] {
   return items;
 }
 
+/** Labels whose value is never an item: payment, shipping method, address, contact. */
+const NOT_ITEM_LABEL =
+  /\b(?:pay(?:ment|ed)?|paid|zahlung\w*|bezahl\w*|paiement|regle|pago|pagad[oa]|betaling|betaald|pagamento|pagato|method[e]?|metodo|mode|modo|wijze|versand(?:art)?|shipping|spedizione|envio|livraison|verzend\w*|address|adresse|indirizzo|direccion|adres|email|e-mail|phone|telefon\w*|telefono|telephone)\b|支払|住所|配送方法/;
+
 /** Fields whose lone label (`Delivers:`, `Carrier`) holds its value in the next block. */
 const VALUE_LABELS: LabelField[] = ["estimatedDelivery", "trackingNumber", "carrier", "total"];
 
@@ -287,7 +311,12 @@ const VALUE_LABELS: LabelField[] = ["estimatedDelivery", "trackingNumber", "carr
  */
 function valueOfLabel(blocks: Block[], i: number): boolean {
   for (let k = i - 1; k >= Math.max(0, i - 2); k--) {
-    if (blocks[k].text) return VALUE_LABELS.some((field) => isLabel(blocks[k].text, field));
+    const text = blocks[k].text;
+    if (!text) continue;
+    if (VALUE_LABELS.some((field) => isLabel(text, field))) return true;
+    // A short label of payment, shipping method, address or contact closed by a colon
+    // (`Metodo di pagamento:` / `PayPal`).
+    return text.length <= 40 && text.endsWith(":") && NOT_ITEM_LABEL.test(foldKeepingOffsets(text));
   }
   return false;
 }
@@ -342,7 +371,11 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
       } else if (kind !== "neutral" && attributes > 0) break;
       else if (attributes === 0 && j > i + 1 && kind !== "neutral") break;
       // Boilerplate never stands between a name and its details (`Commande n° 7712`).
-      else if (attributes === 0 && kind !== "neutral" && isBoilerplate(blocks[j])) break;
+      // A product code line (`Art.-Nr.: 123`) may: it is the item's own.
+      else if (
+        attributes === 0 && kind !== "neutral" && isBoilerplate(blocks[j]) &&
+        !isOtherId(blocks[j].text)
+      ) break;
     }
     // The item's price may stand alone under its details (`Cantidad: 1` / `64,90 €`).
     if (attributes > 0 && j < Math.min(blocks.length, i + 6) && moneyValue(blocks[j].text)) j++;
@@ -381,7 +414,9 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
  * item table, then plain lists. `storeNames` keeps logos (alt text = the store) out.
  */
 export function findItems(all: Block[], storeNames: string[], subject = ""): Item[] {
-  const isName: NameTest = (b) => nameLike(b.text) && !isBoilerplate(b, subject);
+  // The heading of an item list (`In this parcel`, `Artikel`) is never an item itself.
+  const isName: NameTest = (b) =>
+    nameLike(b.text) && !isBoilerplate(b, subject) && !itemsHeading(b.text);
   // Recommendations after the order ("Keep shopping for", "You may also like") are not items.
   const cut = all.findIndex((b) => RECOMMENDATIONS.test(foldKeepingOffsets(b.text)));
   const blocks = cut > 0 ? all.slice(0, cut) : all;

@@ -57,6 +57,21 @@ export function countedItems(blocks: Block[], isName: (b: Block) => boolean): It
       items.push(counted);
       continue;
     }
+    // The name's cell, then a count cell and a price cell in its row (`Name` | `2x` | `€ 9,98`).
+    const row = countAndPriceCells(blocks, i, isName);
+    if (row) {
+      const count = COUNT_LINE.exec(blocks[row.countAt].text)!;
+      const item = {
+        name: text,
+        block: i,
+        quantity: Number(count[1] ?? count[2] ?? count[3]),
+        evidence: evidence("generic", "quantity and price"),
+      };
+      note(item, "quantity", evidence("generic", blocks[row.countAt].text));
+      items.push(describe(item, blocks, i, row.priceAt + 1));
+      i = row.priceAt;
+      continue;
+    }
     // A count alone before the name (`1x` | `Airfryer XL` | `€ 249,-` in three cells).
     const alone = COUNT_LINE.exec(text);
     if (alone && i + 1 < blocks.length && isName(blocks[i + 1])) {
@@ -91,6 +106,30 @@ export function countedItems(blocks: Block[], isName: (b: Block) => boolean): It
     i = priceAt;
   }
   return items;
+}
+
+/**
+ * A name opening its table cell, followed in the same row (after detail lines in its own cell)
+ * by a cell that is only a count (`2x`) and then one that is only a price.
+ */
+function countAndPriceCells(
+  blocks: Block[],
+  i: number,
+  isName: (b: Block) => boolean,
+): { countAt: number; priceAt: number } | null {
+  const name = blocks[i];
+  const prev = blocks[i - 1];
+  if (!name.cell || (prev && sameRow(prev, name) && prev.cell!.col === name.cell.col)) return null;
+  let countAt = -1;
+  for (let j = i + 1; j < Math.min(blocks.length, i + 6); j++) {
+    const b = blocks[j];
+    if (!sameRow(b, name)) return null;
+    if (b.cell!.col === name.cell.col) continue;
+    if (countAt < 0 && COUNT_LINE.test(b.text)) countAt = j;
+    else if (countAt >= 0 && isMoney(b)) return isName(name) ? { countAt, priceAt: j } : null;
+    else return null;
+  }
+  return null;
 }
 
 /** Items named after an item label, with their details in the blocks that follow. */
@@ -155,9 +194,11 @@ export function pricedRows(
       if (items.length > 0) break;
       continue;
     }
-    const after = blocks[i + 2];
+    const [before, after] = [blocks[i - 1], blocks[i + 2]];
+    // The row holds the two cells and nothing else (`Name` | `Gift wrap` | `€ 9,90` is not one).
+    const rowStarts = !before || !before.cell || !sameRow(before, b);
     const rowEnds = !after || !after.cell || !sameRow(after, b);
-    if (!rowEnds || !isMoney(next) || !isName(b)) continue;
+    if (!rowStarts || !rowEnds || !isMoney(next) || !isName(b)) continue;
     items.push(describe(
       { name: b.text, block: i, evidence: evidence("generic", "name and price in one row") },
       blocks,

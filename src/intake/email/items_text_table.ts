@@ -41,10 +41,19 @@ export function headerColumns(text: string): Column[] | null {
   return columns.length >= 2 ? columns : null;
 }
 
+/**
+ * The item column's place: first, or second after a leading quantity column
+ * (`Menge Artikel Preis` over `2 Vollmilch 1l 2,78 €`); -1 when the line names no item column.
+ */
+function itemColumn(columns: Column[] | null): number {
+  if (!columns || columns.length < 2) return -1;
+  if (columns[0] === "item") return 0;
+  return columns[0] === "quantity" && columns[1] === "item" ? 1 : -1;
+}
+
 /** Whether a block is a header line of column labels (never an item, never a value). */
 export function isHeaderLine(text: string): boolean {
-  const columns = headerColumns(text);
-  return columns !== null && columns[0] === "item" && columns.length > 1;
+  return itemColumn(headerColumns(text)) >= 0;
 }
 
 /** The trailing money figure of a row (one or two words: `$18.50`, `18,50 €`), and the rest. */
@@ -64,8 +73,16 @@ function readRow(text: string, columns: Column[], header: string): Omit<Item, "b
     words = words.slice(1);
   }
   const row: Omit<Item, "block"> = { name: "", how: {}, evidence: evidence("table", header) };
+  const first = itemColumn(columns);
+  if (first === 1) {
+    // The count leads the row: one figure, then the name.
+    const n = /^[x×]?(\d{1,3})[x×]?$/i.exec(words[0] ?? "");
+    if (!n || words.length < 3 || Number(n[1]) < 1) return null;
+    row.quantity = Number(n[1]);
+    words = words.slice(1);
+  }
   const prices: Partial<Record<"price" | "total", Money>> = {};
-  for (const kind of columns.slice(1).reverse()) {
+  for (const kind of columns.slice(first + 1).reverse()) {
     if (kind === "price" || kind === "total") {
       const taken = takeMoney(words);
       if (!taken) return null;
@@ -100,7 +117,7 @@ export function textTableItems(
   for (let h = 0; h < blocks.length && items.length < MAX_ROWS; h++) {
     if (blocks[h].cell) continue;
     const columns = headerColumns(blocks[h].text);
-    if (!columns || columns[0] !== "item" || columns.length < 2) continue;
+    if (!columns || itemColumn(columns) < 0) continue;
     for (let i = h + 1; i < Math.min(blocks.length, h + 1 + MAX_ROWS); i++) {
       const text = blocks[i].text;
       if (!text) continue;

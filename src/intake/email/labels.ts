@@ -80,7 +80,7 @@ export const LABELS: Record<LabelField, string> = {
   total: String
     .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| paye| pagado| \(incl\.? (?:vat|tax)\)| (?:incl|inkl)\.? (?:vat|tax|moms|mwst\.?|btw|iva|alv))?` +
     String
-      .raw`|amount paid|total a pagar|importe total|total del pedido|gesamt(?:summe|betrag|preis|kosten brutto)?(?: \(inkl\. mwst\.?\))?` +
+      .raw`|amount paid|amount payable|total payable|total due|total a pagar|importe a pagar|montant a payer|zu zahlender betrag|(?:totale|importo) da pagare|importe total|total del pedido|gesamt(?:summe|betrag|preis|kosten brutto)?(?: \(inkl\. mwst\.?\))?` +
     String
       .raw`|summe|endbetrag|rechnungsbetrag|montant total(?: ttc)?|total ttc|total de la commande` +
     String
@@ -91,11 +91,11 @@ export const LABELS: Record<LabelField, string> = {
     String.raw`|valor total|total do pedido|i alt|at betale|totalbel(?:ø|o)b` +
     String
       .raw`|totalt(?: (?:a|att) betal[ea])?|summa|att betala|totalsumma|totalbelopp|a betale|yhteensa|maksettava|loppusumma` +
-    "|ご?請求(?:金)?額|お支払い?(?:金額)?(?:合計)?|(?:注文)?合計(?:金額)?",
+    "|ご?請求(?:金)?額(?:合計)?|お支払い?(?:金額)?(?:合計)?|(?:注文)?合計(?:金額)?",
   subtotal: String
     .raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total|subtotaal|subtotale|wartosc produktow|varetotal|varer i alt|mellemsum|delsumma|delsum|valisumma|商品合計|小計`,
   quantity: String
-    .raw`quantity|qty|menge|anzahl|quantite|qte|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|ilosc|quantidade|qtde?\.?|antal|antall|maara|kpl|数量|個数`,
+    .raw`quantity|qty|menge|anzahl|quantite|qte|qta|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|ilosc|quantidade|qtde?\.?|antal|antall|maara|kpl|数量|個数`,
   size: String
     .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|rozmiar|tamanho|st(?:ø|o)rrelse|storlek|koko|サイズ`,
   // `Precio del producto`, `Price of the item` first: a shorter label would take `del …` as value.
@@ -114,20 +114,20 @@ export const LABELS: Record<LabelField, string> = {
   estimatedDelivery: String
     .raw`(?:estimated|expected|scheduled|guaranteed|projected) (?:delivery|arrival)(?: date)?(?: is)?` +
     String
-      .raw`|your estimated delivery date is|delivery estimate|arriving(?: on| by)?|arrives(?: on| by)?|delivers(?: on| by)?|will arrive(?: on| by)?|delivery date|(?:your )?delivery day|get it by|delivery by|expected by` +
+      .raw`|your estimated delivery date is|delivery estimate|arriving(?: on| by)?|arrives(?: on| by)?|delivers(?: on| by)?|will arrive(?: on| by)?|delivery date|(?:your )?delivery (?:day|slot)|get it by|delivery by|expected by` +
     String
-      .raw`|verwachte (?:levering|bezorging|bezorgdatum|leverdatum|bezorgdag)|bezorgdatum|bezorgdag|bezorgmoment|leverdatum|(?:vandaag |morgen |overmorgen )?in huis(?: op)?|(?:consegna|arrivo) (?:prevista|previsto|stimata)|data (?:di |prevista di )?consegna(?: prevista| stimata)?` +
+      .raw`|verwachte (?:levering|bezorging|bezorgdatum|leverdatum|bezorgdag)|bezorgdatum|bezorgdag|bezorgmoment|leverdatum|(?:vandaag |morgen |overmorgen )?in huis(?: op)?|(?:consegna|arrivo) (?:prevista|previsto|stimata)|giorno di consegna|data (?:di |prevista di )?consegna(?: prevista| stimata)?` +
     "|お届け予定日?|配達予定日?|到着予定日?|お届け日" +
     String
       .raw`|previsao de entrega|entrega prevista(?: para)?|data (?:prevista )?de entrega|forventet levering(?:sdato)?|leveringsdato|forventes leveret(?: den)?` +
     String
       .raw`|beraknad leverans(?:dag)?|leveransdatum|forvantad leverans|arvioitu toimitus(?:paiva)?|toimituspaiva` +
     String
-      .raw`|voraussichtliche (?:lieferung|zustellung)|voraussichtlicher liefertermin|lieferdatum|zustellung(?: am)?|lieferung(?: am)?|liefertermin` +
+      .raw`|voraussichtliche (?:lieferung|zustellung)|voraussichtlicher liefertermin|lieferdatum|zustellung(?: am)?|lieferung(?: am)?|liefertermin|liefertag|zustelltag|lieferfenster` +
     String
-      .raw`|livraison (?:prevue|estimee)(?: le)?|date (?:de livraison|d'arrivee)(?: prevue| estimee)?|arrivee(?: prevue)?` +
+      .raw`|livraison (?:prevue|estimee)(?: le)?|jour de livraison|creneau de livraison|date (?:de livraison|d'arrivee)(?: prevue| estimee)?|arrivee(?: prevue)?` +
     String
-      .raw`|entrega (?:prevista|estimada)(?: el)?|fecha (?:de entrega|estimada de entrega)|llegada(?: prevista)?` +
+      .raw`|entrega (?:prevista|estimada)(?: el)?|dia de entrega|fecha (?:de entrega|estimada de entrega)|llegada(?: prevista)?` +
     String.raw`|(?:przewidywana|planowana|szacowana) (?:data )?dostawy|termin dostawy|data dostawy`,
 };
 

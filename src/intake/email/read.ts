@@ -53,6 +53,18 @@ const MAX_ATTACHED_DEPTH = 3;
 const MARKETING_SENDER =
   /^(?:news|newsletters?|promo|promos|promotions?|marketing|offers|deals|sale|hello-news)@/i;
 
+/**
+ * A subject about the order as a whole (`Neuigkeiten zu Ihrer Bestellung bei X`, `Your order at
+ * X`, `Update on your order #12`): it names no item. A bare `Je bestelling 4041…` stays the
+ * summary.
+ */
+const YOUR_ORDER = String
+  .raw`(?:your|ihre?[rnms]?|deine?[rnms]?|votre|ta|tu|su|je|uw|il tuo|la tua)\s+(?:order|bestellung|commande|pedido|bestelling|ordine)\b(?:\s*(?:#|no\.?|nr\.?|n°)?\s*[\w-]*\d[\w-]*)?`;
+const ABOUT_THE_ORDER = new RegExp(
+  String
+    .raw`^(?:[^:]{0,30}\b(?:zu|zur|about|on|to|regarding|sur|sobre|over|su|sul|per)\s+${YOUR_ORDER}(?:\s+(?:at|bei|beim|chez|en|bij|da|from|with|von|in)\s+[^,.!?]{1,60})?|${YOUR_ORDER}\s+(?:at|bei|beim|chez|en|bij|da|from|with|von|in)\s+[^,.!?]{1,60})[\s.!]*$`,
+);
+
 async function identityOf(raw: Uint8Array, messageId?: string): Promise<string> {
   if (messageId?.trim()) return messageId.trim();
   const digest = await crypto.subtle.digest("SHA-256", new Uint8Array(raw));
@@ -258,7 +270,9 @@ function readLetter(
   }
   // A mail that names no item is summarised by its subject, and says so; a subject that only
   // says what happened (`Bedankt voor je bestelling (982…)`) names no item: the order number does.
-  const notice = subject && readPhase([foldForMatch(subject)]) !== undefined && fields.orderNumber;
+  const notice = subject && fields.orderNumber &&
+    (readPhase([foldForMatch(subject)]) !== undefined ||
+      ABOUT_THE_ORDER.test(foldForMatch(subject)));
   const named = fields.itemSummary ? undefined : itemInSubject(subject);
   const itemSummary = fields.itemSummary ?? named ??
     clip(notice ? `Order ${fields.orderNumber}` : subject || "Order", 200);

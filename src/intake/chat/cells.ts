@@ -1,0 +1,86 @@
+/**
+ * A one-line summary printed as cells: `Kith | New Balance 1906R | Size 9.5 | $160.00 | Order: K-1`.
+ * Cells that carry a label (`Order: K-1`, or a label and its value with no colon: `Size 9.5`)
+ * or a bare money figure are read as pairs; the one or two cells left are the product and maybe
+ * its shop. Which is which is decided only when one of them cannot be a shop's name (a figure,
+ * a quote or brackets, more than three words): otherwise neither is taken.
+ */
+import { type LabelMeaning, labelMeaning } from "./vocabulary.ts";
+
+/** Separators between cells: one kind per line, spaced. */
+const SEPARATORS = [" | ", " • ", " · "];
+const MAX_CELLS = 12;
+/** Money beyond doubt: a currency sign or code next to the figure. */
+const MONEY =
+  /^(?:(?:[$€£¥₹₩]|[A-Z]{1,3}\$|[A-Z]{3}\s?)\s?\d[\d.,' ]*|\d[\d.,' ]*\s?(?:[$€£¥₹]|[A-Z]{3}))$/;
+/** A size as printed after its label: short, with a digit or a letter size. */
+const SIZE =
+  /^(?:[A-Z]{1,3}\s?)?\d{1,2}(?:[.,]5)?(?:\s?[A-Z]{1,2})?$|^(?:XXS|XS|S|M|L|XL|XXL|XXXL|OS)$/i;
+
+export interface Cells {
+  pairs: [LabelMeaning, string][];
+  /** The product cell, when one was told apart. */
+  product?: string;
+}
+
+/** Does a value fit the field its label names? A cell that does not is plain text. */
+function fits(kind: string, value: string): boolean {
+  if (kind === "price" || kind === "total") return MONEY.test(value);
+  if (kind === "size") return SIZE.test(value);
+  if (kind === "quantity") return /^\d{1,5}$/.test(value);
+  if (kind === "orderNumber") {
+    return /^#?[\p{L}\p{N}][\p{L}\p{N}-]{2,40}$/u.test(value) && /\d/.test(value);
+  }
+  return false;
+}
+
+/**
+ * A labelled cell: `Label: value`, or one or two label words then the value. Undefined for a
+ * `Label: value` cell whose label we do not know: the line is then not read as cells.
+ */
+function labelled(cell: string): [LabelMeaning, string] | null | undefined {
+  const colon = /^([^:：]{1,40})[:：]\s*(.+)$/.exec(cell);
+  if (colon) {
+    const meaning = labelMeaning(colon[1]);
+    return meaning ? [meaning, colon[2].trim()] : undefined;
+  }
+  const words = cell.split(" ");
+  for (let n = Math.min(2, words.length - 1); n >= 1; n--) {
+    const meaning = labelMeaning(words.slice(0, n).join(" "));
+    const value = words.slice(n).join(" ");
+    if (meaning && fits(meaning.kind, value)) return [meaning, value];
+  }
+  return null;
+}
+
+/** A name a shop could have: up to three words, no figure, no quote or bracket. */
+const shopLike = (cell: string) =>
+  cell.split(" ").length <= 3 && cell.length <= 30 && !/[\d'"‘’“”()\[\]]/.test(cell);
+
+/**
+ * The cells of a line, or null when it is not such a summary: three cells or more, two of them
+ * read as pairs or money, one or two plain cells, one kind of separator and no label we do not
+ * know.
+ */
+export function readCells(line: string): Cells | null {
+  const used = SEPARATORS.filter((s) => line.includes(s));
+  if (used.length !== 1) return null;
+  const [separator] = used;
+  const cells = line.split(separator).map((c) => c.trim()).filter((c) => c !== "");
+  if (cells.length < 3 || cells.length > MAX_CELLS) return null;
+  const pairs: [LabelMeaning, string][] = [];
+  const plain: string[] = [];
+  for (const cell of cells) {
+    const pair = labelled(cell);
+    if (pair === undefined) return null;
+    if (pair) pairs.push(pair);
+    else if (MONEY.test(cell)) pairs.push([{ kind: "price" }, cell]);
+    else plain.push(cell);
+  }
+  if (pairs.length < 2 || plain.length === 0 || plain.length > 2) return null;
+  if (plain.length === 1) return { pairs, product: plain[0] };
+  const [a, b] = plain.map(shopLike);
+  if (a === b) return { pairs };
+  const [shop, product] = a ? plain : [plain[1], plain[0]];
+  return { pairs: [[{ kind: "store" }, shop], ...pairs], product };
+}
