@@ -1,0 +1,42 @@
+/**
+ * General rules of the readers learned from an eighth set (one round): amounts in currencies
+ * that had no format (dollars marked by letters before the sign, the rand, the koruna, the
+ * forint, the won...), each read only where it cannot be something else.
+ */
+import { deepEqual, equal } from "node:assert/strict";
+import { findMoney } from "../../../src/intake/money.ts";
+
+const read = (text: string) => findMoney(text).map((m) => [m.display, m.cents, m.currency]);
+
+Deno.test("dollars marked by letters before the sign are read whole, with their currency", () => {
+  deepEqual(read("Total paid S$69.50"), [["S$69.50", 6950, "SGD"]]);
+  deepEqual(read("HK$1,280.00"), [["HK$1,280.00", 128000, "HKD"]]);
+  deepEqual(read("Total NZ$ 89.00"), [["NZ$ 89.00", 8900, "NZD"]]);
+  deepEqual(read("NT$2,390"), [["NT$2,390", 239000, "TWD"]]);
+});
+
+Deno.test("a lone R is the rand only before an amount with cents", () => {
+  deepEqual(read("Total: R 1 348,00"), [["R 1 348,00", 134800, "ZAR"]]);
+  deepEqual(read("R2,998.00"), [["R2,998.00", 299800, "ZAR"]]);
+  deepEqual(read("Size R 10"), []);
+  deepEqual(read("Row R 12 seat 4"), []);
+  // The real keeps its own sign.
+  deepEqual(read("R$ 289,90"), [["R$ 289,90", 28990, "BRL"]]);
+});
+
+Deno.test("units written after the figure: koruna, forint (from a hundred up), leu, won", () => {
+  deepEqual(read("1 299,00 Kč"), [["1 299,00 Kč", 129900, "CZK"]]);
+  deepEqual(read("Összesen: 12 990 Ft"), [["12 990 Ft", 1299000, "HUF"]]);
+  deepEqual(read("Garden hose 6 Ft"), []);
+  deepEqual(read("249,99 lei"), [["249,99 lei", 24999, "RON"]]);
+  deepEqual(read("Price 129,000₩"), [["129,000₩", 12900000, "KRW"]]);
+  deepEqual(read("349,90 zł"), [["349,90 zł", 34990, "PLN"]]);
+});
+
+Deno.test("signs and letters before the figure: won, rupee, ringgit, baht", () => {
+  deepEqual(read("₩129,000"), [["₩129,000", 12900000, "KRW"]]);
+  deepEqual(read("Rs. 2,499.00"), [["Rs. 2,499.00", 249900, "INR"]]);
+  deepEqual(read("RM 199.00"), [["RM 199.00", 19900, "MYR"]]);
+  deepEqual(read("฿1,590"), [["฿1,590", 159000, "THB"]]);
+  equal(read("CHF 1'234.56")[0][2], "CHF");
+});
