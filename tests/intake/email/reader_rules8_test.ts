@@ -1,10 +1,18 @@
 /**
  * General rules of the readers learned from an eighth set (one round): amounts in currencies
  * that had no format (dollars marked by letters before the sign, the rand, the koruna, the
- * forint, the won...), each read only where it cannot be something else.
+ * forint, the won...), each read only where it cannot be something else; a purchase said to be
+ * confirmed (`Votre achat est confirmé`) is ordered; a marketplace item's condition and seller
+ * lines are details between its name and its price, never its name; an order's reference named
+ * as such in a sentence (`order with the reference PLDWRKTSB`) is its number.
  */
 import { deepEqual, equal } from "node:assert/strict";
 import { findMoney } from "../../../src/intake/money.ts";
+import { readPhase } from "../../../src/intake/email/signals.ts";
+import { attributeKind } from "../../../src/intake/email/item_details.ts";
+import { textToBlocks } from "../../../src/intake/email/letter.ts";
+import { extractFields } from "../../../src/intake/email/extract.ts";
+import { foldForMatch, foldKeepingOffsets } from "../../../src/intake/text.ts";
 
 const read = (text: string) => findMoney(text).map((m) => [m.display, m.cents, m.currency]);
 
@@ -39,4 +47,42 @@ Deno.test("signs and letters before the figure: won, rupee, ringgit, baht", () =
   deepEqual(read("RM 199.00"), [["RM 199.00", 19900, "MYR"]]);
   deepEqual(read("฿1,590"), [["฿1,590", 159000, "THB"]]);
   equal(read("CHF 1'234.56")[0][2], "CHF");
+});
+
+const phase = (text: string) => readPhase([foldForMatch(text)]);
+
+Deno.test("a purchase said to be confirmed is ordered, in the subject or a sentence", () => {
+  equal(phase("Votre achat FP-448120 est confirmé"), "confirmed");
+  equal(phase("Bonne nouvelle : votre achat est bien confirmé !"), "confirmed");
+  equal(phase("Il tuo acquisto è stato confermato"), "confirmed");
+  equal(phase("Dein Kauf wurde bestätigt"), "confirmed");
+  equal(phase("Je aankoop is bevestigd"), "confirmed");
+  equal(phase("Achat de cartes cadeaux"), undefined);
+});
+
+Deno.test("condition and seller lines stand among an item's details", () => {
+  const kind = (line: string) => attributeKind(foldKeepingOffsets(line));
+  equal(kind("État : Très bon état"), "neutral");
+  equal(kind("Vendu par : lea_garderobe"), "neutral");
+  equal(kind("Condition: Used - like new"), "neutral");
+  equal(kind("Zustand: gut"), "neutral");
+  equal(kind("Taille : M"), "counts");
+  equal(kind("Livraison : 3,99 €"), undefined);
+});
+
+Deno.test("an order's reference named as such in a sentence is the order number", () => {
+  const number = (text: string) => {
+    const letter = {
+      subject: "Order shipped",
+      blocks: textToBlocks(text),
+      jsonLd: [],
+      microdata: [],
+    };
+    return extractFields(letter, []).orderNumber;
+  };
+  equal(number("Your order with the reference PLDWRKTSB has been shipped."), "PLDWRKTSB");
+  equal(number("Su pedido con la referencia QWTRZBKLM ha sido enviado."), "QWTRZBKLM");
+  equal(number("Votre commande avec la référence FR-20931 a été expédiée."), "FR-20931");
+  // A word is never a reference: a sentence naming none gives nothing.
+  equal(number("Your order with the reference CONFIRMED has been shipped."), undefined);
 });
