@@ -4,12 +4,16 @@
  * forint, the won...), each read only where it cannot be something else; a purchase said to be
  * confirmed (`Votre achat est confirmé`) is ordered; a marketplace item's condition and seller
  * lines are details between its name and its price, never its name; an order's reference named
- * as such in a sentence (`order with the reference PLDWRKTSB`) is its number.
+ * as such in a sentence (`order with the reference PLDWRKTSB`) is its number; tracking labels
+ * `お問合せ送り状No` and `Numero di tracciabilità`; a season's or gift tag in brackets
+ * (`【冬ギフト】`, `【お歳暮】`) opens a product name, it is no label.
  */
 import { deepEqual, equal } from "node:assert/strict";
 import { findMoney } from "../../../src/intake/money.ts";
 import { readPhase } from "../../../src/intake/email/signals.ts";
 import { attributeKind } from "../../../src/intake/email/item_details.ts";
+import { isBoilerplate } from "../../../src/intake/email/boilerplate.ts";
+import { isLabel } from "../../../src/intake/email/labels.ts";
 import { textToBlocks } from "../../../src/intake/email/letter.ts";
 import { extractFields } from "../../../src/intake/email/extract.ts";
 import { foldForMatch, foldKeepingOffsets } from "../../../src/intake/text.ts";
@@ -85,4 +89,22 @@ Deno.test("an order's reference named as such in a sentence is the order number"
   equal(number("Votre commande avec la référence FR-20931 a été expédiée."), "FR-20931");
   // A word is never a reference: a sentence naming none gives nothing.
   equal(number("Your order with the reference CONFIRMED has been shipped."), undefined);
+});
+
+Deno.test("tracking labels: the Japanese slip number written `No`, the Italian tracciabilità", () => {
+  const tracking = (label: string) => isLabel(foldKeepingOffsets(label), "trackingNumber");
+  equal(tracking("お問合せ送り状No"), true);
+  equal(tracking("お問い合せ送り状No."), true);
+  equal(tracking("伝票No"), true);
+  equal(tracking("Numero di tracciabilità"), true);
+  equal(tracking("Codice di tracciabilità"), true);
+  equal(tracking("送り状"), false);
+});
+
+Deno.test("a gift or season tag in brackets opens a name; a bracketed label stays a label", () => {
+  const boiler = (text: string) => isBoilerplate(textToBlocks(text)[0]);
+  equal(boiler("【冬ギフト】銀座の焼き菓子詰合せ"), false);
+  equal(boiler("【お歳暮】八女玉露の詰合せ"), false);
+  equal(boiler("【ポイント5倍】手ぬぐい三枚組"), false);
+  equal(boiler("【ご注文番号】MN2609-00317"), true);
 });
