@@ -6,13 +6,15 @@
  * lines are details between its name and its price, never its name; an order's reference named
  * as such in a sentence (`order with the reference PLDWRKTSB`) is its number; tracking labels
  * `お問合せ送り状No` and `Numero di tracciabilità`; a season's or gift tag in brackets
- * (`【冬ギフト】`, `【お歳暮】`) opens a product name, it is no label.
+ * (`【冬ギフト】`, `【お歳暮】`) opens a product name, it is no label; a text table's article-number
+ * column is read past and its description column is the item's.
  */
 import { deepEqual, equal } from "node:assert/strict";
 import { findMoney } from "../../../src/intake/money.ts";
 import { readPhase } from "../../../src/intake/email/signals.ts";
 import { attributeKind } from "../../../src/intake/email/item_details.ts";
 import { isBoilerplate } from "../../../src/intake/email/boilerplate.ts";
+import { headerColumns } from "../../../src/intake/email/items_text_table.ts";
 import { isLabel } from "../../../src/intake/email/labels.ts";
 import { textToBlocks } from "../../../src/intake/email/letter.ts";
 import { extractFields } from "../../../src/intake/email/extract.ts";
@@ -107,4 +109,18 @@ Deno.test("a gift or season tag in brackets opens a name; a bracketed label stay
   equal(boiler("【お歳暮】八女玉露の詰合せ"), false);
   equal(boiler("【ポイント5倍】手ぬぐい三枚組"), false);
   equal(boiler("【ご注文番号】MN2609-00317"), true);
+});
+
+Deno.test("a text table's code column is read past; a description column is the item's", () => {
+  deepEqual(headerColumns("Pos. Artikel-Nr. Beschreibung Menge Preis Summe"), [
+    "code",
+    "item",
+    "quantity",
+    "price",
+    "total",
+  ]);
+  deepEqual(headerColumns("SKU Description Qty Price"), ["code", "item", "quantity", "price"]);
+  // A code column stands only first; a line of other words is no header.
+  equal(headerColumns("Beschreibung SKU Menge"), null);
+  equal(headerColumns("Description of your parcel"), null);
 });
