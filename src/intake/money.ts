@@ -35,6 +35,27 @@ const SYMBOLS: Record<string, string> = {
   "(円)": "JPY",
   "（円）": "JPY",
   "₹": "INR",
+  "Rs": "INR",
+  "Rs.": "INR",
+  // Dollars of other countries, marked by letters before the sign.
+  "S$": "SGD",
+  "HK$": "HKD",
+  "NZ$": "NZD",
+  "NT$": "TWD",
+  "MX$": "MXN",
+  // The rand, the ringgit, the rupiah; won, peso, baht, lira, shekel, dong.
+  "R": "ZAR",
+  "RM": "MYR",
+  "Rp": "IDR",
+  "₩": "KRW",
+  "₱": "PHP",
+  "฿": "THB",
+  "₺": "TRY",
+  "₪": "ILS",
+  "₫": "VND",
+  "Kč": "CZK",
+  "Ft": "HUF",
+  "lei": "RON",
   "kr": "SEK",
   // Danish and Norwegian shops write the krone with a dot: `599,00 kr.`.
   "kr.": "SEK",
@@ -42,7 +63,13 @@ const SYMBOLS: Record<string, string> = {
   "Fr.": "CHF",
 };
 const CODES = CURRENCIES.join("|");
-const SYMBOL = String.raw`(?:US ?\$|C\$|CA\$|A\$|AU\$|R\$|\$|€|£|¥|￥|₹)`;
+/**
+ * A lone `R` (the rand) only before an amount with cents (`R 2 998,00`, `R1,299.00`): a letter
+ * before a bare figure is too often a size or a model.
+ */
+const RAND = String.raw`R(?=\s?\d{1,3}(?:[ ,.\u00A0\u202F]\d{3})*[.,]\d{2}(?!\d))`;
+const SYMBOL = String
+  .raw`(?:US ?\$|C\$|CA\$|A\$|AU\$|R\$|S\$|HK\$|NZ\$|NT\$|MX\$|\$|€|£|¥|￥|₹|Rs\.?|RM|Rp|₩|₱|฿|₺|₪|₫|${RAND})`;
 const NUMBER = String.raw`\d{1,3}(?:[.,' \u00A0\u202F]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
 /** Whole units written with a dash for the cents (`€ 249,-`, `1.299,– €`): kept in the display. */
 const WHOLE = String.raw`(?:(?<=\d)[.,][-–—]{1,2}(?![\d-–—]))?`;
@@ -53,12 +80,14 @@ const PREFIX = new RegExp(
 );
 const SUFFIX = new RegExp(
   String
-    .raw`(?<![\w.,'])(-?)(${NUMBER})${WHOLE}\s?(?:(€|£|\$|kr\.?|zł|Fr\.|円|\(円\)|（円）)(?:\s(${CODES})\b)?|(${CODES})\b)`,
+    .raw`(?<![\w.,'])(-?)(${NUMBER})${WHOLE}\s?(?:(€|£|\$|kr\.?|zł|Fr\.|円|\(円\)|（円）|(?:Kč|Ft|lei)(?![A-Za-z])|₺|₫|₩)(?:\s(${CODES})\b)?|(${CODES})\b)`,
   "g",
 );
 
 /** What every figure holds besides a digit: a currency symbol or code (a cheap test first). */
-const CURRENCY_MARK = new RegExp(String.raw`[$€£¥￥₹円]|kr|zł|Fr\.|${CODES}`);
+const CURRENCY_MARK = new RegExp(
+  String.raw`[$€£¥￥₹円₩₱฿₺₪₫]|kr|zł|Fr\.|Kč|Ft|lei|R\s?\d|RM|Rp|Rs|${CODES}`,
+);
 const DIGIT = /\d/;
 
 /** The amount of a number as printed, in cents, or null. */
@@ -93,7 +122,8 @@ export function findMoney(text: string, max = 50): Money[] {
     if (found.length >= max) break;
     if (overlaps(m.index!, m.index! + m[0].length)) continue;
     const cents = parseAmount(m[2]);
-    if (cents === null) continue;
+    // `6 Ft` is more often feet than forints: the forint is read from a hundred up.
+    if (cents === null || (m[3] === "Ft" && cents < 10000)) continue;
     found.push({
       display: m[0].trim(),
       cents,

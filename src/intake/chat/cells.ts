@@ -13,6 +13,8 @@ const MAX_CELLS = 12;
 /** Money beyond doubt: a currency sign or code next to the figure. */
 const MONEY =
   /^(?:(?:[$€£¥₹₩]|[A-Z]{1,3}\$|[A-Z]{3}\s?)\s?\d[\d.,' ]*|\d[\d.,' ]*\s?(?:[$€£¥₹]|[A-Z]{3}))$/;
+/** An email address, masked or not (`j***@gmail.com`). */
+const EMAIL_VALUE = /^[^\s@]{1,64}@[^\s@]{1,255}\.[a-z]{2,24}$/i;
 /** A size as printed after its label: short, with a digit or a letter size. */
 const SIZE =
   /^(?:[A-Z]{1,3}\s?)?\d{1,2}(?:[.,]5)?(?:\s?[A-Z]{1,2})?$|^(?:XXS|XS|S|M|L|XL|XXL|XXXL|OS)$/i;
@@ -42,7 +44,9 @@ function labelled(cell: string): [LabelMeaning, string] | null | undefined {
   const colon = /^([^:：]{1,40})[:：]\s*(.+)$/.exec(cell);
   if (colon) {
     const meaning = labelMeaning(colon[1]);
-    return meaning ? [meaning, colon[2].trim()] : undefined;
+    if (meaning) return [meaning, colon[2].trim()];
+    // A value that is an email address is an account's, whatever the label calls it.
+    return EMAIL_VALUE.test(colon[2].trim()) ? [{ kind: "private" }, colon[2].trim()] : undefined;
   }
   const words = cell.split(" ");
   for (let n = Math.min(2, words.length - 1); n >= 1; n--) {

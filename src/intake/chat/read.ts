@@ -154,9 +154,14 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
   ];
   // The text whose loose lines may name the product: the description, else (after a success
   // header only: chatter is plain content too) the content.
+  const homes = homeLinks(embed?.description);
   const text: LooseText = embed?.description
-    ? { loose: description.loose, where: "description" }
-    : { loose: header.verdict.kind === "success" ? content.loose : [], where: "content" };
+    ? { loose: description.loose, where: "description", homes }
+    : {
+      loose: header.verdict.kind === "success" ? content.loose : [],
+      where: "content",
+      homes: [],
+    };
   const headings = productHeadings(cards.flatMap((c) => c.fields));
   const headerLines = [
     ...(embed ? embedHeaderLines(embed) : []),
@@ -196,7 +201,7 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
   const fields: MessageFields & { itemSummary: string } = {
     itemSummary: joinNames(items),
     store: read.store ?? storeFromHeaders(headerLines, botNames) ??
-      storeFromAuthor(cards, header, botNames),
+      homes.find((h) => !isBotName(h, botNames)) ?? storeFromAuthor(cards, header, botNames),
     orderNumber,
     price: one && (read.price ?? one.price),
     total: read.total,
@@ -227,6 +232,24 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
 interface LooseText {
   loose: { line: string; index: number }[];
   where: HeaderPlace;
+  /** Lines that are only a link to a site's home page: a shop's name, never the product. */
+  homes: string[];
+}
+
+/** A line that is only a link to a site's root: `[Kith](https://kith.com)`, emphasis allowed. */
+const HOME_LINK = /^[\s*_~]*\[([^\]\n]{1,100})\]\(<?https?:\/\/[^\s/()<>]{1,253}\/?>?\)[\s*_~]*$/;
+
+/** The names of home-page links among a description's first two lines (after its header). */
+function homeLinks(description: string | undefined): string[] {
+  if (!description) return [];
+  const out: string[] = [];
+  const lines = description.split(/\r\n|\r|\n/, 50).filter((l) => l.trim() !== "");
+  for (const line of lines.slice(0, 2)) {
+    const found = HOME_LINK.exec(line);
+    const name = found && cleanText(found[1]);
+    if (name && isName(name)) out.push(name);
+  }
+  return out;
 }
 
 /**
@@ -238,7 +261,7 @@ interface LooseText {
  */
 function pickItems(
   labelled: LineItem[],
-  { loose, where }: LooseText,
+  { loose, where, homes }: LooseText,
   headings: string[],
   cards: readonly ChatEmbed[],
   header: Header,
@@ -247,7 +270,10 @@ function pickItems(
 ): LineItem[] {
   if (labelled.length > 0) return labelled;
   // The header line itself is loose text too: what follows it is where a product may be.
-  const start = header.where === where ? 1 : 0;
+  let start = header.where === where ? 1 : 0;
+  // A shop's home link above the product (`[Kith](https://kith.com)` / `**Product**`).
+  const home = loose.find((l) => l.index === start && homes.includes(l.line));
+  if (home) start++;
   const after = loose.filter((l) => l.index >= start);
   const firstLoose = after[0];
   if (firstLoose && firstLoose.index === start && isProductLine(firstLoose.line)) {

@@ -8,7 +8,8 @@ import { privateLine } from "./pairs.ts";
 import { cleanText } from "./text.ts";
 import { labelMeaning } from "./vocabulary.ts";
 
-const EMAIL = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+/g;
+/** An address, also one a bot half-masked itself (`j***@example.com`). */
+const EMAIL = /[\w.+*-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+/g;
 /** An IPv4 address with its port, user and password (`203.0.113.4:8000:user:pass`). */
 const PROXY = /\b\d{1,3}(?:\.\d{1,3}){3}(?::[^\s:|]{1,64}){0,3}/g;
 const URL_CREDENTIALS = /\/\/[^\s/@]{1,128}@/g;

@@ -243,7 +243,7 @@ const OTHER = [
 
 /** Words that make a label private: whose values never become order fields nor logs. */
 const PRIVATE =
-  /e-?mail|proxy|proxies|profile|payment|\bcard\b|\bcc\b|account|\bacct|password|passwd|login|webhook|\bip\b|customer|buyer|recipient|address|phone|billing|cvv|discord|\buser|\btask|\bmode\b|模式|delay|module|share|captcha|3d ?secure|\bkonto|profil|perfil|zahlung|paiement|\bpago|betaling|pagamento|\bkunde|\bclient|\bklant|adresse|direcci|indirizzo|\badres\b|telef|téléphone|teléfono|\bkarte|tarjeta|\bcarte\b|\bkaart|\bcarta\b|passwort|mot de passe|contraseña|wachtwoord|メール|アカウント|プロフィール|支払|住所|電話|カード|顧客|邮箱|账号/;
+  /e-?mail|proxy|proxies|profile|payment|\bcard\b|\bcc\b|account|\bacct|\bacc\b|password|passwd|login|webhook|\bip\b|customer|buyer|recipient|address|phone|billing|cvv|discord|\buser|\btask|\bmode\b|模式|delay|module|share|captcha|3d ?secure|\bkonto|profil|perfil|zahlung|paiement|\bpago|betaling|pagamento|\bkunde|\bclient|\bklant|adresse|direcci|indirizzo|\badres\b|telef|téléphone|teléfono|\bkarte|tarjeta|\bcarte\b|\bkaart|\bcarta\b|passwort|mot de passe|contraseña|wachtwoord|メール|アカウント|プロフィール|支払|住所|電話|カード|顧客|邮箱|账号/;
 
 /** Labels whose value states the post's outcome (`Status: Failed`), judged like a header. */
 const STATUS = ["status", "result", "outcome", "checkoutstatus", "taskstatus", "ergebnis"];

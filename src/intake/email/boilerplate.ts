@@ -65,9 +65,12 @@ const NO_WORD = /^[^\p{L}\p{N}]*$/u;
 const BRACKET_LABEL = /^(?:【[^】]{1,20}】|<[^>]{1,20}>|〔[^〕]{1,20}〕|［[^］]{1,20}］)/;
 /** `◆ご注文商品`, `■ Order details`: a section heading drawn with a mark in plain text. */
 const SECTION_HEADING = /^[■□◆◇]\s*[^:：]{1,24}$/;
-/** `【予約】星詠みの…`: a product tag in brackets (pre-order, limited, new...) opens a name, not a label. */
+/**
+ * `【予約】星詠みの…`, `【冬ギフト】…`: a product tag in brackets (pre-order, limited, new, a
+ * season's gift, a sale...) opens a name, not a label.
+ */
 const PRODUCT_TAG =
-  /^【(?:ご?予約(?:商品)?|先行予約|(?:数量|期間)?限定|新品|新商品|中古|送料無料|再入荷|特価|セール|受注生産|(?:お)?取り寄せ|即納|sale|new)】/i;
+  /^【(?:ご?予約(?:商品)?|先行予約|(?:数量|期間|初回|季節|地域)?限定|新品|新商品|中古|送料(?:無料|込み?)|再入荷|特価|セール|受注生産|(?:お)?取り寄せ|即納|[^】]{0,4}ギフト|お?歳暮|お?中元|福袋|訳あり|ポイント\d{1,2}倍|早割|アウトレット|お買い得|sale|new)】/i;
 
 /** Whether `text` (folded) is `Label: value` or a lone label of a known order field. */
 function fieldLine(text: string): boolean {

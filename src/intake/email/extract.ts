@@ -128,6 +128,26 @@ function markedInSubject(subject: string): string | null {
   return acceptOrderNumber(m[1]);
 }
 
+/**
+ * `Your order with the reference KXQ… has been shipped`, `Su pedido con la referencia …`: a
+ * sentence that names the order's reference as such (shop systems that number orders by a
+ * reference of letters write it so). The words between are the label.
+ */
+const REFERENCE_IN_SENTENCE =
+  /\b(?:order|bestellung|commande|pedido|ordine|bestelling|encomenda)\s+(?:with(?: the)?|con(?: la| il)?|avec(?: la)?|mit(?: der)?|met(?: de)?|com(?: a)?)\s+(?:reference|referencia|riferimento|referenz|referentie)\s*:?\s*/g;
+
+function referenceInSentence(blocks: Letter["blocks"]): { value: string; label: string } | null {
+  for (const b of blocks.slice(0, 200)) {
+    const folded = foldKeepingOffsets(b.text);
+    for (const m of folded.matchAll(REFERENCE_IN_SENTENCE)) {
+      const rest = b.text.slice(m.index! + m[0].length);
+      const value = acceptOrderNumber(rest) ?? acceptLetterReference(rest);
+      if (value) return { value, label: b.text.slice(m.index!, m.index! + m[0].length).trim() };
+    }
+  }
+  return null;
+}
+
 type OrderNumber = Pick<Extracted, "orderNumber" | "orderNumberFrom"> & { how?: Evidence };
 
 function findOrderNumber(letter: Letter): OrderNumber {
@@ -142,6 +162,14 @@ function findOrderNumber(letter: Letter): OrderNumber {
       orderNumber: subject,
       orderNumberFrom: "subject",
       how: evidence("generic", "subject"),
+    };
+  }
+  const reference = referenceInSentence(letter.blocks);
+  if (reference) {
+    return {
+      orderNumber: reference.value,
+      orderNumberFrom: "label",
+      how: evidence("label", reference.label),
     };
   }
   const lettered = labelledValues(letter.blocks, "orderNumber", acceptLetterReference, { max: 5 })

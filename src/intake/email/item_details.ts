@@ -32,6 +32,10 @@ const COLOUR = /^(?:colou?r|farbe|couleur|coloris|kleur|colore|色|カラー)$/;
 const ID_KEY =
   /^(?:sku|style(?: id| no\.?| #)?|art(?:ikel)?\.?-?nr\.?|item (?:id|#|no\.?|number)|product (?:id|code)|ref(?:erence)?|model(?: no\.?)?|jan ?(?:code|コード)?|ean|gtin|upc|isbn|品番|型番|商品(?:コード|番号)|varenr\.?|varenummer|codigo|cod\.)$/;
 
+/** A second-hand item's condition and seller lines, among its details on a marketplace. */
+const CONDITION_KEY =
+  /^(?:condition|etat|zustand|estado|condizione|conditie|staat|seller|sold by|vendeur|vendu par|verkaufer|verkauft von|vendedor|vendido por|venditore|venduto da|verkoper|verkocht door)$/;
+
 /**
  * What a (folded) line under an item name is: `counts` for a detail of the item (quantity, size,
  * price, colour), `label` for such a detail's label alone (its value in the next block),
@@ -50,7 +54,7 @@ function readAttributeKind(folded: string): "counts" | "label" | "neutral" | und
   if (isLabel(alone, "size") || isLabel(alone, "quantity") || COLOUR.test(alone)) return "label";
   const key = /^([^:]{1,30}):/.exec(folded)?.[1]?.trim();
   if (key && (isLabel(key, "size") || isLabel(key, "price") || COLOUR.test(key))) return "counts";
-  if (key && ID_KEY.test(key)) return "neutral";
+  if (key && (ID_KEY.test(key) || CONDITION_KEY.test(key))) return "neutral";
   // `Talla 42`, `Size M` after a dash: a size label and a short value with no colon.
   if (SIZE_WORD.test(alone) && isLabel(alone.replace(/\s+\S+$/, ""), "size")) return "counts";
   return /^(?:price|preis|prix|precio|sku|style|art\.?-?nr)/.test(folded) ? "neutral" : undefined;

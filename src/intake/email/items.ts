@@ -394,7 +394,7 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
     }
     if (
       attributes > 0 && isName(blocks[i]) && !isLabel(blocks[i].text, "quantity") &&
-      !valueOfLabel(blocks, i)
+      !valueOfLabel(blocks, i) && attributeKind(foldKeepingOffsets(blocks[i].text)) !== "neutral"
     ) {
       const at = i + 1 < j && isBrandLine(blocks[i], blocks[i + 1], isName) ? i + 1 : i;
       const item = {

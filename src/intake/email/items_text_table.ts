@@ -10,10 +10,19 @@ import { isLabel, type LabelField } from "./labels.ts";
 import { type Item, note } from "./item_details.ts";
 import { evidence } from "./evidence.ts";
 
-type Column = "item" | "quantity" | "price" | "size" | "total";
+type Column = "item" | "quantity" | "price" | "size" | "total" | "code";
 /** A leading column of row numbers (`Pos.`, `#`, `Nr.`): read past, never part of the name. */
 const POSITION = /^(?:pos\.?|position|#|nr\.?|no\.?)$/i;
 const KINDS: Column[] = ["item", "quantity", "price", "size", "total"];
+/** `Beschreibung`, `Description`...: the item column's header in a table of columns. */
+const DESCRIPTION =
+  /^(?:beschreibung|bezeichnung|artikelbezeichnung|description|descripci[oó]n|descrizione|omschrijving|descri[cç][aã]o|beskrivning|beskrivelse)$/i;
+/**
+ * A column of article numbers before the item's (`Pos. Artikel-Nr. Beschreibung Menge …`): its
+ * one-word code is read past, never part of the name.
+ */
+const CODE =
+  /^(?:art(?:ikel)?\.?-?nr\.?|artikelnummer|art\.?-?no\.?|sku|ref\.?|r[eé]f[eé]rence|referencia|riferimento|code|item ?#|product ?code|品番|型番)$/i;
 const MAX_COLUMNS = 6;
 const MAX_ROWS = 50;
 
@@ -26,6 +35,17 @@ export function headerColumns(text: string): Column[] | null {
   for (let i = 0; i < words.length;) {
     if (columns.length >= MAX_COLUMNS) return null;
     let matched = false;
+    if (columns.length === 0 && CODE.test(words[i])) {
+      columns.push("code");
+      i++;
+      continue;
+    }
+    // A description column is the item's, in a line made only of column labels.
+    if (DESCRIPTION.test(words[i])) {
+      columns.push("item");
+      i++;
+      continue;
+    }
     // The longest label first: `Unit Price` is one column, not `Unit` and `Price`.
     for (let len = Math.min(3, words.length - i); len >= 1 && !matched; len--) {
       const phrase = words.slice(i, i + len).join(" ");
@@ -47,8 +67,9 @@ export function headerColumns(text: string): Column[] | null {
  */
 function itemColumn(columns: Column[] | null): number {
   if (!columns || columns.length < 2) return -1;
-  if (columns[0] === "item") return 0;
-  return columns[0] === "quantity" && columns[1] === "item" ? 1 : -1;
+  const c = columns[0] === "code" ? 1 : 0;
+  if (columns[c] === "item") return c;
+  return c === 0 && columns[0] === "quantity" && columns[1] === "item" ? 1 : -1;
 }
 
 /** Whether a block is a header line of column labels (never an item, never a value). */
@@ -74,7 +95,11 @@ function readRow(text: string, columns: Column[], header: string): Omit<Item, "b
   }
   const row: Omit<Item, "block"> = { name: "", how: {}, evidence: evidence("table", header) };
   const first = itemColumn(columns);
-  if (first === 1) {
+  if (columns[0] === "code") {
+    // The code: one word with a digit.
+    if (!/\d/.test(words[0] ?? "") || (words[0]?.length ?? 0) > 30) return null;
+    words = words.slice(1);
+  } else if (first === 1) {
     // The count leads the row: one figure, then the name.
     const n = /^[x×]?(\d{1,3})[x×]?$/i.exec(words[0] ?? "");
     if (!n || words.length < 3 || Number(n[1]) < 1) return null;

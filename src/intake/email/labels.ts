@@ -61,7 +61,7 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|(?:numero|n°|no|nº|n\.º|n\.o) (?:de )?(?:suivi|colis|seguimiento|envio)|codigo de seguimiento|localizador` +
     String
-      .raw`|track ?(?:&|en) ?trace(?:[ -]?code)?|trackingcode|zendingnummer|(?:numero|codice) (?:di )?(?:tracciamento|tracking|spedizione)` +
+      .raw`|track ?(?:&|en) ?trace(?:[ -]?code)?|trackingcode|zendingnummer|(?:numero|codice) (?:di )?(?:tracciamento|tracciabilita|rintracciabilita|tracking|spedizione)` +
     String.raw`|(?:numer|nr\.?) (?:przesylki|paczki|sledzenia|listu przewozowego)` +
     // Portuguese, Danish and Norwegian.
     String
@@ -69,7 +69,8 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|sparningsnummer|kollinummer|kolli-id|sandningsnummer|seurantakoodi|seurantanumero|lahetystunnus|(?:numero de )?guia(?: de rastreo)?|numero de rastreo|codigo de rastreo|(?:numero|codigo) de seguimento` +
     // `日本郵便の追跡番号`: a carrier's name may open the Japanese label too.
-    "|(?:[^\\s:：]{1,12}の)?(?:お問い?合わ?せ(?:伝票|送り状)?番号|追跡番号|(?:配送)?伝票番号|送り状番号)" +
+    // `お問い合せ送り状No`: the number written `No`.
+    "|(?:[^\\s:：]{1,12}の)?(?:お問い?合わ?せ(?:伝票|送り状)?(?:番号|no\\.?)|追跡番号|(?:配送)?伝票(?:番号|no\\.?)|送り状(?:番号|no\\.?))" +
     // `Seguimiento de Estafeta:`, `Suivi Colissimo :`: the word for tracking alone, before a carrier.
     String.raw`|seguimiento|rastreo|suivi(?: colis)?`,
   carrier: String
