@@ -119,7 +119,14 @@ export async function service(): Promise<Service> {
 async function post(svc: Service, dir: string, entry: Labeled) {
   const bytes = await Deno.readFile(join(dir, entry.file));
   if (entry.kind === "email") {
-    const raw = new TextDecoder().decode(bytes);
+    // JSON carries text: a file that is not UTF-8 (an 8-bit windows-1252 mail) is sent as the
+    // characters its bytes stand for, as a client reading the file would, not as U+FFFD.
+    let raw: string;
+    try {
+      raw = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      raw = new TextDecoder("windows-1252").decode(bytes);
+    }
     return await svc.call("POST", "/api/email/import", {
       body: JSON.stringify({ raw }),
       type: "application/json",

@@ -61,9 +61,26 @@ const WINDOWS_1252 = new TextDecoder("windows-1252");
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 const UTF8_LABELS = new Set(["", "utf-8", "utf8", "us-ascii", "ascii", "unicode-1-1-utf-8"]);
 
+/** Whether any byte is beyond ASCII (`content` may be any buffer view postal-mime keeps). */
+function beyondAscii(content: ArrayBufferLike | ArrayBufferView): boolean {
+  const bytes = ArrayBuffer.isView(content)
+    ? new Uint8Array(content.buffer, content.byteOffset, content.byteLength)
+    : new Uint8Array(content);
+  for (const b of bytes) if (b >= 0x80) return true;
+  return false;
+}
+
+/** One-byte charsets: any byte sequence is valid in them, so they cannot refute UTF-8. */
+const ONE_BYTE = /^(?:iso[-_]?8859[-_]?\d+|latin-?\d|l\d|windows-125\d|cp-?125\d|x-cp125\d)$/;
+
 /**
- * A part's text by its declared charset; a part declared UTF-8 (or ASCII) whose bytes are not
- * UTF-8 is read as windows-1252, the usual truth behind that mistake (research §7.4).
+ * A part's text by its declared charset, with the two usual mistakes undone:
+ * - a part declared UTF-8 (or ASCII) whose bytes are not UTF-8 is read as windows-1252, the usual
+ *   truth behind that mistake (research §7.4);
+ * - a part declared in a one-byte charset whose bytes are UTF-8 with characters beyond ASCII is
+ *   UTF-8: an 8-bit message pasted or posted as text (the import's JSON `raw`) arrives as
+ *   characters and is stored as UTF-8, and real one-byte text almost never forms valid UTF-8
+ *   sequences (`Ã©` would have to be written on purpose).
  */
 function partText(node: MimeNode): string {
   let text: string;
@@ -78,6 +95,12 @@ function partText(node: MimeNode): string {
       STRICT_UTF8.decode(node.content);
     } catch {
       text = WINDOWS_1252.decode(node.content);
+    }
+  } else if (ONE_BYTE.test(label) && node.content && beyondAscii(node.content)) {
+    try {
+      text = STRICT_UTF8.decode(node.content);
+    } catch {
+      // Not UTF-8: the declared charset stands.
     }
   }
   return text;
