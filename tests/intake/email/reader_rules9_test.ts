@@ -90,3 +90,53 @@ Deno.test("a payment or shipping method line is never the item", () => {
   const read = extractFields(letterOf(textToBlocks(text)), []);
   equal(read.items[0]?.name, "Boulderbürste Pro Doppelkopf");
 });
+
+const letterAt = (text: string) => ({
+  subject: "Versand",
+  blocks: textToBlocks(text),
+  jsonLd: [],
+  microdata: [],
+  date: "Tue, 10 Nov 2026 15:31:54 +0100",
+});
+const NOV_10 = Date.parse("2026-11-10T12:00:00Z");
+
+Deno.test("a delivery label opening a later sentence of a line gives the day", () => {
+  const day = (text: string) => extractFields(letterAt(text), [], NOV_10).estimatedDelivery;
+  equal(
+    day(
+      "Je bestelling is vandaag met PostNL verzonden. Verwachte bezorging: woensdag 11 november.",
+    ),
+    "2026-11-11",
+  );
+  equal(
+    day("Votre commande a été expédiée par Colissimo. Livraison prévue le mardi 24 novembre."),
+    "2026-11-24",
+  );
+  // A label inside a sentence (not opening one) is still not read as a field line.
+  equal(day("We told you the delivery date: soon. Thanks."), undefined);
+});
+
+Deno.test("a total label with a bare tax note (inkl. MwSt., incl. btw) labels the total", () => {
+  const total = (text: string) => extractFields(letterAt(text), [], NOV_10).total?.display;
+  equal(total("Gesamtsumme inkl. MwSt. 638,90 €"), "638,90 €");
+  equal(total("Totaal incl. btw: €44,95"), "€44,95");
+  equal(total("Total inc. GST $89.00"), "$89.00");
+});
+
+Deno.test("a parcel number no format names takes its carrier from the shipping method line", () => {
+  const text = [
+    "Bestellnummer: BH-2611-7730",
+    "Versandart: DHL Paket",
+    "Sendungsnummer: 324628194829",
+  ].join("\n");
+  const read = extractFields(letterAt(text), [], NOV_10);
+  equal(read.trackingNumber, "324628194829");
+  equal(read.carrier, "dhl");
+  // A method naming no carrier of ours gives none.
+  const other = extractFields(
+    letterAt(text.replace("DHL Paket", "Standardversand")),
+    [],
+    NOV_10,
+  );
+  equal(other.carrier, undefined);
+});
