@@ -92,10 +92,7 @@ Deno.test("a payment or shipping method line is never the item", () => {
 });
 
 const letterAt = (text: string) => ({
-  subject: "Versand",
-  blocks: textToBlocks(text),
-  jsonLd: [],
-  microdata: [],
+  ...letterOf(textToBlocks(text)),
   date: "Tue, 10 Nov 2026 15:31:54 +0100",
 });
 const NOV_10 = Date.parse("2026-11-10T12:00:00Z");
