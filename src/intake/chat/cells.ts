@@ -15,9 +15,9 @@ const MONEY =
   /^(?:(?:[$€£¥₹₩]|[A-Z]{1,3}\$|[A-Z]{3}\s?)\s?\d[\d.,' ]*|\d[\d.,' ]*\s?(?:[$€£¥₹]|[A-Z]{3}))$/;
 /** An email address, masked or not (`j***@gmail.com`). */
 const EMAIL_VALUE = /^[^\s@]{1,64}@[^\s@]{1,255}\.[a-z]{2,24}$/i;
-/** A size as printed after its label: short, with a digit or a letter size. */
+/** A size as printed after its label: short, with a digit or a letter size (`EU 41 1/3`). */
 const SIZE =
-  /^(?:[A-Z]{1,3}\s?)?\d{1,2}(?:[.,]5)?(?:\s?[A-Z]{1,2})?$|^(?:XXS|XS|S|M|L|XL|XXL|XXXL|OS)$/i;
+  /^(?:[A-Z]{1,3}\s?)?\d{1,2}(?:[.,]5|\s[12]\/3)?(?:\s?[A-Z]{1,2})?$|^(?:XXS|XS|S|M|L|XL|XXL|XXXL|OS)$/i;
 
 export interface Cells {
   pairs: [LabelMeaning, string][];
@@ -49,6 +49,10 @@ function labelled(cell: string): [LabelMeaning, string] | null | undefined {
     return EMAIL_VALUE.test(colon[2].trim()) ? [{ kind: "private" }, colon[2].trim()] : undefined;
   }
   const words = cell.split(" ");
+  // `Size EU 41 1/3`: without a colon the region is the size's own (`EU 41 1/3`, as written).
+  const size = labelMeaning(words[0]);
+  const rest = words.slice(1).join(" ");
+  if (size?.kind === "size" && /^[A-Z]{2}\s/.test(rest) && fits("size", rest)) return [size, rest];
   for (let n = Math.min(2, words.length - 1); n >= 1; n--) {
     const meaning = labelMeaning(words.slice(0, n).join(" "));
     const value = words.slice(n).join(" ");

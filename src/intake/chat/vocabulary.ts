@@ -76,6 +76,8 @@ const VOCABULARY: Record<FieldKind, readonly string[]> = {
     ...["npedido", "numerodepedido", "nrodepedido", "numdepedido", "númerodopedido", "ご注文番号"],
     ...["bestelnummer", "bestelling", "ordernummer", "ordine", "ordine#", "numerodordine"],
     ...["numeroordine", "nordine", "注文番号", "注文id", "オーダー番号", "注文", "受注番号"],
+    // A marketplace numbers the purchase as a transaction: `Transaction ID`, `取引ID`.
+    ...["transactionid", "取引id", "取引番号"],
     ...[
       "ordre",
       "ordrenummer",

@@ -72,6 +72,23 @@ const SECTION_HEADING = /^[■□◆◇]\s*[^:：]{1,24}$/;
 const PRODUCT_TAG =
   /^【(?:ご?予約(?:商品)?|先行予約|(?:数量|期間|初回|季節|地域)?限定|新品|新商品|中古|送料(?:無料|込み?)|再入荷|特価|セール|受注生産|(?:お)?取り寄せ|即納|[^】]{0,4}ギフト|お?歳暮|お?中元|福袋|訳あり|ポイント\d{1,2}倍|早割|アウトレット|お買い得|sale|new)】/i;
 
+/** Words of a Japanese section or field label (`【お届け先】`, `【ご注文番号】`, `【お支払方法】`). */
+const BRACKET_LABEL_WORDS =
+  /注文|番号|日時|届け|支払|配送|発送|送料|合計|金額|方法|連絡|問い?合わ?せ|備考|住所|内容|明細|情報|案内|知らせ|確認|状況|予定|期間|会社|伝票|商品|数量|価格|単価|請求/;
+
+/**
+ * `【ほぼ日】ほぼ日手帳 2027`, `<ル・クルーゼ>ココット・ロンド`: a maker's name in brackets glued
+ * to the product's name opens a name; a bracket holding a field's or section's words stays a label.
+ */
+function bracketedMaker(text: string): boolean {
+  const m = /^(?:【([^】]{1,20})】|<([^>]{1,20})>)(\S.*)$/.exec(text);
+  if (!m) return false;
+  const inside = (m[1] ?? m[2]).trim();
+  const rest = m[3];
+  return !BRACKET_LABEL_WORDS.test(inside) && !isAnyLabel(foldKeepingOffsets(inside)) &&
+    !/[:：]/.test(rest) && /\p{L}{2}/u.test(rest);
+}
+
 /** Whether `text` (folded) is `Label: value` or a lone label of a known order field. */
 function fieldLine(text: string): boolean {
   const key = /^([^:]{1,40}):/.exec(text)?.[1]?.trim();
@@ -90,7 +107,8 @@ const textClass = memoByText((text: string): boolean => {
   return GREETING.test(folded) || LEGAL.test(folded) || OTHER_IDS.test(folded) ||
     CODE_LINE.test(folded) ||
     DATE_LINE.test(folded) || ORDER_LINE.test(folded) || DATED_EVENT.test(folded) ||
-    fieldLine(folded) || BRACKET_LABEL.test(text) && !PRODUCT_TAG.test(text) ||
+    fieldLine(folded) ||
+    BRACKET_LABEL.test(text) && !PRODUCT_TAG.test(text) && !bracketedMaker(text) ||
     NO_WORD.test(text) || SECTION_HEADING.test(text) ||
     (folded.endsWith("!") && EXCLAIMED.test(folded));
 });

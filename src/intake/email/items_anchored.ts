@@ -176,9 +176,12 @@ function isItemLabel(text: string): boolean {
       ).length > 0 || foldKeepingOffsets(text).length === 0;
 }
 
+/** `× 1`, `x2`, `1 ×`: a cell that is only an item's count. */
+const COUNT_CELL = /^(?:[×x]\s?\d{1,3}|\d{1,3}\s?[×x])$/i;
+
 /**
  * Rows of a table that hold a name and its price and nothing else (`Trail Shoe X2 - Size 10` |
- * `$139.95`): tried last, when no picture, header, count or label anchors an item. The rows
+ * `$139.95`, or with a count cell between them): tried last, when no picture, header, count or label anchors an item. The rows
  * stop at the first total or shipping row.
  */
 export function pricedRows(
@@ -194,18 +197,28 @@ export function pricedRows(
       if (items.length > 0) break;
       continue;
     }
-    const [before, after] = [blocks[i - 1], blocks[i + 2]];
-    // The row holds the two cells and nothing else (`Name` | `Gift wrap` | `€ 9,90` is not one).
+    // `Name` | `× 1` | `39,95 €`: a cell holding only the count may stand between them.
+    const counted = COUNT_CELL.test(next.text.trim()) && !!blocks[i + 2]?.cell &&
+      sameRow(blocks[i + 2], b);
+    const price = counted ? blocks[i + 2] : next;
+    const width = counted ? 3 : 2;
+    const [before, after] = [blocks[i - 1], blocks[i + width]];
+    // The row holds those cells and nothing else (`Name` | `Gift wrap` | `€ 9,90` is not one).
     const rowStarts = !before || !before.cell || !sameRow(before, b);
     const rowEnds = !after || !after.cell || !sameRow(after, b);
-    if (!rowStarts || !rowEnds || !isMoney(next) || !isName(b)) continue;
-    items.push(describe(
+    if (!rowStarts || !rowEnds || !isMoney(price) || !isName(b)) continue;
+    const item = describe(
       { name: b.text, block: i, evidence: evidence("generic", "name and price in one row") },
       blocks,
       i,
-      i + 2,
-    ));
-    i++;
+      i + width,
+    );
+    if (counted && item.quantity === undefined) {
+      item.quantity = Number(/\d{1,3}/.exec(next.text)![0]);
+      note(item, "quantity", evidence("generic", next.text.trim()));
+    }
+    items.push(item);
+    i += width - 1;
   }
   return items;
 }

@@ -77,7 +77,7 @@ export const LABELS: Record<LabelField, string> = {
     .raw`carrier|shipped (?:by|via|with)|shipping carrier|courier|shipment provider|provider` +
     String
       .raw`|versanddienstleister|versandpartner|spediteur|zusteller|transporteur|empresa de transporte|transportista` +
-    "|vervoerder|bezorger|corriere|vettore|przewoznik|firma kurierska|transportadora|fragtfirma|paqueteria|transportor|fraktbolag|kuljetusyhtio|配送業者|運送会社|配送会社",
+    "|versandart|versandmethode|shipping method|delivery method|verzendmethode|verzendwijze|mode de livraison|metodo de envio|metodo di spedizione|vervoerder|bezorger|corriere|vettore|przewoznik|firma kurierska|transportadora|fragtfirma|paqueteria|transportor|fraktbolag|kuljetusyhtio|配送業者|運送会社|配送会社",
   total: String
     .raw`(?:order |grand |total payment|estimated )?total(?: payment| amount| ttc| paid| charged| paye| pagado| \(incl\.? (?:vat|tax)\)| (?:incl|inkl)\.? (?:vat|tax|moms|mwst\.?|btw|iva|alv))?` +
     String
@@ -132,8 +132,12 @@ export const LABELS: Record<LabelField, string> = {
     String.raw`|(?:przewidywana|planowana|szacowana) (?:data )?dostawy|termin dostawy|data dostawy`,
 };
 
-/** A note in brackets after a label: `Total (IVA incluido)`, `Gesamtsumme (inkl. MwSt.)`. */
-const NOTE = String.raw`(?:\([^)]{0,40}\)\s*)?`;
+/**
+ * A note after a label: in brackets (`Total (IVA incluido)`, `Gesamtsumme (inkl. MwSt.)`) or the
+ * tax it includes written bare (`Gesamtsumme inkl. MwSt.`, `Totaal incl. btw`).
+ */
+const NOTE = String
+  .raw`(?:\([^)]{0,40}\)\s*|(?:incl|inkl|inc)\.? ?(?:vat|tax|moms|mwst|btw|iva|alv|ust|tva|gst)\.?(?=[\s:]|$))?`;
 
 /**
  * A heading mark before a label (`■お届け予定日`, `● Total`): plain-text mails mark sections so.
@@ -254,6 +258,11 @@ export function labelledValues(
         continue;
       }
     }
+    const lead = leadingLabel(text, folded, same, accept);
+    if (lead) {
+      found.push({ ...lead, block: i });
+      continue;
+    }
     if (options.sentences !== false) {
       const s = inside.exec(folded);
       if (s) {
@@ -267,6 +276,29 @@ export function labelledValues(
   }
   const rank: Record<Shape, number> = { same: 0, next: 1, column: 2, sentence: 3 };
   return found.sort((a, b) => rank[a.shape] - rank[b.shape] || a.block - b.block);
+}
+
+/**
+ * `… met PostNL verzonden. Verwachte bezorging: woensdag 11 november.`: a label opening a later
+ * sentence of the block, read as if the sentence were its own line (a few sentences at most).
+ */
+function leadingLabel(
+  text: string,
+  folded: string,
+  same: RegExp,
+  accept: (raw: string) => string | null,
+): Omit<Labelled, "block"> | null {
+  const breaks = /[.!?]\s+(?=\p{Lu})/gu;
+  for (let n = 0, b = breaks.exec(text); b && n < 8; n++, b = breaks.exec(text)) {
+    const start = b.index + b[0].length;
+    const m = same.exec(folded.slice(start));
+    if (!m) continue;
+    const value = accept(text.slice(text.length - m[1].length));
+    if (value !== null) {
+      return { value, shape: "same", label: labelBefore(text.slice(start), m[1]) };
+    }
+  }
+  return null;
 }
 
 /** The block holding a lone label's value: the next non-empty block, unless it is a label too. */

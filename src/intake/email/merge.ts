@@ -37,6 +37,20 @@ const JAPANESE_SHOP =
   /(?:この度は|このたびは|いつも)、?(.{2,40}?)(?:を|で)(?:ご利用|お買い(?:上げ|物))/u;
 const TLD = /\.(?:com|de|co\.uk|fr|es|it|nl|net|org|shop|store|eu|ch|at|ca|us|co)$/i;
 
+/**
+ * `Vielen Dank für Deine Bestellung bei Bergfreunde.de`: a store whose own text writes its name
+ * with its domain (as a word, not inside a link or an address) is called so.
+ */
+function writtenWithDomain(name: string, blocks: Block[]): boolean {
+  if (!TLD.test(name) || name.length > 60) return false;
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const word = new RegExp(
+    `(?<![\\p{L}\\p{N}./@:-])${escaped}(?![\\p{L}\\p{N}/@-]|\\.[\\p{L}\\p{N}])`,
+    "iu",
+  );
+  return blocks.slice(0, 80).some((b) => word.test(b.text));
+}
+
 /** The store's name as the sender presents it (`Amazon.com` -> `Amazon`, `Etsy Transactions` -> `Etsy`). */
 export function storeFromSender(
   name: string | undefined,
@@ -45,7 +59,8 @@ export function storeFromSender(
 ): string | undefined {
   let store = normaliseLine(name ?? "").replace(/^["']|["']$/g, "").trim();
   if (/@/.test(store)) store = "";
-  store = store.replace(TLD, "").replace(SENDER_NOISE, "").trim();
+  if (!writtenWithDomain(store, blocks)) store = store.replace(TLD, "");
+  store = store.replace(SENDER_NOISE, "").trim();
   if (store) return store;
   for (const b of blocks.slice(0, 80)) {
     const named = (SHOPPING_AT.exec(b.text) ?? JAPANESE_SHOP.exec(b.text))?.[1]?.replace(TLD, "")
