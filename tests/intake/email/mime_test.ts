@@ -74,7 +74,9 @@ Deno.test("a single text part reads as postal-mime reads the whole message", asy
           if (expected.text[0].includes("\uFFFD")) expected.text = [...html, ...plain];
           // UTF-8 bytes in a part declared ISO-8859-1 are read as UTF-8 (the test below), where
           // postal-mime keeps the declared charset (read as windows-1252): its reading gives the bytes.
-          if (/ISO-8859-1/i.test(head) && /[^\x00-\x7f]/.test(expected.text[0])) {
+          if (
+            /ISO-8859-1/i.test(head) && [...expected.text[0]].some((c) => c.charCodeAt(0) > 0x7f)
+          ) {
             const bytes = Uint8Array.from(expected.text[0], (c) => WINDOWS_1252_BYTE.get(c) ?? 0);
             try {
               expected.text = [new TextDecoder("utf-8", { fatal: true }).decode(bytes)];
