@@ -63,6 +63,8 @@ const SYMBOLS: Record<string, string> = {
   "Fr.": "CHF",
 };
 const CODES = CURRENCIES.join("|");
+/** A code written after a figure that has its sign (`₱17,200.00 PHP`): any currency we know a sign of. */
+const TRAILING_CODES = [...new Set([...CURRENCIES, ...Object.values(SYMBOLS)])].join("|");
 /**
  * A lone `R` (the rand) only before an amount with cents (`R 2 998,00`, `R1,299.00`): a letter
  * before a bare figure is too often a size or a model.
@@ -75,12 +77,12 @@ const NUMBER = String.raw`\d{1,3}(?:[.,' \u00A0\u202F]\d{3})+(?:[.,]\d{1,2})?|\d
 const WHOLE = String.raw`(?:(?<=\d)[.,][-–—]{1,2}(?![\d-–—]))?`;
 const PREFIX = new RegExp(
   String
-    .raw`(?<![\w$€£])(?:(${SYMBOL})\s?|(${CODES})\s)-?(${NUMBER})${WHOLE}(?:\s(${CODES})\b)?(?![\d.,]*\d)`,
+    .raw`(?<![\w$€£])(?:(${SYMBOL})\s?|(${CODES})\s)-?(${NUMBER})${WHOLE}(?:\s(${TRAILING_CODES})\b)?(?![\d.,]*\d)`,
   "g",
 );
 const SUFFIX = new RegExp(
   String
-    .raw`(?<![\w.,'])(-?)(${NUMBER})${WHOLE}\s?(?:(€|£|\$|kr\.?|zł|Fr\.|円|\(円\)|（円）|(?:Kč|Ft|lei)(?![A-Za-z])|₺|₫|₩)(?:\s(${CODES})\b)?|(${CODES})\b)`,
+    .raw`(?<![\w.,'])(-?)(${NUMBER})${WHOLE}\s?(?:(€|£|\$|kr\.?|zł|Fr\.|円|\(円\)|（円）|(?:Kč|Ft|lei)(?![A-Za-z])|₺|₫|₩)(?:\s(${TRAILING_CODES})\b)?|(${CODES})\b)`,
   "g",
 );
 
