@@ -142,11 +142,16 @@ export function findMoney(text: string, max = 50): Money[] {
  */
 export const moneyValue = memoByText(readMoneyValue);
 
+/** A subscription's billing period after its figure (`£16.50 / month`, `9,99 € pro Monat`). */
+const PERIOD =
+  /\s*(?:\/|\bper\b|\bpro\b|\bpar\b|\bpor\b|\bal\b|\ba\b)\s*(?:month|mo|year|yr|week|wk|monat|jahr|woche|mois|an|semaine|mes|año|semana|maand|jaar|week|mese|anno|settimana|月|年)(?![a-z])\.?/i;
+
 function readMoneyValue(text: string): Money | null {
   const found = findMoney(text, 3);
   if (found.length !== 1) return null;
   const rest =
     (text.slice(0, found[0].index) + text.slice(found[0].index + found[0].display.length))
+      .replace(PERIOD, "")
       .replace(/\([^)]{0,40}\)|\b(?:USD|EUR|GBP|CHF|CAD|AUD|TTC|HT)\b|[()*:\s]/gi, "");
   return rest.length <= 3 ? found[0] : null;
 }
