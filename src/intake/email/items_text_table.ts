@@ -7,7 +7,7 @@ import { type Money, moneyValue } from "../money.ts";
 import { foldKeepingOffsets } from "../text.ts";
 import type { Block } from "./html.ts";
 import { isLabel, type LabelField, labelledValues } from "./labels.ts";
-import { type Item, note } from "./item_details.ts";
+import { type Item, note, sizeAfterLabel } from "./item_details.ts";
 import { evidence, fromLabel } from "./evidence.ts";
 
 type Column = "item" | "quantity" | "price" | "size" | "total" | "code";
@@ -150,10 +150,10 @@ export function textTableItems(
       const last = items.at(-1);
       if (last && last.block >= h && last.size === undefined) {
         // `Maat: 8.375"` under a row: that row's size, printed on a line of its own.
-        const size = labelledValues([blocks[i]], "size", (raw) => {
-          const v = raw.trim();
-          return v.length >= 1 && v.length <= 24 && !/[.!?]$/.test(v) ? v : null;
-        }, { max: 1, sentences: false })[0];
+        const size = labelledValues([blocks[i]], "size", sizeAfterLabel, {
+          max: 1,
+          sentences: false,
+        })[0];
         if (size) {
           last.size = size.value;
           note(last, "size", fromLabel(size));
