@@ -63,6 +63,8 @@ const SYMBOLS: Record<string, string> = {
   "Fr.": "CHF",
 };
 const CODES = CURRENCIES.join("|");
+/** A code written after a figure that has its sign (`₱17,200.00 PHP`): any currency we know a sign of. */
+const TRAILING_CODES = [...new Set([...CURRENCIES, ...Object.values(SYMBOLS)])].join("|");
 /**
  * A lone `R` (the rand) only before an amount with cents (`R 2 998,00`, `R1,299.00`): a letter
  * before a bare figure is too often a size or a model.
@@ -75,12 +77,12 @@ const NUMBER = String.raw`\d{1,3}(?:[.,' \u00A0\u202F]\d{3})+(?:[.,]\d{1,2})?|\d
 const WHOLE = String.raw`(?:(?<=\d)[.,][-–—]{1,2}(?![\d-–—]))?`;
 const PREFIX = new RegExp(
   String
-    .raw`(?<![\w$€£])(?:(${SYMBOL})\s?|(${CODES})\s)-?(${NUMBER})${WHOLE}(?:\s(${CODES})\b)?(?![\d.,]*\d)`,
+    .raw`(?<![\w$€£])(?:(${SYMBOL})\s?|(${CODES})\s)-?(${NUMBER})${WHOLE}(?:\s(${TRAILING_CODES})\b)?(?![\d.,]*\d)`,
   "g",
 );
 const SUFFIX = new RegExp(
   String
-    .raw`(?<![\w.,'])(-?)(${NUMBER})${WHOLE}\s?(?:(€|£|\$|kr\.?|zł|Fr\.|円|\(円\)|（円）|(?:Kč|Ft|lei)(?![A-Za-z])|₺|₫|₩)(?:\s(${CODES})\b)?|(${CODES})\b)`,
+    .raw`(?<![\w.,'])(-?)(${NUMBER})${WHOLE}\s?(?:(€|£|\$|kr\.?|zł|Fr\.|円|\(円\)|（円）|(?:Kč|Ft|lei)(?![A-Za-z])|₺|₫|₩)(?:\s(${TRAILING_CODES})\b)?|(${CODES})\b)`,
   "g",
 );
 
@@ -140,11 +142,16 @@ export function findMoney(text: string, max = 50): Money[] {
  */
 export const moneyValue = memoByText(readMoneyValue);
 
+/** A subscription's billing period after its figure (`£16.50 / month`, `9,99 € pro Monat`). */
+const PERIOD =
+  /\s*(?:\/|\bper\b|\bpro\b|\bpar\b|\bpor\b|\bal\b|\ba\b)\s*(?:month|mo|year|yr|week|wk|monat|jahr|woche|mois|an|semaine|mes|año|semana|maand|jaar|week|mese|anno|settimana|月|年)(?![a-z])\.?/i;
+
 function readMoneyValue(text: string): Money | null {
   const found = findMoney(text, 3);
   if (found.length !== 1) return null;
   const rest =
     (text.slice(0, found[0].index) + text.slice(found[0].index + found[0].display.length))
+      .replace(PERIOD, "")
       .replace(/\([^)]{0,40}\)|\b(?:USD|EUR|GBP|CHF|CAD|AUD|TTC|HT)\b|[()*:\s]/gi, "");
   return rest.length <= 3 ? found[0] : null;
 }

@@ -19,6 +19,14 @@ const EMAIL_VALUE = /^[^\s@]{1,64}@[^\s@]{1,255}\.[a-z]{2,24}$/i;
 const SIZE =
   /^(?:[A-Z]{1,3}\s?)?\d{1,2}(?:[.,]5|\s[12]\/3)?(?:\s?[A-Z]{1,2})?$|^(?:XXS|XS|S|M|L|XL|XXL|XXXL|OS)$/i;
 
+/** A size with its region and no label (`EU 43`, `US 9.5`): a size whatever stands around it. */
+const REGION_SIZE = /^(?:EU|US|UK|JP|FR|IT|CM|MX|BR)\s?\d{1,2}(?:[.,]5|\s[12]\/3)?$/;
+/** A bare small figure (`9`, `10.5`): a size or a quantity, so neither, and not the product. */
+const BARE_FIGURE = /^\d{1,2}(?:[.,]5)?$/;
+/** How the checkout was paid (`Visa`, `PayPal`): never an order field nor the product. */
+const PAYMENT =
+  /^(?:visa|mastercard|master card|maestro|amex|american express|discover|paypal|apple ?pay|google ?pay|shop ?pay|klarna|afterpay|clearpay|affirm|ideal|sofort|bancontact|giropay|venmo|cash ?app|card|credit card|debit card)$/i;
+
 export interface Cells {
   pairs: [LabelMeaning, string][];
   /** The product cell, when one was told apart. */
@@ -64,6 +72,13 @@ function labelled(cell: string): [LabelMeaning, string] | null | undefined {
 /** A name a shop could have: up to three words, no figure, no quote or bracket. */
 const shopLike = (cell: string) =>
   cell.split(" ").length <= 3 && cell.length <= 30 && !/[\d'"‘’“”()\[\]]/.test(cell);
+/** A cell that can only be a product: more than three words, or a quote or bracket. */
+const productOnly = (cell: string) =>
+  cell.split(" ").length > 3 || cell.length > 30 || /['"‘’“”()\[\]]/.test(cell);
+/** A shop's name with a figure in its word (`Store42`), no figure standing alone. */
+const shopWithFigure = (cell: string) =>
+  cell.split(" ").length <= 2 && cell.length <= 30 && !productOnly(cell) &&
+  !cell.split(" ").some((w) => /^\d/.test(w));
 
 /**
  * The cells of a line, or null when it is not such a summary: three cells or more, two of them
@@ -83,11 +98,19 @@ export function readCells(line: string): Cells | null {
     if (pair === undefined) return null;
     if (pair) pairs.push(pair);
     else if (MONEY.test(cell)) pairs.push([{ kind: "price" }, cell]);
-    else plain.push(cell);
+    else if (REGION_SIZE.test(cell)) pairs.push([{ kind: "size" }, cell]);
+    else if (!BARE_FIGURE.test(cell) && !PAYMENT.test(cell)) plain.push(cell);
   }
   if (pairs.length < 2 || plain.length === 0 || plain.length > 2) return null;
   if (plain.length === 1) return { pairs, product: plain[0] };
-  const [a, b] = plain.map(shopLike);
+  let [a, b] = plain.map(shopLike);
+  // Neither reads as a shop by its letters alone: one that can only be a product decides.
+  if (!a && !b) {
+    const [pa, pb] = plain.map(productOnly);
+    if (pa !== pb) {
+      [a, b] = pa ? [false, shopWithFigure(plain[1])] : [shopWithFigure(plain[0]), false];
+    }
+  }
   if (a === b) return { pairs };
   const [shop, product] = a ? plain : [plain[1], plain[0]];
   return { pairs: [[{ kind: "store" }, shop], ...pairs], product };

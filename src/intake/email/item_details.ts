@@ -198,6 +198,12 @@ export function sameRow(a: Block, b: Block): boolean {
 /** The evidence anchor of a price that is only the last figure of the item's row. */
 export const LAST_FIGURE = "last figure of the item";
 
+/** A value after a size label: short, and no sentence. */
+export function sizeAfterLabel(raw: string): string | null {
+  const v = raw.trim();
+  return v.length >= 1 && v.length <= 24 && !/[.!?]$/.test(v) ? v : null;
+}
+
 /** Reads quantity, size and price from an item's name block and its attribute blocks. */
 export function describe(item: Item, blocks: Block[], from: number, to: number): Item {
   // Details printed on the name's own line (`Name - Taille : M - Qté : 1`) are not the name.
@@ -260,10 +266,7 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
     }
   }
   if (item.size === undefined) {
-    const size = labelledValues(virtual, "size", (raw) => {
-      const v = raw.trim();
-      return v.length >= 1 && v.length <= 24 && !/[.!?]$/.test(v) ? v : null;
-    }, { max: 1, sentences: false })[0];
+    const size = labelledValues(virtual, "size", sizeAfterLabel, { max: 1, sentences: false })[0];
     if (size) {
       item.size = size.value;
       note(item, "size", fromLabel(size));

@@ -6,9 +6,9 @@
 import { type Money, moneyValue } from "../money.ts";
 import { foldKeepingOffsets } from "../text.ts";
 import type { Block } from "./html.ts";
-import { isLabel, type LabelField } from "./labels.ts";
-import { type Item, note } from "./item_details.ts";
-import { evidence } from "./evidence.ts";
+import { isLabel, type LabelField, labelledValues } from "./labels.ts";
+import { type Item, note, sizeAfterLabel } from "./item_details.ts";
+import { evidence, fromLabel } from "./evidence.ts";
 
 type Column = "item" | "quantity" | "price" | "size" | "total" | "code";
 /** A leading column of row numbers (`Pos.`, `#`, `Nr.`): read past, never part of the name. */
@@ -147,6 +147,19 @@ export function textTableItems(
       const text = blocks[i].text;
       if (!text) continue;
       if (isTotalRow(foldKeepingOffsets(text))) break;
+      const last = items.at(-1);
+      if (last && last.block >= h && last.size === undefined) {
+        // `Maat: 8.375"` under a row: that row's size, printed on a line of its own.
+        const size = labelledValues([blocks[i]], "size", sizeAfterLabel, {
+          max: 1,
+          sentences: false,
+        })[0];
+        if (size) {
+          last.size = size.value;
+          note(last, "size", fromLabel(size));
+          continue;
+        }
+      }
       const row = readRow(text, columns, blocks[h].text);
       if (!row || !isName({ ...blocks[i], text: row.name })) break;
       const item: Item = { ...row, block: i, how: {} };

@@ -94,7 +94,7 @@ export const LABELS: Record<LabelField, string> = {
       .raw`|totalt(?: (?:a|att) betal[ea])?|summa|att betala|totalsumma|totalbelopp|a betale|yhteensa|maksettava|loppusumma` +
     "|ご?請求(?:金)?額(?:合計)?|お支払い?(?:金額)?(?:合計)?|(?:注文)?合計(?:金額)?",
   subtotal: String
-    .raw`(?:item |items )?sub-?total|zwischensumme|sous-total|shipment total|subtotaal|subtotale|wartosc produktow|varetotal|varer i alt|mellemsum|delsumma|delsum|valisumma|商品合計|小計`,
+    .raw`(?:item |items )?sub-?total|merchandise (?:sub-?)?total|(?:items|goods|products) total|warenwert|zwischensumme|sous-total|shipment total|subtotaal|subtotale|wartosc produktow|varetotal|varer i alt|mellemsum|delsumma|delsum|valisumma|商品合計|小計`,
   quantity: String
     .raw`quantity|qty|menge|anzahl|quantite|qte|qta|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|ilosc|quantidade|qtde?\.?|antal|antall|maara|kpl|数量|個数`,
   size: String

@@ -73,14 +73,44 @@ function beyondAscii(content: ArrayBufferLike | ArrayBufferView): boolean {
 /** One-byte charsets: any byte sequence is valid in them, so they cannot refute UTF-8. */
 const ONE_BYTE = /^(?:iso[-_]?8859[-_]?\d+|latin-?\d|l\d|windows-125\d|cp-?125\d|x-cp125\d)$/;
 
+/** Charsets of more than one byte a character, whose bytes a one-byte reading scrambles. */
+const MULTI_BYTE =
+  /^(?:shift[-_]?jis|sjis|x-sjis|ms_kanji|windows-31j|cp932|euc-jp|euc-kr|gb2312|gbk|gb18030|big5)$/;
+/** Each character windows-1252 reads a byte as, back to that byte. */
+const BYTE_OF = new Map(
+  [...WINDOWS_1252.decode(Uint8Array.from({ length: 256 }, (_, i) => i))].map((c, i) => [c, i]),
+);
+
 /**
- * A part's text by its declared charset, with the two usual mistakes undone:
+ * A multi-byte part that reached us as text read byte by byte (an 8-bit Shift_JIS mail posted as
+ * the import's JSON `raw`, its bytes taken as windows-1252 characters and stored as UTF-8): the
+ * bytes are rebuilt and read in the declared charset. Null when the text is not such a reading.
+ */
+function unscrambled(text: string, label: string): string | null {
+  const bytes = new Uint8Array(text.length);
+  let n = 0;
+  for (const c of text) {
+    const b = BYTE_OF.get(c);
+    if (b === undefined) return null;
+    bytes[n++] = b;
+  }
+  try {
+    return new TextDecoder(label, { fatal: true }).decode(bytes.subarray(0, n));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A part's text by its declared charset, with the usual mistakes undone:
  * - a part declared UTF-8 (or ASCII) whose bytes are not UTF-8 is read as windows-1252, the usual
  *   truth behind that mistake (research §7.4);
  * - a part declared in a one-byte charset whose bytes are UTF-8 with characters beyond ASCII is
  *   UTF-8: an 8-bit message pasted or posted as text (the import's JSON `raw`) arrives as
  *   characters and is stored as UTF-8, and real one-byte text almost never forms valid UTF-8
- *   sequences (`Ã©` would have to be written on purpose).
+ *   sequences (`Ã©` would have to be written on purpose);
+ * - a part declared in a multi-byte charset whose bytes are UTF-8 of characters a byte each is
+ *   the same 8-bit message posted as text: its bytes are rebuilt (`unscrambled`).
  */
 function partText(node: MimeNode): string {
   let text: string;
@@ -99,6 +129,12 @@ function partText(node: MimeNode): string {
   } else if (ONE_BYTE.test(label) && node.content && beyondAscii(node.content)) {
     try {
       text = STRICT_UTF8.decode(node.content);
+    } catch {
+      // Not UTF-8: the declared charset stands.
+    }
+  } else if (MULTI_BYTE.test(label) && node.content && beyondAscii(node.content)) {
+    try {
+      text = unscrambled(STRICT_UTF8.decode(node.content), label) ?? text;
     } catch {
       // Not UTF-8: the declared charset stands.
     }

@@ -146,3 +146,28 @@ Deno.test("a part declared in a one-byte charset reads as UTF-8 only when its by
     new TextDecoder("shift_jis").decode(new Uint8Array([0x82, 0xa0])),
   );
 });
+
+Deno.test("a multi-byte part posted as text read byte by byte is rebuilt in its charset", async () => {
+  const message = (body: Uint8Array) =>
+    new Uint8Array([
+      ...new TextEncoder().encode(
+        "From: Shop <shop@kobo.example>\r\nSubject: x\r\n" +
+          "Content-Type: text/plain; charset=Shift_JIS\r\nContent-Transfer-Encoding: 8bit\r\n\r\n",
+      ),
+      ...body,
+    ]);
+  const textOf = async (raw: Uint8Array) => {
+    const parsed = await parseMime(raw);
+    if (!parsed.ok) throw new Error(parsed.why);
+    return parsed.message.text[0].trim();
+  };
+  // ご注文 A-1 in Shift_JIS (0x8D is one of the bytes windows-1252 leaves as a control).
+  const sjis = new Uint8Array([0x82, 0xb2, 0x92, 0x8d, 0x95, 0xb6, 0x20, 0x41, 0x2d, 0x31]);
+  equal(await textOf(message(sjis)), "ご注文 A-1");
+  // The import's JSON `raw`: the bytes taken as windows-1252 characters, stored as UTF-8.
+  const posted = new TextEncoder().encode(new TextDecoder("windows-1252").decode(sjis));
+  equal(await textOf(message(posted)), "ご注文 A-1");
+  // UTF-8 Japanese under a Shift_JIS label is no byte-by-byte reading: the declared charset stands.
+  const utf8 = new TextEncoder().encode("ご注文");
+  equal(await textOf(message(utf8)), new TextDecoder("shift_jis").decode(utf8).trim());
+});
