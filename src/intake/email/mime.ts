@@ -110,7 +110,9 @@ function unscrambled(text: string, label: string): string | null {
  *   characters and is stored as UTF-8, and real one-byte text almost never forms valid UTF-8
  *   sequences (`Ã©` would have to be written on purpose);
  * - a part declared in a multi-byte charset whose bytes are UTF-8 of characters a byte each is
- *   the same 8-bit message posted as text: its bytes are rebuilt (`unscrambled`).
+ *   the same 8-bit message posted as text: its bytes are rebuilt (`unscrambled`); one whose bytes
+ *   are UTF-8 of wider characters (kana, kanji) was pasted as shown, and is read as UTF-8 (real
+ *   Shift_JIS or EUC text is not valid UTF-8 over a whole part).
  */
 function partText(node: MimeNode): string {
   let text: string;
@@ -134,7 +136,9 @@ function partText(node: MimeNode): string {
     }
   } else if (MULTI_BYTE.test(label) && node.content && beyondAscii(node.content)) {
     try {
-      text = unscrambled(STRICT_UTF8.decode(node.content), label) ?? text;
+      const utf8 = STRICT_UTF8.decode(node.content);
+      // Characters pasted as they were shown (`ご注文`) are stored as UTF-8 and stay so.
+      text = unscrambled(utf8, label) ?? (/[\u0800-\uFFFF]/.test(utf8) ? utf8 : text);
     } catch {
       // Not UTF-8: the declared charset stands.
     }
