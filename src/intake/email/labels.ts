@@ -98,7 +98,7 @@ export const LABELS: Record<LabelField, string> = {
   quantity: String
     .raw`quantity|qty|menge|anzahl|quantite|qte|qta|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|ilosc|quantidade|qtde?\.?|antal|antall|maara|kpl|数量|個数`,
   size: String
-    .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|rozmiar|tamanho|st(?:ø|o)rrelse|storlek|koko|サイズ`,
+    .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|rozmiar|tamanho|st(?:ø|o)rrelse|storlek|koko|length|lange|longueur|lengte|lunghezza|longitud|サイズ`,
   // `Precio del producto`, `Price of the item` first: a shorter label would take `del …` as value.
   price: String
     .raw`(?:price|prijs|preis|prix|precio|prezzo) (?:per|pro|par|por|al) (?:stuk|stuck|item|unit|piece|unidad|pezzo)|` +
