@@ -201,7 +201,8 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
   const fields: MessageFields & { itemSummary: string } = {
     itemSummary: joinNames(items),
     store: read.store ?? storeFromHeaders(headerLines, botNames) ??
-      homes.find((h) => !isBotName(h, botNames)) ?? storeFromAuthor(cards, header, botNames),
+      homes.find((h) => !isBotName(h, botNames)) ?? storeFromAuthor(cards, header, botNames) ??
+      storeFromFooter(embed?.footer?.text, post.username),
     orderNumber,
     price: one && (read.price ?? one.price),
     total: read.total,
@@ -349,6 +350,23 @@ function storeFromHeaders(lines: [HeaderPlace, string][], botNames: string[]): s
     if (store && !isBotName(store, botNames)) return store;
   }
   return undefined;
+}
+
+/**
+ * `Shopname • Bot v1.9`: a footer of parts split by a bullet or bar, one of them the bot (its
+ * username's word), names the shop when exactly one other part is a plain name (not a version, a
+ * time or an address).
+ */
+function storeFromFooter(footer: string | undefined, username: string | undefined) {
+  const parts = (footer ?? "").slice(0, 200).split(/\s+[•·|]\s+/).map((p) => p.trim());
+  const bot = (p: string) => !!username && isBotName(p, [username]);
+  // Only beside a part that is the bot itself: a footer naming no bot part says nothing sure.
+  if (parts.length < 2 || parts.length > 4 || !parts.some(bot)) return undefined;
+  const shops = parts.filter((p) =>
+    /\p{L}{2}/u.test(p) && p.length <= 40 && !/\bv?\d+\.\d+|[./@#]\S/i.test(p) &&
+    judgeLine(p).kind === "none" && !NOT_A_SHOP.test(p) && !bot(p)
+  );
+  return shops.length === 1 ? shops[0] : undefined;
 }
 
 /**

@@ -113,6 +113,22 @@ const textClass = memoByText((text: string): boolean => {
     (folded.endsWith("!") && EXCLAIMED.test(folded));
 });
 
+/**
+ * `Artikel  Menge  Einzelpreis  Summe`, `Qty Price Total`: a line of nothing but field labels is
+ * a table's header row drawn in text, never a value.
+ */
+function headerRow(folded: string): boolean {
+  const words = folded.split(/\s+/).filter(Boolean);
+  return words.length >= 2 && words.length <= 8 && words.every((w) => isAnyLabel(w));
+}
+
+/**
+ * `<th>Overzicht</th>`: a short header cell without a figure names a column, never a value.
+ */
+function headerCell(block: Block, text: string): boolean {
+  return block.tag === "th" && text.split(/\s+/).length <= 2 && !/\d/.test(text);
+}
+
 /** Whether a block is of a class that never holds a value (see the file comment). */
 export function isBoilerplate(block: Block, subject = ""): boolean {
   const text = block.text.trim();
@@ -121,7 +137,7 @@ export function isBoilerplate(block: Block, subject = ""): boolean {
   // The whole text is one link's text: a button or a navigation link, when it reads as an action.
   const linkOnly = block.links.length > 0 && block.links.some((l) => l.text.trim() === text);
   if (linkOnly && ACTION.test(folded)) return true;
-  if (textClass(text)) return true;
+  if (textClass(text) || headerRow(folded) || headerCell(block, text)) return true;
   if (block.heading && subject && foldKeepingOffsets(subject).includes(folded)) return true;
   return false;
 }

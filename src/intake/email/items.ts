@@ -275,8 +275,10 @@ function tableItems(blocks: Block[], isName: NameTest): Item[] {
         : cells.find(({ b }) => b.cell!.col === qtyCol)?.b.text;
       const header = (col?: number) =>
         evidence("table", headers.find((b) => b.cell!.col === col)?.text);
-      if (qty && /^\d{1,3}$/.test(qty)) {
-        item.quantity = Number(qty);
+      // The count alone, or with its times sign (`× 1`, `2x`) as a checkout prints it.
+      const count = qty && /^(?:[×x]\s?)?(\d{1,3})(?:\s?[×x])?$/i.exec(qty);
+      if (count) {
+        item.quantity = Number(count[1]);
         note(item, "quantity", header(qtyCol));
       }
       // A size column and a unit-price column (beside a line-total column) say which is which.

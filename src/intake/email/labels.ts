@@ -98,7 +98,7 @@ export const LABELS: Record<LabelField, string> = {
   quantity: String
     .raw`quantity|qty|menge|anzahl|quantite|qte|qta|cantidad|cant\.|unidades|stuck|stk\.|aantal|quantita|ilosc|quantidade|qtde?\.?|antal|antall|maara|kpl|数量|個数`,
   size: String
-    .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|rozmiar|tamanho|st(?:ø|o)rrelse|storlek|koko|サイズ`,
+    .raw`size|gro(?:ss|s)e|gr\.|taille|pointure|talla|tamano|us size|uk size|eu size|shoe size|maat|taglia|misura|rozmiar|tamanho|st(?:ø|o)rrelse|storlek|koko|length|lange|longueur|lengte|lunghezza|longitud|サイズ`,
   // `Precio del producto`, `Price of the item` first: a shorter label would take `del …` as value.
   price: String
     .raw`(?:price|prijs|preis|prix|precio|prezzo) (?:per|pro|par|por|al) (?:stuk|stuck|item|unit|piece|unidad|pezzo)|` +
@@ -126,7 +126,7 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`|voraussichtliche (?:lieferung|zustellung)|voraussichtlicher liefertermin|lieferdatum|zustellung(?: am)?|lieferung(?: am)?|liefertermin|liefertag|zustelltag|lieferfenster` +
     String
-      .raw`|livraison (?:prevue|estimee)(?: le)?|jour de livraison|creneau de livraison|date (?:de livraison|d'arrivee)(?: prevue| estimee)?|arrivee(?: prevue)?` +
+      .raw`|livraison (?:prevue|estimee)(?: le)?|livraison le|jour de livraison|creneau de livraison|date (?:de livraison|d'arrivee)(?: prevue| estimee)?|arrivee(?: prevue)?` +
     String
       .raw`|entrega (?:prevista|estimada)(?: el)?|dia de entrega|fecha (?:de entrega|estimada de entrega)|llegada(?: prevista)?` +
     String.raw`|(?:przewidywana|planowana|szacowana) (?:data )?dostawy|termin dostawy|data dostawy`,
@@ -280,7 +280,7 @@ export function labelledValues(
 
 /**
  * `… met PostNL verzonden. Verwachte bezorging: woensdag 11 november.`: a label opening a later
- * sentence of the block, read as if the sentence were its own line (a few sentences at most).
+ * sentence of the block (or the note after a spaced dash), read as if the sentence were its own line (a few sentences at most).
  */
 function leadingLabel(
   text: string,
@@ -288,7 +288,8 @@ function leadingLabel(
   same: RegExp,
   accept: (raw: string) => string | null,
 ): Omit<Labelled, "block"> | null {
-  const breaks = /[.!?]\s+(?=\p{Lu})/gu;
+  // A sentence's end, or a spaced dash that opens a note after a value (`Coursier X – livraison le …`).
+  const breaks = /[.!?]\s+(?=\p{Lu})|\s[–—]\s+/gu;
   for (let n = 0, b = breaks.exec(text); b && n < 8; n++, b = breaks.exec(text)) {
     const start = b.index + b[0].length;
     const m = same.exec(folded.slice(start));
