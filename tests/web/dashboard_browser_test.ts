@@ -221,7 +221,12 @@ Deno.test({
     await waitForText(page, "tbody a", "Kith Nelson Crewneck - Sand");
     const kith = (await api("/api/orders")).body.items[0];
     assert.equal(kith.itemSummary, "Kith Nelson Crewneck - Sand");
-    await page.type(price, "180");
+    // The bot order's own field, focused and emptied first (not the first price field of the
+    // table, whatever row the list shows first while it settles).
+    const kithPrice = `tr:has(a[href="/orders/${kith.id}"]) ${price}`;
+    await page.waitForSelector(kithPrice);
+    await page.click(kithPrice, { count: 3 });
+    await page.type(kithPrice, "180");
     await page.keyboard.press("Enter");
     // The chat post's total is in the workspace currency (USD for this account): its cost.
     assert.deepEqual([kith.total, kith.costCents], ["$157.69 USD", 15769]);
