@@ -12,9 +12,12 @@ import { receiveMessage } from "../../src/intake/receive.ts";
 import { jobContext } from "../../src/jobs/registry.ts";
 import { resolveToken } from "../../src/store/account/credentials.ts";
 import { openStore } from "../../src/store/kv.ts";
+import { commitEachAlone } from "../../src/store/group_commit.ts";
 
 const config = loadConfig(Deno.env.toObject());
 const { kv, persistence } = await openStore(config.kvPath);
+// The ceiling is one commit per message: no group commit.
+commitEachAlone(kv);
 const deps = createDeps({ kv, config, persistence });
 startQueueListener(deps, jobContext(deps).queue);
 const HEADERS = { "content-type": "application/json; charset=utf-8" };

@@ -13,12 +13,15 @@ import { webhookHandlers } from "../../src/webhooks/delivery.ts";
 import { startQueueListener } from "../../src/events/queue.ts";
 import { resolveToken } from "../../src/store/account/credentials.ts";
 import { openStore } from "../../src/store/kv.ts";
+import { commitEachAlone } from "../../src/store/group_commit.ts";
 import { listOrders } from "../../src/store/orders/list.ts";
 import { ingestOrder } from "../../src/store/orders/orders.ts";
 import { getUser } from "../../src/store/account/users.ts";
 
 const config = loadConfig(Deno.env.toObject());
 const { kv, persistence } = await openStore(config.kvPath);
+// The ceiling is one commit per request: no group commit.
+commitEachAlone(kv);
 const deps = createDeps({ kv, config, persistence });
 startQueueListener(deps, webhookHandlers(deps));
 const { apiKeyUse, orderSearch: search } = deps;

@@ -54,8 +54,14 @@ const httpRequests = counter(
 const kvCommits = counter("kv_commits_total", "KV commits by result", ["result"]);
 const kvRetries = counter(
   "kv_commit_retries_total",
-  "KV commits tried again: the file's write lock was held (locked) or a check failed (conflict)",
+  "KV commits tried again: the file's write lock was held (locked), a check failed (conflict), or a shared commit was refused and its changes committed one by one (group_split)",
   ["reason"],
+);
+const kvGroupCommits = histogram(
+  "kv_group_commit_changes",
+  "Changes that shared one KV commit (group commit of order changes): 1 when a change committed alone",
+  [],
+  [1, 2, 4, 8, 16, 32, 64],
 );
 const eventsHandedOff = counter(
   "events_handed_off_total",
@@ -171,8 +177,11 @@ export const metrics = {
   kvCommit(result: "ok" | "check_failed" | "error"): void {
     if (enabled) kvCommits.inc({ result });
   },
-  kvRetry(reason: "locked" | "conflict"): void {
+  kvRetry(reason: "locked" | "conflict" | "group_split"): void {
     if (enabled) kvRetries.inc({ reason });
+  },
+  kvGroupCommit(changes: number): void {
+    if (enabled) kvGroupCommits.observe({}, changes);
   },
   eventHandedOff(transport: string): void {
     if (enabled) eventsHandedOff.inc({ transport });

@@ -52,6 +52,15 @@ const LOCKED_BUDGET_MS = 3000;
 const LOCKED_BACKOFF_MAX_MS = 40;
 
 /**
+ * An operation that commits through its own path (a change that may share its commit with
+ * others, `group_commit.ts`): {@link commit} hands it over.
+ */
+export interface SelfCommitting {
+  readonly selfCommitting: true;
+  commit(): Promise<Deno.KvCommitResult | Deno.KvCommitError>;
+}
+
+/**
  * Commits `op`; every write to KV goes through here. A commit refused because another
  * connection held the file's write lock is tried again (the same operation, whose checks then
  * read afresh) with a jittered backoff of at most {@link LOCKED_BACKOFF_MAX_MS} for up to
@@ -60,6 +69,7 @@ const LOCKED_BACKOFF_MAX_MS = 40;
 export async function commit(
   op: Deno.AtomicOperation,
 ): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
+  if ((op as Partial<SelfCommitting>).selfCommitting) return op.commit();
   const started = Date.now();
   for (let attempt = 0;; attempt++) {
     try {

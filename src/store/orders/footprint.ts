@@ -8,6 +8,7 @@ import { normaliseOrderNumber, type Order } from "../../domain/orders/order.ts";
 import { trackingKey } from "../../domain/tracking/number.ts";
 import { keys } from "../keys.ts";
 import { addToCounter } from "../kv.ts";
+import { setMarker } from "../group_commit.ts";
 import { CHANGE_TTL_MS, type ChangeEntry, searchEntry } from "./search.ts";
 import { insightCounters, type InsightScope } from "../insights/sums.ts";
 
@@ -90,7 +91,7 @@ export function writeChanges(
     op.set(keys.orderChange(userId, realNow, id), change, { expireIn: CHANGE_TTL_MS });
   }
   for (const { key, amount } of deltas.values()) addToCounter(op, key, amount);
-  op.set(keys.orderRevision(userId), realNow);
+  setMarker(op, keys.orderRevision(userId), realNow);
 }
 
 export const writeChange = (

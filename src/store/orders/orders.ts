@@ -1,7 +1,8 @@
 /**
- * Order changes in KV. Every change (create, merge, PATCH, delete) is one commit holding the
- * order, its footprint difference (`footprint.ts`), a change entry for the search cache
- * and the change's events, so none of them can disagree with the order.
+ * Order changes in KV. Every change (create, merge, PATCH, delete) is one atomic operation holding
+ * the order, its footprint difference (`footprint.ts`), a change entry for the search cache
+ * and the change's events, so none of them can disagree with the order. Changes made at the same
+ * moment share a KV commit where they are compatible (`group_commit.ts`).
  *
  * `ingestOrder` is the one create-or-merge entry point for every source (manual, email, chat);
  * `mergeIntoOrder` merges a message into an order known by id (carrier lookups). Both take an
@@ -49,6 +50,7 @@ import {
   withRetry,
 } from "../kv.ts";
 import { writeChange, writeChanges } from "./footprint.ts";
+import { sharedAtomic } from "../group_commit.ts";
 import { insightScope } from "../insights/sums.ts";
 
 /** Many writers can race for one order (a burst of messages with one number): retry long. */
@@ -155,7 +157,7 @@ async function commitMerge(
   const userId = state.user.value!.id;
   const { order, changed } = mergeMessage(before, message.fields, message.signals, now);
   const events = (eventsOf?.(before, order) ?? []).map((spec) => buildEventOf(spec, userId, now));
-  const op = kv.atomic().check(existing, state.user, ...state.extra);
+  const op = sharedAtomic(kv).check(existing, state.user, ...state.extra);
   if (changed) writeChange(op, userId, before, order, insightScope(state.user.value!));
   message.extension?.write(op, { order, merged: true, before });
   const value: IngestResult = { ok: true, order, merged: true, events };
@@ -232,7 +234,7 @@ export function ingestOrder(
     const events = options.quiet
       ? []
       : [buildEvent("order.created", userId, { order, source }, now)];
-    const op = kv.atomic().check(state.user, ...state.extra);
+    const op = sharedAtomic(kv).check(state.user, ...state.extra);
     // A number read as free (or pointing at an order just deleted) must still be so.
     if (byNumber) op.check(byNumber);
     if (month) op.check(month);
@@ -349,7 +351,7 @@ export function updateOrder(
     const before = entry.value;
     if (!before || !user.value) return { commit: null, value: { ok: false, reason: "not_found" } };
     const { order, applied } = applyPatch(before, patch, now);
-    const op = kv.atomic().check(entry, user);
+    const op = sharedAtomic(kv).check(entry, user);
     const number = order.orderNumber ? normaliseOrderNumber(order.orderNumber) : "";
     const oldNumber = before.orderNumber ? normaliseOrderNumber(before.orderNumber) : "";
     if (number && number !== oldNumber) {
@@ -386,7 +388,7 @@ export function rewriteOrder(
     if (!entry.value || !user.value) return { commit: null, value: "not_found" };
     const next = revise(entry.value);
     if (!next) return { commit: null, value: "unchanged" };
-    const op = kv.atomic().check(entry, user);
+    const op = sharedAtomic(kv).check(entry, user);
     writeChange(op, userId, entry.value, next, insightScope(user.value));
     return { commit: await commit(op), value: "changed" };
   }, ATTEMPTS);
@@ -397,7 +399,7 @@ export function deleteOrder(kv: Deno.Kv, userId: string, id: string): Promise<bo
   return withRetry(async () => {
     const [entry, user] = await readWithAccount(kv, userId, id);
     if (!entry.value || !user.value) return { commit: null, value: false };
-    const op = kv.atomic().check(entry, user);
+    const op = sharedAtomic(kv).check(entry, user);
     writeChange(op, userId, entry.value, null, insightScope(user.value));
     return { commit: await commit(op), value: true };
   });

@@ -1,0 +1,312 @@
+/**
+ * Group commit: order changes made at the same moment share one KV commit. Deno KV's commits
+ * are serialised, so one commit per request caps a busy workspace at what one commit takes;
+ * a commit holding ten changes costs little more than one holding a single change.
+ *
+ * A change is recorded in a {@link SharedAtomic} (the `Deno.AtomicOperation` methods) and handed
+ * to its store's {@link GroupCommit}. The first change of a quiet moment commits at once, alone;
+ * changes that arrive while a commit is in flight wait for it and then share the next one, as
+ * many as are compatible and fit KV's limits:
+ * - a key one change sets or deletes is touched by no other change of the commit, and a key one
+ *   change checks is written by no other (so the commit means what the changes one after another
+ *   would mean: every check reads the state before the commit);
+ * - sums to one key become one sum; a marker (a "last change" stamp) is written once;
+ * - a change left out waits for the next commit, ahead of later arrivals.
+ * Each change is answered when the commit holding it is stored. A shared commit refused (a
+ * failed check, or a limit the estimate missed) is committed again change by change, so the
+ * change whose check failed gets its own refusal and the others are stored.
+ */
+import { commit, keySize, MAX_CHECKS, type SelfCommitting } from "./kv.ts";
+import { Batcher } from "../lib/batcher.ts";
+import { metrics } from "../lib/metrics.ts";
+
+type Result = Deno.KvCommitResult | Deno.KvCommitError;
+type EnqueueOptions = Parameters<Deno.AtomicOperation["enqueue"]>[1];
+
+/** Per shared commit: checks (remote KV allows 10), mutations and bytes well inside KV's limits. */
+const MAX_MUTATIONS = 900;
+const MAX_KEY_BYTES_TOTAL = 60 * 1024;
+const MAX_VALUE_BYTES_TOTAL = 600 * 1024;
+/** What a structured value is assumed to take: orders and events are a few KiB at most. */
+const OBJECT_BYTES = 8 * 1024;
+/** Changes in one commit, whatever their size. */
+const MAX_CHANGES = 64;
+
+const U64 = 1n << 64n;
+
+/** A key as a string that tells every two different keys apart. */
+function keyId(key: Deno.KvKey): string {
+  let id = "";
+  for (const part of key) {
+    if (typeof part === "string") id += `s${part.length}:${part}`;
+    else if (part instanceof Uint8Array) id += `u${part.length}:${part.join(",")}`;
+    else id += `${(typeof part)[0]}${String(part)};`;
+  }
+  return id;
+}
+
+function valueBytes(value: unknown): number {
+  if (value instanceof Uint8Array) return value.byteLength;
+  if (typeof value === "string") return value.length * 3;
+  return typeof value === "object" && value !== null ? OBJECT_BYTES : 16;
+}
+
+interface Sum {
+  key: Deno.KvKey;
+  amount: bigint;
+}
+
+/** An atomic operation recorded, to be committed alone or with others by its store. */
+export class SharedAtomic implements Deno.AtomicOperation, SelfCommitting {
+  readonly selfCommitting = true;
+  /** Checks by key id (a key checked twice keeps its first versionstamp: both must agree). */
+  readonly checks = new Map<string, Deno.AtomicCheck>();
+  /** Set, delete, min and max, by key id; only the last one of a key counts, as in KV. */
+  readonly writes = new Map<string, Deno.KvMutation>();
+  readonly sums = new Map<string, Sum>();
+  readonly markers = new Map<string, { key: Deno.KvKey; value: unknown }>();
+  readonly enqueues: { value: unknown; options?: EnqueueOptions }[] = [];
+  /** A check this operation contradicts itself on: it can only fail. */
+  selfConflict = false;
+  keyBytes = 0;
+  valueBytes = 0;
+
+  constructor(private readonly group: GroupCommit) {}
+
+  check(...checks: Deno.AtomicCheck[]): this {
+    for (const c of checks) {
+      const id = keyId(c.key);
+      const held = this.checks.get(id);
+      if (held && held.versionstamp !== c.versionstamp) this.selfConflict = true;
+      if (!held) {
+        this.checks.set(id, c);
+        this.keyBytes += keySize(c.key);
+      }
+    }
+    return this;
+  }
+
+  mutate(...mutations: Deno.KvMutation[]): this {
+    for (const m of mutations) {
+      if (m.type === "sum") this.#sum(m.key, m.value.value);
+      else this.#write(m);
+    }
+    return this;
+  }
+
+  sum(key: Deno.KvKey, n: bigint): this {
+    this.#sum(key, n);
+    return this;
+  }
+
+  min(key: Deno.KvKey, n: bigint): this {
+    return this.#write({ type: "min", key, value: new Deno.KvU64(n) });
+  }
+
+  max(key: Deno.KvKey, n: bigint): this {
+    return this.#write({ type: "max", key, value: new Deno.KvU64(n) });
+  }
+
+  set(key: Deno.KvKey, value: unknown, options?: { expireIn?: number }): this {
+    return this.#write({ type: "set", key, value, expireIn: options?.expireIn });
+  }
+
+  delete(key: Deno.KvKey): this {
+    return this.#write({ type: "delete", key });
+  }
+
+  /**
+   * Sets a marker: a key every change of its kind stamps (the time of a workspace's last order
+   * change), whose one latest value is enough when changes share a commit.
+   */
+  mark(key: Deno.KvKey, value: unknown): this {
+    const id = keyId(key);
+    if (!this.markers.has(id)) this.keyBytes += keySize(key);
+    this.markers.set(id, { key, value });
+    return this;
+  }
+
+  enqueue(value: unknown, options?: EnqueueOptions): this {
+    this.enqueues.push({ value, options });
+    this.valueBytes += valueBytes(value);
+    return this;
+  }
+
+  commit(): Promise<Result> {
+    return this.group.submit(this);
+  }
+
+  get mutationCount(): number {
+    return this.writes.size + this.sums.size + this.markers.size + this.enqueues.length;
+  }
+
+  #sum(key: Deno.KvKey, n: bigint) {
+    const id = keyId(key);
+    const held = this.sums.get(id);
+    if (!held) this.keyBytes += keySize(key);
+    this.sums.set(id, { key, amount: ((held?.amount ?? 0n) + n) % U64 });
+  }
+
+  #write(m: Deno.KvMutation): this {
+    const id = keyId(m.key);
+    if (!this.writes.has(id)) this.keyBytes += keySize(m.key);
+    this.writes.delete(id); // KV applies mutations in order: the last one of a key stays.
+    this.writes.set(id, m);
+    if (m.type === "set") this.valueBytes += valueBytes(m.value);
+    return this;
+  }
+}
+
+interface Waiting {
+  op: SharedAtomic;
+  resolve(result: Result): void;
+  reject(error: unknown): void;
+}
+
+/** The keys a commit being assembled touches, to tell whether one more change fits in. */
+class Batch {
+  readonly members: Waiting[] = [];
+  readonly checks = new Map<string, Deno.AtomicCheck>();
+  readonly written = new Set<string>();
+  readonly sums = new Set<string>();
+  readonly markers = new Set<string>();
+  mutations = 0;
+  keyBytes = 0;
+  valueBytes = 0;
+
+  /** Takes `w` when it is compatible with the changes already in and the commit stays small. */
+  offer(w: Waiting): boolean {
+    const { op } = w;
+    if (this.members.length && !this.#fits(op)) return false;
+    for (const [id, c] of op.checks) this.checks.set(id, c);
+    for (const id of op.writes.keys()) this.written.add(id);
+    for (const id of op.sums.keys()) this.sums.add(id);
+    for (const id of op.markers.keys()) this.markers.add(id);
+    this.mutations += op.mutationCount;
+    this.keyBytes += op.keyBytes;
+    this.valueBytes += op.valueBytes;
+    this.members.push(w);
+    return true;
+  }
+
+  #fits(op: SharedAtomic): boolean {
+    if (op.selfConflict || this.members[0].op.selfConflict) return false;
+    if (this.members.length >= MAX_CHANGES) return false;
+    if (this.mutations + op.mutationCount > MAX_MUTATIONS) return false;
+    if (this.keyBytes + op.keyBytes > MAX_KEY_BYTES_TOTAL) return false;
+    if (this.valueBytes + op.valueBytes > MAX_VALUE_BYTES_TOTAL) return false;
+    let newChecks = 0;
+    for (const [id, c] of op.checks) {
+      const held = this.checks.get(id);
+      if (held && held.versionstamp !== c.versionstamp) return false;
+      if (!held) newChecks++;
+      if (this.written.has(id) || this.sums.has(id) || this.markers.has(id)) return false;
+    }
+    if (this.checks.size + newChecks > MAX_CHECKS) return false;
+    for (const id of op.writes.keys()) {
+      if (this.written.has(id) || this.checks.has(id) || this.sums.has(id)) return false;
+      if (this.markers.has(id)) return false;
+    }
+    for (const id of op.sums.keys()) {
+      if (this.written.has(id) || this.checks.has(id) || this.markers.has(id)) return false;
+    }
+    for (const id of op.markers.keys()) {
+      if (this.written.has(id) || this.checks.has(id) || this.sums.has(id)) return false;
+    }
+    return true;
+  }
+}
+
+/** One atomic operation holding the changes, sums to one key and markers folded. */
+function atomicOf(kv: Deno.Kv, members: Waiting[]): Deno.AtomicOperation {
+  const op = kv.atomic();
+  const sums = new Map<string, Sum>();
+  const markers = new Map<string, { key: Deno.KvKey; value: unknown }>();
+  for (const { op: member } of members) {
+    op.check(...member.checks.values());
+    op.mutate(...member.writes.values());
+    for (const { value, options } of member.enqueues) op.enqueue(value, options);
+    for (const [id, s] of member.sums) {
+      sums.set(id, { key: s.key, amount: ((sums.get(id)?.amount ?? 0n) + s.amount) % U64 });
+    }
+    for (const [id, m] of member.markers) markers.set(id, m);
+  }
+  for (const { key, amount } of sums.values()) op.sum(key, amount);
+  for (const { key, value } of markers.values()) op.set(key, value);
+  return op;
+}
+
+/** One store's changes waiting to share a commit; one commit in flight at a time. */
+export class GroupCommit {
+  readonly #batcher = new Batcher<Waiting>({
+    parallel: 1,
+    take: (waiting) => {
+      const batch = new Batch();
+      const left = waiting.filter((w) => !batch.offer(w));
+      waiting.splice(0, waiting.length, ...left);
+      return batch.members;
+    },
+    run: (members) => this.#commit(members),
+  });
+
+  /** `shared` false: every change commits alone at once, as without group commit. */
+  constructor(private readonly kv: Deno.Kv, private readonly shared = true) {}
+
+  submit(op: SharedAtomic): Promise<Result> {
+    return new Promise<Result>((resolve, reject) => {
+      if (this.shared) this.#batcher.add({ op, resolve, reject });
+      else this.#alone({ op, resolve, reject });
+    });
+  }
+
+  async #commit(members: Waiting[]) {
+    metrics.kvGroupCommit(members.length);
+    if (members.length === 1) return await this.#alone(members[0]);
+    let result: Result | null = null;
+    try {
+      result = await commit(atomicOf(this.kv, members));
+    } catch {
+      // A limit the estimate missed, or storage busy: each change goes on its own below.
+    }
+    if (result?.ok) {
+      for (const m of members) m.resolve(result);
+      return;
+    }
+    metrics.kvRetry("group_split");
+    await Promise.all(members.map((m) => this.#alone(m)));
+  }
+
+  async #alone(w: Waiting) {
+    try {
+      w.resolve(await commit(atomicOf(this.kv, [w])));
+    } catch (err) {
+      w.reject(err);
+    }
+  }
+}
+
+const groups = new WeakMap<Deno.Kv, GroupCommit>();
+
+/**
+ * An atomic operation on `kv` that may share its commit with others made at the same moment
+ * (order creates and merges, intake). Its `commit()`, or the store's `commit(op)`, hands it over.
+ */
+export function sharedAtomic(kv: Deno.Kv): SharedAtomic {
+  let group = groups.get(kv);
+  if (!group) groups.set(kv, group = new GroupCommit(kv));
+  return new SharedAtomic(group);
+}
+
+/**
+ * Makes every change on `kv` commit alone, one commit per change (the benchmarks' one-commit
+ * ceiling). Call before its first change.
+ */
+export function commitEachAlone(kv: Deno.Kv): void {
+  groups.set(kv, new GroupCommit(kv, false));
+}
+
+/** Sets `key` as a marker when `op` may share its commit, else as a plain set. */
+export function setMarker(op: Deno.AtomicOperation, key: Deno.KvKey, value: unknown): void {
+  if (op instanceof SharedAtomic) op.mark(key, value);
+  else op.set(key, value);
+}
