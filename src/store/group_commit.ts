@@ -16,7 +16,7 @@
  * failed check, or a limit the estimate missed) is committed again change by change, so the
  * change whose check failed gets its own refusal and the others are stored.
  */
-import { commit, keySize, MAX_CHECKS, type SelfCommitting } from "./kv.ts";
+import { commit, MAX_CHECKS, type SelfCommitting } from "./kv.ts";
 import { Batcher } from "../lib/batcher.ts";
 import { metrics } from "../lib/metrics.ts";
 
@@ -43,6 +43,23 @@ function keyId(key: Deno.KvKey): string {
     else id += `${(typeof part)[0]}${String(part)};`;
   }
   return id;
+}
+
+/** Anything but printable ASCII (one byte each in a key; a zero byte would take two). */
+const NOT_PLAIN_ASCII = /[^ -~]/;
+
+/**
+ * The bytes of `key` in KV's encoding, or a few more, without encoding it (`keySize` is exact
+ * but costs a UTF-8 encoding per part, on every change): a character takes at most 3 bytes.
+ */
+function keyBytes(key: Deno.KvKey): number {
+  let n = 0;
+  for (const part of key) {
+    if (typeof part === "string") n += 2 + part.length * (NOT_PLAIN_ASCII.test(part) ? 3 : 1);
+    else if (part instanceof Uint8Array) n += 2 + part.length * 2;
+    else n += 10;
+  }
+  return n;
 }
 
 function valueBytes(value: unknown): number {
@@ -80,7 +97,7 @@ export class SharedAtomic implements Deno.AtomicOperation, SelfCommitting {
       if (held && held.versionstamp !== c.versionstamp) this.selfConflict = true;
       if (!held) {
         this.checks.set(id, c);
-        this.keyBytes += keySize(c.key);
+        this.keyBytes += keyBytes(c.key);
       }
     }
     return this;
@@ -121,7 +138,7 @@ export class SharedAtomic implements Deno.AtomicOperation, SelfCommitting {
    */
   mark(key: Deno.KvKey, value: unknown): this {
     const id = keyId(key);
-    if (!this.markers.has(id)) this.keyBytes += keySize(key);
+    if (!this.markers.has(id)) this.keyBytes += keyBytes(key);
     this.markers.set(id, { key, value });
     return this;
   }
@@ -143,13 +160,13 @@ export class SharedAtomic implements Deno.AtomicOperation, SelfCommitting {
   #sum(key: Deno.KvKey, n: bigint) {
     const id = keyId(key);
     const held = this.sums.get(id);
-    if (!held) this.keyBytes += keySize(key);
+    if (!held) this.keyBytes += keyBytes(key);
     this.sums.set(id, { key, amount: ((held?.amount ?? 0n) + n) % U64 });
   }
 
   #write(m: Deno.KvMutation): this {
     const id = keyId(m.key);
-    if (!this.writes.has(id)) this.keyBytes += keySize(m.key);
+    if (!this.writes.has(id)) this.keyBytes += keyBytes(m.key);
     this.writes.delete(id); // KV applies mutations in order: the last one of a key stays.
     this.writes.set(id, m);
     if (m.type === "set") this.valueBytes += valueBytes(m.value);
