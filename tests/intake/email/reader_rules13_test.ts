@@ -1,0 +1,85 @@
+/**
+ * General rules of the email reader learned from a thirteenth set (one round): an inline element
+ * styled `display:block` is a line of its own, as a browser shows it (an item's detail lines set
+ * as block spans inside the name's cell); a count alone on a line with a times sign (`× 2`) is
+ * the item's count.
+ */
+import { deepEqual, equal } from "node:assert/strict";
+import { htmlToBlocks } from "../../../src/intake/email/html.ts";
+import { textToBlocks } from "../../../src/intake/email/letter.ts";
+import { extractFields } from "../../../src/intake/email/extract.ts";
+
+const letterOf = (blocks: ReturnType<typeof textToBlocks>) => ({
+  subject: "Order",
+  blocks,
+  jsonLd: [],
+  microdata: [],
+});
+
+Deno.test("an inline element styled display:block is a line of its own; an image or inline-block is not", () => {
+  const texts = (html: string) => htmlToBlocks(html).blocks.map((b) => b.text);
+  deepEqual(
+    texts(
+      `<table><tr><td><span style="font-weight:600">Fern Moss Throw</span>` +
+        `<span style="color:#888;display:block">Colour: Moss</span>` +
+        `<span style="display: block;font-size:13px">Qty: 2</span></td></tr></table>`,
+    ),
+    ["Fern Moss Throw", "Colour: Moss", "Qty: 2"],
+  );
+  // The split lines keep the cell they stand in.
+  const cells = htmlToBlocks(
+    `<table><tr><td><b>Name</b><span style="display:block">Size: L</span></td><td>$5.00</td></tr></table>`,
+  ).blocks.map((b) => [b.text, b.cell?.col]);
+  deepEqual(cells, [["Name", 0], ["Size: L", 0], ["$5.00", 1]]);
+  // `display:block` on an image only removes the gap under it; inline-block stays on the line.
+  deepEqual(texts(`<p>Order <img src="x.png" style="display:block"> 1001</p>`), [
+    "Order 1001",
+  ]);
+  deepEqual(
+    texts(`<p><span style="display:inline-block">Qty</span> <b style="display:inline">2</b></p>`),
+    ["Qty 2"],
+  );
+  // A hidden block-styled span stays hidden.
+  deepEqual(texts(`<p>Total<span style="display:none;display:block">x</span> $9.00</p>`), [
+    "Total $9.00",
+  ]);
+});
+
+const itemCell = (lines: string[]) =>
+  `<table><tr><td><img src="https://cdn.example-shop.com/p/throw-1.jpg" width="64" alt=""></td>` +
+  `<td><span style="font-weight:600">${lines[0]}</span>${
+    lines.slice(1).map((l) => `<span style="display:block">${l}</span>`).join("")
+  }</td><td><p>€ 39,00</p></td></tr></table>` +
+  `<table><tr><td>Total</td><td>€ 39,00</td></tr></table>`;
+
+Deno.test("detail lines set as block spans under the name give quantity and size, not the name", () => {
+  const read = extractFields(
+    letterOf(
+      htmlToBlocks(itemCell(["Plaid en laine Fougère", "Taille : 130 x 170", "Qté : 1"]))
+        .blocks,
+    ),
+    [],
+  );
+  equal(read.items.length, 1);
+  equal(read.items[0].name, "Plaid en laine Fougère");
+  equal(read.quantity, 1);
+  equal(read.size, "130 x 170");
+  equal(read.price?.display, "€ 39,00");
+});
+
+Deno.test("a count alone with a times sign under the name and its variant line is the count", () => {
+  const read = extractFields(
+    letterOf(htmlToBlocks(itemCell(["Wool Field Blanket", "Moss / L", "× 1"])).blocks),
+    [],
+  );
+  equal(read.items[0]?.name, "Wool Field Blanket");
+  equal(read.quantity, 1);
+  equal(read.size, "L");
+  // The count written before the sign.
+  const before = extractFields(
+    letterOf(htmlToBlocks(itemCell(["Tee-Set Kirschblüte", "Rosa / 0,5 l", "2 ×"])).blocks),
+    [],
+  );
+  equal(before.items[0]?.name, "Tee-Set Kirschblüte");
+  equal(before.quantity, 2);
+});
