@@ -2,7 +2,8 @@
  * General rules of the email reader learned from a thirteenth set (one round): an inline element
  * styled `display:block` is a line of its own, as a browser shows it (an item's detail lines set
  * as block spans inside the name's cell); a count alone on a line with a times sign (`× 2`) is
- * the item's count.
+ * the item's count; `金額` labels the line's amount, one piece's price only when the line holds
+ * one piece.
  */
 import { deepEqual, equal } from "node:assert/strict";
 import { htmlToBlocks } from "../../../src/intake/email/html.ts";
@@ -82,4 +83,44 @@ Deno.test("a count alone with a times sign under the name and its variant line i
   );
   equal(before.items[0]?.name, "Tee-Set Kirschblüte");
   equal(before.quantity, 2);
+});
+
+Deno.test("金額 labels the line's amount: the unit price of one piece only", () => {
+  const order = (count: number) =>
+    extractFields(
+      letterOf(textToBlocks([
+        "[ご注文番号] 2611-30418",
+        "[商品名] 南部鉄器 急須 0.6L",
+        `[数量] ${count}`,
+        `[金額] ${count === 1 ? "8,800円" : "17,600円"}`,
+      ].join("\n"))),
+      [],
+    );
+  equal(order(1).price?.display, "8,800円");
+  equal(order(1).quantity, 1);
+  // For two pieces the amount is the line's, not one piece's: no price rather than a wrong one.
+  equal(order(2).quantity, 2);
+  equal(order(2).price, undefined);
+  // A 単価 label beside it still gives one piece's price.
+  const unit = extractFields(
+    letterOf(textToBlocks([
+      "[ご注文番号] 2611-30419",
+      "[商品名] 南部鉄器 急須 0.6L",
+      "[単価] 8,800円",
+      "[数量] 2",
+      "[金額] 17,600円",
+    ].join("\n"))),
+    [],
+  );
+  equal(unit.price?.display, "8,800円");
+});
+
+Deno.test("a 金額 column of a two-piece line gives no unit price", () => {
+  const html = `<table><tr><th>商品名</th><th>数量</th><th>金額</th></tr>` +
+    `<tr><td>有田焼 豆皿 5枚セット</td><td>2</td><td>6,600円</td></tr></table>` +
+    `<p>注文番号：KS-20931</p>`;
+  const read = extractFields(letterOf(htmlToBlocks(html).blocks), []);
+  equal(read.items[0]?.name, "有田焼 豆皿 5枚セット");
+  equal(read.quantity, 2);
+  equal(read.price, undefined);
 });
