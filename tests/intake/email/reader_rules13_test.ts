@@ -3,12 +3,15 @@
  * styled `display:block` is a line of its own, as a browser shows it (an item's detail lines set
  * as block spans inside the name's cell); a count alone on a line with a times sign (`× 2`) is
  * the item's count; `金額` labels the line's amount, one piece's price only when the line holds
- * one piece.
+ * one piece; `ausgeliefert` (said of goods a shop sent out as well as of goods handed over) is
+ * delivered only when nothing else in the scope says the order was shipped.
  */
 import { deepEqual, equal } from "node:assert/strict";
 import { htmlToBlocks } from "../../../src/intake/email/html.ts";
 import { textToBlocks } from "../../../src/intake/email/letter.ts";
 import { extractFields } from "../../../src/intake/email/extract.ts";
+import { readPhase } from "../../../src/intake/email/signals.ts";
+import { foldForMatch } from "../../../src/intake/text.ts";
 
 const letterOf = (blocks: ReturnType<typeof textToBlocks>) => ({
   subject: "Order",
@@ -123,4 +126,15 @@ Deno.test("a 金額 column of a two-piece line gives no unit price", () => {
   equal(read.items[0]?.name, "有田焼 豆皿 5枚セット");
   equal(read.quantity, 2);
   equal(read.price, undefined);
+});
+
+Deno.test("ausgeliefert is delivered only when nothing says the order was shipped", () => {
+  const phase = (...scope: string[]) => readPhase(scope.map((s) => foldForMatch(s)));
+  equal(phase("Ihre Bestellung wurde ausgeliefert"), "delivered");
+  equal(phase("Ihr Paket ist auf dem Weg", "Komplett ausgeliefert"), "shipped");
+  equal(phase("Bestellung 20419 wurde versendet", "Teilweise ausgeliefert"), "shipped");
+  // Zugestellt stays delivered whatever else is said.
+  equal(phase("Ihre Bestellung wurde versendet", "Ihr Paket wurde zugestellt"), "delivered");
+  // Said of the future, it is nothing yet.
+  equal(phase("Ihre Bestellung wird morgen ausgeliefert"), undefined);
 });
