@@ -221,9 +221,10 @@ export function htmlToBlocks(html: string): HtmlDocument {
       if (!isBlock && !hidden && name !== "img" && style !== undefined && BLOCK_STYLE.test(style)) {
         open.styledBlock = true;
       }
-      if ((isBlock || open.styledBlock) && hiddenDepth === 0 && skippedDepth === 0) {
-        flush(blockTag());
-      }
+      // A block-styled element with no text before it on its line starts the block: the picture
+      // above it stays with its text, as when nothing split them.
+      const breaks = isBlock || (open.styledBlock && /\S/.test(text));
+      if (breaks && hiddenDepth === 0 && skippedDepth === 0) flush(blockTag());
       stack.push(open);
       if (isBlock && name !== "br") blockNames.push(name);
       if (hidden) hiddenDepth++;

@@ -35,6 +35,12 @@ Deno.test("an inline element styled display:block is a line of its own; an image
     `<table><tr><td><b>Name</b><span style="display:block">Size: L</span></td><td>$5.00</td></tr></table>`,
   ).blocks.map((b) => [b.text, b.cell?.col]);
   deepEqual(cells, [["Name", 0], ["Size: L", 0], ["$5.00", 1]]);
+  // A picture above the first block-styled line stays with its text (no picture-only block).
+  const card = htmlToBlocks(
+    `<td><a href="https://shop.example/p/1"><img src="https://shop.example/p/1.jpg" style="display:block">` +
+      `<span style="display:block">Linen Tea Towel</span><span style="display:block">From $12.00</span></a></td>`,
+  ).blocks.map((b) => [b.text, b.images.length, b.links.length]);
+  deepEqual(card, [["Linen Tea Towel", 1, 1], ["From $12.00", 0, 0]]);
   // `display:block` on an image only removes the gap under it; inline-block stays on the line.
   deepEqual(texts(`<p>Order <img src="x.png" style="display:block"> 1001</p>`), [
     "Order 1001",
