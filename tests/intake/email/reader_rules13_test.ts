@@ -124,7 +124,7 @@ Deno.test("金額 labels the line's amount: the unit price of one piece only", (
   equal(unit.price?.display, "8,800円");
 });
 
-Deno.test("a 金額 column of a two-piece line gives no unit price", () => {
+Deno.test("a 金額 or Importe column of a two-piece line gives no unit price", () => {
   const html = `<table><tr><th>商品名</th><th>数量</th><th>金額</th></tr>` +
     `<tr><td>有田焼 豆皿 5枚セット</td><td>2</td><td>6,600円</td></tr></table>` +
     `<p>注文番号：KS-20931</p>`;
@@ -132,6 +132,21 @@ Deno.test("a 金額 column of a two-piece line gives no unit price", () => {
   equal(read.items[0]?.name, "有田焼 豆皿 5枚セット");
   equal(read.quantity, 2);
   equal(read.price, undefined);
+  // So does an `Importe` column; for one piece it is the price.
+  const importe = (count: number, amount: string) =>
+    extractFields(
+      letterOf(
+        htmlToBlocks(
+          `<table><tr><th>Artículo</th><th>Cantidad</th><th>Importe</th></tr>` +
+            `<tr><td>Cesta de mimbre natural grande</td><td>${count}</td><td>${amount}</td></tr></table>` +
+            `<p>Pedido: ES-88120</p>`,
+        ).blocks,
+      ),
+      [],
+    );
+  equal(importe(2, "59,80 €").quantity, 2);
+  equal(importe(2, "59,80 €").price, undefined);
+  equal(importe(1, "29,90 €").price?.display, "29,90 €");
 });
 
 Deno.test("ausgeliefert is delivered only when nothing says the order was shipped", () => {
