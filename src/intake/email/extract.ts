@@ -278,6 +278,14 @@ function deliveryInSentence(
 /** A label or column header that says its figure is one piece's. */
 const UNIT_WORDS = /\bunit|\beach\b|einzel|stuck|unitaire|unitario|stuk|単価/;
 
+/** A label or column header that names the line's amount (`金額`, `Importe`): unit price × count. */
+const LINE_AMOUNT = /金額|\bimporte\b/;
+
+/** Whether a price was read under a label naming the line's amount, not one piece's price. */
+const lineAmount = (how: Evidence | undefined) =>
+  (how?.kind === "label" || how?.kind === "table") &&
+  LINE_AMOUNT.test(foldKeepingOffsets(how.anchor ?? ""));
+
 /**
  * The item's price as one piece's. For several pieces a row's last figure or a plain `Price`
  * column may be the line's total (`Qty: 2` … `$99.98`): a subtotal equal to it says so (no
@@ -287,6 +295,10 @@ const UNIT_WORDS = /\bunit|\beach\b|einzel|stuck|unitaire|unitario|stuk|単価/;
 function unitPrice(item: Item, blocks: Block[]): Money | undefined {
   const { price, quantity } = item;
   const how = item.how?.price;
+  // A line's amount is one piece's price only when the line is known to hold one piece.
+  if (price && lineAmount(how) && !UNIT_WORDS.test(foldKeepingOffsets(how?.anchor ?? ""))) {
+    return quantity === 1 ? price : undefined;
+  }
   if (!price || (quantity ?? 1) <= 1 || !how) return price;
   const last = how.anchor === LAST_FIGURE;
   if (!last && (how.kind === "generic" || UNIT_WORDS.test(foldKeepingOffsets(how.anchor ?? "")))) {
@@ -326,7 +338,7 @@ export function extractFields(letter: Letter, storeNames: string[], now?: number
   if (single && !single.price) {
     const labelled = labelledValues(blocks, "price", (raw) =>
       moneyValue(raw) ? raw : null, { max: 1, sentences: false })[0];
-    if (labelled) {
+    if (labelled && (single.quantity === 1 || !lineAmount(fromLabel(labelled)))) {
       price = moneyValue(labelled.value) ?? undefined;
       priceHow = fromLabel(labelled);
     }

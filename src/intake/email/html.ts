@@ -114,6 +114,12 @@ const SKIPPED_TAGS = new Set([
 ]);
 const HIDDEN_STYLE =
   /display\s*:\s*none|mso-hide\s*:\s*all|max-height\s*:\s*0(?:px|em|pt)?\s*(?:;|!|$)|visibility\s*:\s*hidden/i;
+/**
+ * An inline element styled as a block (`<span style="display:block">`): a browser starts a new line
+ * for it, so it ends the text before it and its own text is a line of its own. Images are left
+ * inline: `display:block` on an `<img>` only removes the gap under it.
+ */
+const BLOCK_STYLE = /(?:^|[;\s"])display\s*:\s*(?:block|flex|list-item|table)\b/i;
 const QUOTE_CLASSES =
   /\b(?:gmail_quote|gmail_extra|yahoo_quoted|moz-forward-container|moz-cite-prefix|protonmail_quote|tutanota_quote|zmail_extra|iosymail)\b/i;
 const QUOTE_IDS = /^(?:divRplyFwdMsg|mail-editor-reference-message-container|replySplit)$/i;
@@ -125,6 +131,8 @@ interface Open {
   skipped: boolean;
   quote: boolean;
   heading: boolean;
+  /** An inline element styled `display:block`: it ends a block when it opens and closes. */
+  styledBlock?: boolean;
   /** Microdata: the item this element opened, and the property it fills. */
   item?: MicrodataItem;
   prop?: string;
@@ -210,7 +218,13 @@ export function htmlToBlocks(html: string): HtmlDocument {
       const open: Open = { name, hidden, skipped, quote, heading: HEADINGS.has(name) };
       if (isJsonLd) open.jsonLd = [];
       const isBlock = BLOCK_TAGS.has(name);
-      if (isBlock && hiddenDepth === 0 && skippedDepth === 0) flush(blockTag());
+      if (!isBlock && !hidden && name !== "img" && style !== undefined && BLOCK_STYLE.test(style)) {
+        open.styledBlock = true;
+      }
+      // A block-styled element with no text before it on its line starts the block: the picture
+      // above it stays with its text, as when nothing split them.
+      const breaks = isBlock || (open.styledBlock && /\S/.test(text));
+      if (breaks && hiddenDepth === 0 && skippedDepth === 0) flush(blockTag());
       stack.push(open);
       if (isBlock && name !== "br") blockNames.push(name);
       if (hidden) hiddenDepth++;
@@ -264,7 +278,7 @@ export function htmlToBlocks(html: string): HtmlDocument {
     onclosetag(name) {
       if (stopped) return;
       const visible = hiddenDepth === 0 && skippedDepth === 0;
-      if (BLOCK_TAGS.has(name) && visible) flush(blockTag());
+      if ((BLOCK_TAGS.has(name) || stack.at(-1)?.styledBlock) && visible) flush(blockTag());
       const open = stack.pop();
       if (!open) return;
       if (BLOCK_TAGS.has(open.name) && open.name !== "br") blockNames.pop();

@@ -146,8 +146,9 @@ function detailLines(item: Item, blocks: Block[], from: number, to: number, own:
  */
 export const TIMES_SUFFIX =
   /(?:\s*×|\s+x|\s*\(\s*[x×])\s?(\d{1,3})(\s+(?:of|von|sur|de)\s+\d+)?\s*\)?\s*$/;
+/** A line that is only a count: `x2`, `× 1`, `1 ×`, `2 unidades`, `3 Stk.`. */
 export const COUNT_LINE =
-  /^(?:x\s?(\d{1,3})|(\d{1,3})\s?x|(\d{1,3}) ?(?:unidad(?:es)?|unidades?|unit[ée]s?|stuck|stk\.?|stykk?(?:er)?|st\.?|kpl|pcs|pieces|pezzi|items?|articles?|個|点))$/i;
+  /^(?:[x×]\s?(\d{1,3})|(\d{1,3})\s?[x×]|(\d{1,3}) ?(?:unidad(?:es)?|unidades?|unit[ée]s?|stuck|stk\.?|stykk?(?:er)?|st\.?|kpl|pcs|pieces|pezzi|items?|articles?|個|点))$/i;
 const SIZE_ALONE =
   /^(?:(?:US|UK|EU|FR|IT|JP|CM|W|M)\s?(?:M\s?|W\s?)?\d{1,2}(?:[.,]5|\.0)?(?:\s?\/\s?(?:W|M)\s?\d{1,2}(?:[.,]5)?)?|\d{1,2}(?:[.,]5|\.0)?|X{0,3}[SML]|X{1,4}L|\dXL|XXS|OS|O\/S|One Size)$/i;
 /**
@@ -186,7 +187,10 @@ export function columnHeader(blocks: Block[], i: number): string | undefined {
       c && c.table === cell.table && c.col === cell.col && c.row < cell.row &&
       blocks[j].tag === "th"
     ) return blocks[j].text;
-    if (c && c.table === cell.table && c.row === 0 && c.col === cell.col) return blocks[j].text;
+    // A cell of the first row heads the rows under it, never its own row's other lines.
+    if (c && c.table === cell.table && c.row === 0 && cell.row > 0 && c.col === cell.col) {
+      return blocks[j].text;
+    }
   }
   return undefined;
 }

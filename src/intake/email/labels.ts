@@ -105,7 +105,9 @@ export const LABELS: Record<LabelField, string> = {
     String
       .raw`(?:price|precio|prix|prezzo|prijs|preis|cena) (?:of (?:the )?|del |de la |de l'|du |dell'|della |van (?:het )?)?(?:item|product|producto|articulo|produit|article|prodotto|articolo|artikel|produktu)|artikelpreis|produktpreis|` +
     String
-      .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|cena(?: jednostkowa)?|preco(?: unitario)?|valor unitario|pris|stykpris|enhedspris|styckpris|a-pris|hinta|kappalehinta|yksikkohinta|価格|単価`,
+      .raw`prix unitaire|precio unitario|prezzo unitario|price|unit price|item price|purchase price|preis|einzelpreis|prix|precio|importe|prijs|prezzo|stuckpreis|stukprijs|cena(?: jednostkowa)?|preco(?: unitario)?|valor unitario|pris|stykpris|enhedspris|styckpris|a-pris|hinta|kappalehinta|yksikkohinta|価格|単価` +
+    // `金額` is the line's amount: one piece's price only for one piece (extract.ts `unitPrice`).
+    "|金額",
   // `Artículo enviado`, `Item shipped`: the label of a shipping mail's item says so.
   item: String
     .raw`(?:cancel+ed |returned |refunded )?(?:item(?: name)?|product(?: name)?|article|artikel(?:name|bezeichnung)?|bezeichnung|produit|producto|articulo|articolo|prodotto|artikelnaam|produkt|nazwa produktu|produto|vare(?:navn|beskrivelse)?|artigo|vara|benamning|tuote)` +

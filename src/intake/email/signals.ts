@@ -26,7 +26,7 @@ const PHASES: [Phase, RegExp][] = [
     "delivered",
     new RegExp(
       String
-        .raw`(?<!\b(?:will be|wird|wordt|sera|sara)\b[^.!?]{0,40})\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|ausgeliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd|afgeleverd|dostarczon[aeyo]|entregues?|leveret|udleveret|levert|levererad|levererats|afleveret|(?:paquete|pedido|compra|envio) (?:ya )?llego|entregamos|on toimitettu(?! kuljetukseen))\b|` +
+        .raw`(?<!\b(?:will be|wird|wordt|sera|sara)\b[^.!?]{0,40})\b(?:delivered|has arrived|was delivered|have been delivered|zugestellt|geliefert|livree?s?|entregad[oa]s?|consegnat[oa]|bezorgd|afgeleverd|dostarczon[aeyo]|entregues?|leveret|udleveret|levert|levererad|levererats|afleveret|(?:paquete|pedido|compra|envio) (?:ya )?llego|entregamos|on toimitettu(?! kuljetukseen))\b|` +
         ja(
           "配達(?:が)?完了|お届け(?:が)?完了|配達しました(?!ら)|お届けしました(?!ら)|配達されました(?!ら)|お届けされました(?!ら)",
         ),
@@ -53,6 +53,10 @@ const PHASES: [Phase, RegExp][] = [
         ),
     ),
   ],
+  // `ausgeliefert` is said of goods the shop sent out (a shop system's status `Komplett
+  // ausgeliefert`) as well as of goods handed to the buyer: delivered only when nothing in the
+  // scope says the order was shipped or is on its way.
+  ["delivered", /(?<!\b(?:wird|werden)\b[^.!?]{0,40})\bausgeliefert\b/],
   [
     "confirmed",
     new RegExp(
