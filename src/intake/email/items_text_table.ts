@@ -14,9 +14,12 @@ type Column = "item" | "quantity" | "price" | "size" | "total" | "code";
 /** A leading column of row numbers (`Pos.`, `#`, `Nr.`): read past, never part of the name. */
 const POSITION = /^(?:pos\.?|position|#|nr\.?|no\.?)$/i;
 const KINDS: Column[] = ["item", "quantity", "price", "size", "total"];
-/** `Beschreibung`, `Description`...: the item column's header in a table of columns. */
+/**
+ * `Beschreibung`, `Description`...: the item column's header in a table of columns; so is the
+ * plural a column of several rows is headed by (`Articoli`, `Items`, `Productos`).
+ */
 const DESCRIPTION =
-  /^(?:beschreibung|bezeichnung|artikelbezeichnung|description|descripci[oó]n|descrizione|omschrijving|descri[cç][aã]o|beskrivning|beskrivelse)$/i;
+  /^(?:beschreibung|bezeichnung|artikelbezeichnung|description|descripci[oó]n|descrizione|omschrijving|descri[cç][aã]o|beskrivning|beskrivelse|items|products|articles|produits|art[ií]culos|productos|articoli|prodotti|artikelen|producten|produkte|produtos|artigos|itens)$/i;
 /**
  * A column of article numbers before the item's (`Pos. Artikel-Nr. Beschreibung Menge …`): its
  * one-word code is read past, never part of the name.
