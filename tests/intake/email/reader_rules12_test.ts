@@ -1,16 +1,19 @@
 /**
  * General rules of the email reader learned from a twelfth set (one round): a text table's item
  * column headed by a plural (`Artículos`, `Producten`); a label standing in a column of a
- * plain-text line has its value in the part of the next line under it (one row only).
+ * plain-text line has its value in the part of the next line under it (one row only); an item
+ * column or list headed by what holds the items or what happened to them (`Cart Items`,
+ * `Shipped Items`); blocks of one layout cell are no table header row.
  */
 import { equal } from "node:assert/strict";
 import { textToBlocks } from "../../../src/intake/email/letter.ts";
+import { htmlToBlocks } from "../../../src/intake/email/html.ts";
 import { extractFields } from "../../../src/intake/email/extract.ts";
 import { labelledValues } from "../../../src/intake/email/labels.ts";
 
-const letterOf = (text: string) => ({
+const letterOf = (text: string, html = false) => ({
   subject: "Order",
-  blocks: textToBlocks(text),
+  blocks: html ? htmlToBlocks(text).blocks : textToBlocks(text),
   jsonLd: [],
   microdata: [],
 });
@@ -57,4 +60,42 @@ Deno.test("a label in a column of plain text has its value in the part of the ne
   ].join("\n"));
   equal(labelledValues(rows, "price", (raw) => raw).length, 0);
   equal(labelledValues(rows, "quantity", (raw) => raw).length, 0);
+});
+
+Deno.test("an item column headed 'Cart Items' and a list headed 'Shipped Items' name the item", () => {
+  const table = extractFields(
+    letterOf(
+      "<table><tr><td>Cart Items</td><td>Qty</td><td>Item Price</td><td>Item Total</td></tr>" +
+        "<tr><td>Walnut Chess Board 45 cm</td><td>1</td><td>$89.00</td><td>$89.00</td></tr>" +
+        "<tr><td>Grand Total:</td><td></td><td></td><td>$97.50</td></tr></table>",
+      true,
+    ),
+    [],
+  );
+  equal(table.itemSummary, "Walnut Chess Board 45 cm");
+  equal(table.quantity, 1);
+  equal(table.price?.display, "$89.00");
+  const list = extractFields(
+    letterOf(
+      "<table><tr><td><p>Order #3012 is now Shipped.</p><p>Shipped Items</p>" +
+        "<p>3 x Beeswax Food Wrap Set</p><p>Shipping Method: Royal Mail</p></td></tr>" +
+        "<tr><td>Hive &amp; Hearth · 2 Orchard Row, Frome</td></tr></table>",
+      true,
+    ),
+    [],
+  );
+  equal(list.itemSummary, "Beeswax Food Wrap Set");
+  equal(list.quantity, 3);
+});
+
+Deno.test("blocks of one layout cell are no header row: the next row is never taken as an item", () => {
+  const read = extractFields(
+    letterOf(
+      "<table><tr><td><p>Your Items</p><p>Thanks for shopping with us.</p></td></tr>" +
+        "<tr><td>Hive &amp; Hearth · 2 Orchard Row, Frome</td></tr></table>",
+      true,
+    ),
+    [],
+  );
+  equal(read.items.length, 0);
 });
