@@ -3,13 +3,15 @@
  * column headed by a plural (`Artículos`, `Producten`); a label standing in a column of a
  * plain-text line has its value in the part of the next line under it (one row only); an item
  * column or list headed by what holds the items or what happened to them (`Cart Items`,
- * `Shipped Items`); blocks of one layout cell are no table header row.
+ * `Shipped Items`); blocks of one layout cell are no table header row; a text table's line-total
+ * column (`Precio total`, `Line total`) is one column.
  */
 import { equal } from "node:assert/strict";
 import { textToBlocks } from "../../../src/intake/email/letter.ts";
 import { htmlToBlocks } from "../../../src/intake/email/html.ts";
 import { extractFields } from "../../../src/intake/email/extract.ts";
 import { labelledValues } from "../../../src/intake/email/labels.ts";
+import { headerColumns } from "../../../src/intake/email/items_text_table.ts";
 
 const letterOf = (text: string, html = false) => ({
   subject: "Order",
@@ -98,4 +100,27 @@ Deno.test("blocks of one layout cell are no header row: the next row is never ta
     [],
   );
   equal(read.items.length, 0);
+});
+
+Deno.test("a line-total column of a text table is one column, its row's figure for all pieces", () => {
+  equal(headerColumns("Item Qty Price Line total")?.join(" "), "item quantity price total");
+  equal(
+    headerColumns("Producto Cantidad Precio Precio total")?.join(" "),
+    "item quantity price total",
+  );
+  const read = extractFields(
+    letterOf([
+      "Producto                    Cantidad  Precio    Precio total",
+      "Jabón de Alepo 200 g        3         6,20 €    18,60 €",
+      "Esponja natural de mar      1         9,90 €    9,90 €",
+    ].join("\n")),
+    [],
+  );
+  equal(
+    read.items.map((i) => `${i.name} ${i.quantity} ${i.price?.display}`).join(", "),
+    "Jabón de Alepo 200 g 3 6,20 €, Esponja natural de mar 1 9,90 €",
+  );
+  // Two items: no order price or quantity.
+  equal(read.price, undefined);
+  equal(read.quantity, undefined);
 });
