@@ -92,7 +92,7 @@ export const LABELS: Record<LabelField, string> = {
     String.raw`|valor total|total do pedido|i alt|at betale|totalbel(?:ø|o)b` +
     String
       .raw`|totalt(?: (?:a|att) betal[ea])?|summa|att betala|totalsumma|totalbelopp|a betale|yhteensa|maksettava|loppusumma` +
-    "|ご?請求(?:金)?額(?:合計)?|お支払い?(?:金額)?(?:合計)?|(?:注文)?合計(?:金額)?",
+    "|ご?請求(?:金)?額(?:合計)?|お支払い?(?:金額)?(?:合計)?(?:金額)?|(?:注文)?合計(?:金額)?",
   subtotal: String
     .raw`(?:item |items )?sub-?total|merchandise (?:sub-?)?total|(?:items|goods|products) total|warenwert|zwischensumme|sous-total|shipment total|subtotaal|subtotale|wartosc produktow|varetotal|varer i alt|mellemsum|delsumma|delsum|valisumma|商品合計|小計`,
   quantity: String

@@ -4,7 +4,8 @@
  * plain-text line has its value in the part of the next line under it (one row only); an item
  * column or list headed by what holds the items or what happened to them (`Cart Items`,
  * `Shipped Items`); blocks of one layout cell are no table header row; a text table's line-total
- * column (`Precio total`, `Line total`) is one column.
+ * column (`Precio total`, `Line total`) is one column; `お支払い合計金額` is a total; a labelled
+ * count may carry its unit (`[数量] 1個`).
  */
 import { equal } from "node:assert/strict";
 import { textToBlocks } from "../../../src/intake/email/letter.ts";
@@ -123,4 +124,22 @@ Deno.test("a line-total column of a text table is one column, its row's figure f
   // Two items: no order price or quantity.
   equal(read.price, undefined);
   equal(read.quantity, undefined);
+});
+
+Deno.test("'お支払い合計金額' is a total; a count under its label may carry its unit", () => {
+  const read = extractFields(
+    letterOf([
+      "[商品名] 南部鉄器 急須 0.6L 黒",
+      "[価格] 8,800円(税込)",
+      "[数量] 3個",
+      "お支払い合計金額 26,400円",
+    ].join("\n")),
+    [],
+  );
+  equal(read.itemSummary, "南部鉄器 急須 0.6L 黒");
+  equal(read.quantity, 3);
+  equal(read.total?.display, "26,400円");
+  // A count with a word that is no unit is not read.
+  const other = extractFields(letterOf("[商品名] 急須\n[数量] 3個口\n[価格] 8,800円"), []);
+  equal(other.quantity, undefined);
 });
