@@ -20,6 +20,8 @@ const letterOf = (text: string, html = false) => ({
   jsonLd: [],
   microdata: [],
 });
+/** The generic reading of an HTML body written as parts joined. */
+const readHtml = (...parts: string[]) => extractFields(letterOf(parts.join(""), true), []);
 
 Deno.test("a text table whose item column is headed by a plural reads its row", () => {
   const read = extractFields(
@@ -66,39 +68,27 @@ Deno.test("a label in a column of plain text has its value in the part of the ne
 });
 
 Deno.test("an item column headed 'Cart Items' and a list headed 'Shipped Items' name the item", () => {
-  const table = extractFields(
-    letterOf(
-      "<table><tr><td>Cart Items</td><td>Qty</td><td>Item Price</td><td>Item Total</td></tr>" +
-        "<tr><td>Walnut Chess Board 45 cm</td><td>1</td><td>$89.00</td><td>$89.00</td></tr>" +
-        "<tr><td>Grand Total:</td><td></td><td></td><td>$97.50</td></tr></table>",
-      true,
-    ),
-    [],
+  const table = readHtml(
+    "<table><tr><td>Cart Items</td><td>Qty</td><td>Item Price</td><td>Item Total</td></tr>",
+    "<tr><td>Walnut Chess Board 45 cm</td><td>1</td><td>$89.00</td><td>$89.00</td></tr>",
+    "<tr><td>Grand Total:</td><td></td><td></td><td>$97.50</td></tr></table>",
   );
-  equal(table.itemSummary, "Walnut Chess Board 45 cm");
-  equal(table.quantity, 1);
-  equal(table.price?.display, "$89.00");
-  const list = extractFields(
-    letterOf(
-      "<table><tr><td><p>Order #3012 is now Shipped.</p><p>Shipped Items</p>" +
-        "<p>3 x Beeswax Food Wrap Set</p><p>Shipping Method: Royal Mail</p></td></tr>" +
-        "<tr><td>Hive &amp; Hearth · 2 Orchard Row, Frome</td></tr></table>",
-      true,
-    ),
-    [],
+  equal(
+    `${table.itemSummary} | ${table.quantity} | ${table.price?.display}`,
+    "Walnut Chess Board 45 cm | 1 | $89.00",
   );
-  equal(list.itemSummary, "Beeswax Food Wrap Set");
-  equal(list.quantity, 3);
+  const list = readHtml(
+    "<table><tr><td><p>Order #3012 is now Shipped.</p><p>Shipped Items</p>",
+    "<p>3 x Beeswax Food Wrap Set</p><p>Shipping Method: Royal Mail</p></td></tr>",
+    "<tr><td>Hive &amp; Hearth · 2 Orchard Row, Frome</td></tr></table>",
+  );
+  equal(`${list.itemSummary} | ${list.quantity}`, "Beeswax Food Wrap Set | 3");
 });
 
 Deno.test("blocks of one layout cell are no header row: the next row is never taken as an item", () => {
-  const read = extractFields(
-    letterOf(
-      "<table><tr><td><p>Your Items</p><p>Thanks for shopping with us.</p></td></tr>" +
-        "<tr><td>Hive &amp; Hearth · 2 Orchard Row, Frome</td></tr></table>",
-      true,
-    ),
-    [],
+  const read = readHtml(
+    "<table><tr><td><p>Your Items</p><p>Thanks for shopping with us.</p></td></tr>",
+    "<tr><td>Hive &amp; Hearth · 2 Orchard Row, Frome</td></tr></table>",
   );
   equal(read.items.length, 0);
 });
