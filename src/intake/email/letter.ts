@@ -45,7 +45,7 @@ const MAX_COLUMNS = 8;
  * the place it starts at (tabs stop every 8 places). Null for a line of one part.
  */
 function columnsOf(raw: string): Block["columns"] | null {
-  if (raw.length > 400 || !/\S(?: {2,}|\t)\s*\S/.test(raw)) return null;
+  if (raw.length > 400 || !/\S(?: {2}|\t)/.test(raw)) return null;
   const columns: NonNullable<Block["columns"]> = [];
   let place = 0;
   let part = "";
