@@ -93,6 +93,13 @@ export function headerSignals(lines: readonly string[]): { shipped?: true; deliv
 /** Words that hint at a checkout without saying it succeeded. */
 const WEAK = /\b(?:checkout|order|purchase)\b/;
 
+/** The word that names a checkout itself, in a header with no word of its outcome. */
+const CHECKOUT_WORD = /(?<!\p{L})check-?out(?!\p{L})/iu;
+
+/** Whether a header line names the checkout itself (`Bot | Checkout`). */
+export const namesCheckout = (lines: readonly [HeaderPlace, string][]) =>
+  lines.some(([, line]) => CHECKOUT_WORD.test(line));
+
 /** `Success: <product>`: the words before the colon are the header, the rest a product. */
 const SUCCESS_LABEL =
   /^(success(?:ful(?:ly)?)?(?: checkout)?|checked out|copped)\s*[:\-–—]\s+(.+)$/i;

@@ -23,6 +23,7 @@ import {
   headerSignals,
   judgeHeader,
   judgeLine,
+  namesCheckout,
   orderNumberInHeader,
   storeInHeader,
 } from "./header.ts";
@@ -187,8 +188,13 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
   const read = fieldsFromPairs(pairs);
   const orderNumber = read.orderNumber ?? orderFromHeaders(headerLines);
   // A success post with an order number is a checkout even when it names only a SKU: the
-  // item is left blank rather than filled with a code.
-  if (items.length === 0 && !(header.verdict.kind === "success" && orderNumber)) {
+  // item is left blank rather than filled with a code. So is a header that names the checkout
+  // with no word of its outcome (`Bot | Checkout`) over an order number under its label and a
+  // figure: an order number exists only once a checkout went through.
+  const checkout = header.verdict.kind === "success" ||
+    (header.verdict.kind === "weak" && !!read.orderNumber && !!(read.price ?? read.total) &&
+      namesCheckout(headerLines));
+  if (items.length === 0 && !(checkout && orderNumber)) {
     return {
       reading: { kind: "unreadable", why: "checkout post without a product name" },
       ...redacted,

@@ -47,6 +47,11 @@ export interface Block {
   images: Image[];
   /** How many forwarded/quoted containers (`gmail_quote`, `blockquote type=cite`, ...) enclose it. */
   quote: number;
+  /**
+   * A plain-text line laid out in columns (parts apart by two spaces or more, or a tab): each
+   * part with the column it starts at, so a header line can be paired with the line under it.
+   */
+  columns?: { text: string; start: number }[];
 }
 
 export interface MicrodataItem {

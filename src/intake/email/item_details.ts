@@ -306,9 +306,11 @@ export function describe(item: Item, blocks: Block[], from: number, to: number):
     note(item, "quantity", evidence("generic", (suffix ?? leading)![0]));
   }
   if (item.quantity === undefined) {
-    // `Quantity` / `2` in two blocks or cells.
+    // `Quantity` / `2` in two blocks or cells; `[数量] 1個`: the count may carry its unit.
     const qty = labelledValues(blocks, "quantity", (raw) =>
-      /^\s*\d{1,3}\s*$/.test(raw) ? raw.trim() : null, {
+      /^\s*\d{1,3}\s*$/.test(raw)
+        ? raw.trim()
+        : COUNT_WITH_UNIT.exec(foldKeepingOffsets(raw).trim())?.[1] ?? null, {
       from,
       to,
       max: 1,

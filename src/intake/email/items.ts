@@ -41,12 +41,16 @@ const ATTRIBUTE_KEY =
   /^(?:size|qty|quantity|colou?r|price|unit price|sku|style(?: id| no\.?)?|condition|seller|sold by|status|item(?: #| no\.?)?|art(?:ikel)?-?nr\.?|farbe|grosse|gr\.|menge|anzahl|taille|pointure|coloris|couleur|quantite|prix|talla|cantidad|precio|order\b.*|tracking\b.*|shipping\b.*|delivery\b.*|carrier|total|subtotal|tax|entry\b.*|rate this item|your bid|lowest ask|highest bid|ship to|vendu par|variant|model|width|fit|material|lieferung|versand|livraison|envio|entrega|arrives?\b.*|delivers?\b.*|estimated\b.*|expected\b.*|date|placed\b.*|payment|zahlung|paiement|pago|(?:payment|shipping|delivery) method|zahlungs(?:art|methode|weise)|bezahlart|versandart|lieferart|mode de (?:paiement|livraison)|moyen de paiement|(?:metodo|forma) de (?:pago|envio)|betaal(?:methode|wijze)|verzendmethode|metodo di (?:pagamento|spedizione)|prazo\b.*|frete|(?:forma de )?pagamento|levering|fragt|betaling|leverans|frakt|betalning|toimitus|maksu(?:tapa)?|配送.*|お支払.*|お届け.*|(?:ご)?注文(?:者|日時?)|お名前|(?:ご)?住所|電話番号|メールアドレス|(?:お)?支払(?:い)?方法|請求先|発送日|出荷日|navn|adresse|telefon|e-?mail|nome|endereco|telefone|namn|adress|nimi|osoite|puhelin|nombre|direccion|ilosc|rozmiar|kolor|cena|dostawa|wysylka|platnosc|data)$/;
 const ITEM_HEADER_WORDS = String
   .raw`(?:items?|products?|articles?|artikel|article|produit|producto|articulo|beschreibung|description|bezeichnung|designation|descripcion|(?:product|item) (?:name|description)|produktname|nom du produit|nombre del producto|artikelbezeichnung|produtos?|descricao|vare(?:r|navn|beskrivelse)?|produkt(?:er)?|beskrivelse|artigos?|vara|varor|benamning|tuote|tuotteet|商品名?|品名|nazwa produktu|towar|prodotto|articolo|descrizione|omschrijving|artikelnaam|nome (?:del )?(?:prodotto|articolo)|productnaam|nom de l'article|nombre del articulo)`;
-/** `Product`, or the same label in two languages (`Producto / Product`). */
-const ITEM_HEADERS = new RegExp(`^${ITEM_HEADER_WORDS}(?:\\s*/\\s*${ITEM_HEADER_WORDS})?$`);
+/** What holds or what happened to the items, before their word: `Cart Items`, `Shipped Items`. */
+const ITEMS_OF = String.raw`(?:(?:cart|basket|bag|order|ordered|shipped|purchased|your) )?`;
+/** `Product`, `Cart Items`, or the same label in two languages (`Producto / Product`). */
+const ITEM_HEADERS = new RegExp(
+  `^${ITEMS_OF}${ITEM_HEADER_WORDS}(?:\\s*/\\s*${ITEM_HEADER_WORDS})?$`,
+);
 const TOTAL_ROW =
   /^(?:sub-?total|total|zwischensumme|gesamt|versand|shipping|delivery|livraison|envio|tax|sales tax|mwst|tva|iva|discount|rabatt|remise|descuento|payment|zahlung|sous-total|frais|gastos|subtotaal|totaal|verzendkosten|subtotale|totale|spese di spedizione|小計|合計|送料|消費税|商品合計|ご請求|お支払|i alt|varer i alt|levering|fragt|forsendelse|frakt|moms|totalt|summa|delsumma|frete|impostos|impuestos|imposte|btw|ust\b|umsatzsteuer|mehrwertsteuer|desconto|yhteensa|valisumma|toimitus|alv|razem|suma|dostawa|wysylka|do zaplaty|lacznie)/;
 const ITEMS_LABEL =
-  /^(?:items? (?:shipped|ordered|in (?:this|your) (?:shipment|order|package))|your items?|items?|artikel|deine artikel|ihre artikel|articles?|vos articles|tus articulos|articulos|productos|products?|in this (?:parcel|package|shipment)|geliefert werden|in (?:deiner|ihrer) (?:lieferung|sendung)|dans ce colis|en este paquete|in dit pakket|in questo pacco|(?:canceled|cancelled) items?|stornierte[rn]? artikel|articles? annules?|articulos? cancelados?|geannuleerde artikelen|articoli annullati|(?:verzonden |bestelde |je )?artikelen|articoli(?: spediti| ordinati)?|prodotti|itens(?: do pedido| enviados)?|(?:produtos|artigos)(?: enviados)?|sendte varer|skickade artiklar|indhold|(?:dine )?varer|(?:dina )?varor|artiklar|tuotteet|(?:出荷|発送|ご?注文)商品|(?:この)?(?:配送|発送|荷物)に含まれる商品|(?:zamowione |twoje )?produkty)\s*:?$/;
+  /^(?:(?:shipped|ordered|purchased|cart|order) items|items? (?:shipped|ordered|in (?:this|your) (?:shipment|order|package))|your items?|items?|artikel|deine artikel|ihre artikel|articles?|vos articles|tus articulos|articulos|productos|products?|in this (?:parcel|package|shipment)|geliefert werden|in (?:deiner|ihrer) (?:lieferung|sendung)|dans ce colis|en este paquete|in dit pakket|in questo pacco|(?:canceled|cancelled) items?|stornierte[rn]? artikel|articles? annules?|articulos? cancelados?|geannuleerde artikelen|articoli annullati|(?:verzonden |bestelde |je )?artikelen|articoli(?: spediti| ordinati)?|prodotti|itens(?: do pedido| enviados)?|(?:produtos|artigos)(?: enviados)?|sendte varer|skickade artiklar|indhold|(?:dine )?varer|(?:dina )?varor|artiklar|tuotteet|(?:出荷|発送|ご?注文)商品|(?:この)?(?:配送|発送|荷物)に含まれる商品|(?:zamowione |twoje )?produkty)\s*:?$/;
 
 export function isProductImage(image: Image, storeNames: string[]): boolean {
   if (!/^https?:\/\//i.test(image.src) || NOT_PRODUCT_IMAGE.test(image.src)) return false;
@@ -239,7 +243,8 @@ function tableItems(blocks: Block[], isName: NameTest): Item[] {
     if (!head.cell || !(listHead || ITEM_HEADERS.test(folded))) continue;
     tries++;
     const headers = blocks.filter((b) => b.cell && sameRow(b, head));
-    if (headers.length < 2) continue;
+    // A header row has cells side by side; blocks of one layout cell are no header row.
+    if (new Set(headers.map((b) => b.cell!.col)).size < 2) continue;
     const column = (field: "quantity" | "size" | "price") =>
       headers.find((b) => isLabel(b.text, field))?.cell?.col;
     const [qtyCol, sizeCol, priceCol] = [column("quantity"), column("size"), column("price")];

@@ -14,15 +14,21 @@ type Column = "item" | "quantity" | "price" | "size" | "total" | "code";
 /** A leading column of row numbers (`Pos.`, `#`, `Nr.`): read past, never part of the name. */
 const POSITION = /^(?:pos\.?|position|#|nr\.?|no\.?)$/i;
 const KINDS: Column[] = ["item", "quantity", "price", "size", "total"];
-/** `Beschreibung`, `Description`...: the item column's header in a table of columns. */
+/**
+ * `Beschreibung`, `Description`...: the item column's header in a table of columns; so is the
+ * plural a column of several rows is headed by (`Articoli`, `Items`, `Productos`).
+ */
 const DESCRIPTION =
-  /^(?:beschreibung|bezeichnung|artikelbezeichnung|description|descripci[oó]n|descrizione|omschrijving|descri[cç][aã]o|beskrivning|beskrivelse)$/i;
+  /^(?:beschreibung|bezeichnung|artikelbezeichnung|description|descripci[oó]n|descrizione|omschrijving|descri[cç][aã]o|beskrivning|beskrivelse|items|products|articles|produits|art[ií]culos|productos|articoli|prodotti|artikelen|producten|produkte|produtos|artigos|itens)$/i;
 /**
  * A column of article numbers before the item's (`Pos. Artikel-Nr. Beschreibung Menge …`): its
  * one-word code is read past, never part of the name.
  */
 const CODE =
   /^(?:art(?:ikel)?\.?-?nr\.?|artikelnummer|art\.?-?no\.?|sku|ref\.?|r[eé]f[eé]rence|referencia|riferimento|code|item ?#|product ?code|品番|型番)$/i;
+/** A line total's column (`Precio total`, `Line total`): the row's figure for all its pieces. */
+const LINE_TOTAL =
+  /^(?:(?:line|item) total|total price|precio total|prix total|prezzo totale|pre[cç]o total|gesamtpreis|totaalprijs|totaal prijs)$/i;
 const MAX_COLUMNS = 6;
 const MAX_ROWS = 50;
 
@@ -49,7 +55,9 @@ export function headerColumns(text: string): Column[] | null {
     // The longest label first: `Unit Price` is one column, not `Unit` and `Price`.
     for (let len = Math.min(3, words.length - i); len >= 1 && !matched; len--) {
       const phrase = words.slice(i, i + len).join(" ");
-      const kind = KINDS.find((k) => isLabel(phrase, k as LabelField));
+      const kind = LINE_TOTAL.test(phrase)
+        ? "total"
+        : KINDS.find((k) => isLabel(phrase, k as LabelField));
       if (kind) {
         columns.push(kind);
         i += len;

@@ -92,7 +92,7 @@ export const LABELS: Record<LabelField, string> = {
     String.raw`|valor total|total do pedido|i alt|at betale|totalbel(?:ø|o)b` +
     String
       .raw`|totalt(?: (?:a|att) betal[ea])?|summa|att betala|totalsumma|totalbelopp|a betale|yhteensa|maksettava|loppusumma` +
-    "|ご?請求(?:金)?額(?:合計)?|お支払い?(?:金額)?(?:合計)?|(?:注文)?合計(?:金額)?",
+    "|ご?請求(?:金)?額(?:合計)?|お支払い?(?:金額)?(?:合計)?(?:金額)?|(?:注文)?合計(?:金額)?",
   subtotal: String
     .raw`(?:item |items )?sub-?total|merchandise (?:sub-?)?total|(?:items|goods|products) total|warenwert|zwischensumme|sous-total|shipment total|subtotaal|subtotale|wartosc produktow|varetotal|varer i alt|mellemsum|delsumma|delsum|valisumma|商品合計|小計`,
   quantity: String
@@ -234,6 +234,11 @@ export function labelledValues(
   for (let i = from; i < to && found.length < max; i++) {
     const text = blocks[i].text;
     if (!text || text.length > 600) continue;
+    const under = blocks[i].columns && textColumnValue(blocks, i, alone, accept);
+    if (under) {
+      found.push(under);
+      continue;
+    }
     const folded = foldKeepingOffsets(text);
     if (alone.test(folded)) {
       const next = nextValueBlock(blocks, i);
@@ -300,6 +305,35 @@ function leadingLabel(
     if (value !== null) {
       return { value, shape: "same", label: labelBefore(text.slice(start), m[1]) };
     }
+  }
+  return null;
+}
+
+/** Two plain-text lines laid out alike: as many columns, each starting at the same place. */
+const alike = (a: Block["columns"], b: Block["columns"]) =>
+  !!a && !!b && a.length === b.length && a.every((c, k) => Math.abs(c.start - b[k].start) <= 2);
+
+/**
+ * `Spedito con          Numero di tracking` over `BRT                  0624…`: in a plain-text
+ * line laid out in columns, a part that is only the label has its value in the part of the next
+ * line that starts under it. Only for one row: under a header of several rows alike (a table of
+ * items) a cell is one row's, not the order's.
+ */
+function textColumnValue(
+  blocks: Block[],
+  i: number,
+  alone: RegExp,
+  accept: (raw: string) => string | null,
+): Labelled | null {
+  const next = blocks[i + 1]?.columns;
+  if (!next || alike(next, blocks[i + 2]?.columns)) return null;
+  for (const column of blocks[i].columns ?? []) {
+    if (!alone.test(foldKeepingOffsets(column.text))) continue;
+    const value = next.find((v) =>
+      v.start >= column.start - 2 && v.start < column.start + column.text.length
+    );
+    const accepted = value && accept(value.text);
+    if (accepted) return { value: accepted, block: i + 1, shape: "column", label: column.text };
   }
   return null;
 }

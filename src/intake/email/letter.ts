@@ -28,12 +28,48 @@ export function textToBlocks(text: string): Block[] {
     const line = normaliseLine(clip(raw.replace(/^(\s*>)+\s?/, ""), 4000));
     if (!line) continue;
     const b = block(line, quote);
+    const columns = columnsOf(raw.replace(/^(\s*>)+\s?/, ""));
+    if (columns) b.columns = columns;
     for (const m of line.matchAll(URL)) {
       b.links.push({ href: m[0].replace(/[.,;:]+$/, ""), text: "" });
     }
     blocks.push(b);
   }
   return blocks;
+}
+
+const MAX_COLUMNS = 8;
+
+/**
+ * The columns of a plain-text line: its parts apart by two spaces or more (or a tab), each with
+ * the place it starts at (tabs stop every 8 places). Null for a line of one part.
+ */
+function columnsOf(raw: string): Block["columns"] | null {
+  if (raw.length > 400 || !/\S(?: {2}|\t)/.test(raw)) return null;
+  const columns: NonNullable<Block["columns"]> = [];
+  let place = 0;
+  let part = "";
+  let start = 0;
+  let gap = 0;
+  const close = () => {
+    const text = normaliseLine(part);
+    if (text) columns.push({ text, start });
+    part = "";
+  };
+  for (const c of raw) {
+    const width = c === "\t" ? 8 - (place % 8) : 1;
+    if (c === " " || c === "\t") gap += c === "\t" ? 2 : 1;
+    else {
+      if (gap >= 2 && part) close();
+      if (!part) start = place;
+      else if (gap === 1) part += " ";
+      part += c;
+      gap = 0;
+    }
+    place += width;
+  }
+  close();
+  return columns.length >= 2 && columns.length <= MAX_COLUMNS ? columns : null;
 }
 
 function block(text: string, quote: number): Block {
