@@ -106,6 +106,17 @@ Deno.test("q searches order number, item summary, store and tracking number", as
   eq([page.total, page.items.length, page.hasMore], [3, 1, true]);
 });
 
+Deno.test("q finds a tracking number written with hyphens by either form", async () => {
+  await using ctx = await testApp();
+  const { token } = await signUp(ctx);
+  const a = await create(ctx, token, { itemSummary: "Tea bowl", trackingNumber: "4837-2615-0935" });
+  const ids = async (q: string) =>
+    (await list(ctx, token, `?q=${encodeURIComponent(q)}`)).items.map((o: Order) => o.id);
+  eq(await ids("4837-2615-0935"), [a.id]);
+  eq(await ids("483726150935"), [a.id]);
+  eq(await ids("4837-2615"), [a.id]);
+});
+
 Deno.test("from/to are calendar dates of the account's timezone, both inclusive", async () => {
   await using ctx = await testApp();
   const { token } = await signUp(ctx, { timezone: "Asia/Kathmandu" }); // UTC+05:45

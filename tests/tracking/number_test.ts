@@ -1,6 +1,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { CARRIER_KEYS, CARRIERS } from "../../src/domain/tracking/carriers.ts";
 import {
+  asWrittenIn,
   detectCarrier,
   MAX_RAW_LENGTH,
   NUMERIC_LENGTHS,
@@ -144,4 +145,20 @@ Deno.test("carriers have display names", () => {
     [...new Set(Object.values(TRACKING_FORMS).map((form) => form.carrier))].sort(),
     [...CARRIER_KEYS].sort(),
   );
+});
+
+Deno.test("asWrittenIn: a number read from a message keeps the hyphens the message writes", () => {
+  equal(asWrittenIn("お問い合わせ伝票番号：4982-1503-6675", "498215036675"), "4982-1503-6675");
+  // Spaces around a hyphen are left out; a lower-case number comes back upper-cased.
+  equal(asWrittenIn("Sendung: 4982 - 1503 - 6675", "498215036675"), "4982-1503-6675");
+  equal(asWrittenIn("Tracking 1z 999 aa1 01", "1Z999AA101"), "1Z999AA101");
+  // The link's compact copy first, then the text's: the hyphenated one is the written form.
+  equal(
+    asWrittenIn("https://t.example/?n=498215036675\nNumber: 4982-1503-6675", "498215036675"),
+    "4982-1503-6675",
+  );
+  // Part of a longer run, written nowhere, or with a doubled hyphen: the number as read.
+  equal(asWrittenIn("ref 1-4982-1503-6675", "498215036675"), "498215036675");
+  equal(asWrittenIn("no number here", "498215036675"), "498215036675");
+  equal(asWrittenIn("4982--1503-6675", "498215036675"), "498215036675");
 });

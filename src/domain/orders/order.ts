@@ -5,7 +5,7 @@
  */
 import type { EventType } from "../events/types.ts";
 import { isWebUrl } from "./web_url.ts";
-import { detectCarrier } from "../tracking/number.ts";
+import { detectCarrier, trackingKey } from "../tracking/number.ts";
 
 export const ORDER_STATUSES = ["ordered", "shipped", "delivered", "canceled", "issue"] as const;
 export type OrderStatus = typeof ORDER_STATUSES[number];
@@ -362,8 +362,15 @@ export function searchText(order: Order): string {
     order.orderNumber ? normaliseOrderNumber(order.orderNumber) : "",
     order.itemSummary,
     order.store ?? "",
-    order.trackingNumber ?? "",
+    trackingSearchText(order.trackingNumber),
   ].join("\n").toLowerCase();
+}
+
+/** A tracking number as written and, when it has separators, compact: either form finds it. */
+function trackingSearchText(number: string | undefined): string {
+  if (!number) return "";
+  const compact = trackingKey(number);
+  return compact && compact !== number.toUpperCase() ? `${number} ${compact}` : number;
 }
 
 /** Normalised form of a search query; empty means no search. */

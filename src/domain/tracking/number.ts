@@ -97,6 +97,26 @@ export function trackingKey(raw: string): string | null {
   return ALPHANUMERIC.test(stripped) ? stripped.toUpperCase() : null;
 }
 
+/**
+ * A tracking number read from a message, as the message writes it: the number with the hyphens
+ * the message puts between its groups (Yamato's and Japan Post's `4982-1503-6675`), spaces left
+ * out. `number` itself when the message writes it without hyphens (or not as such). Merges,
+ * lookups and the index take {@link trackingKey}, so the two forms are one number.
+ */
+export function asWrittenIn(text: string, number: string): string {
+  if (number.length > MAX_TRACKING_LENGTH || !ALPHANUMERIC.test(number)) return number;
+  const written = new RegExp(
+    `(?<![A-Za-z0-9-])${[...number].join(" ?-? ?")}(?![A-Za-z0-9-])`,
+    "gi",
+  );
+  // A link may carry the number compact and the text with its hyphens: the first few looked at.
+  for (let i = 0, m = written.exec(text); m && i < 8; i++, m = written.exec(text)) {
+    const form = m[0].replace(/ /g, "").toUpperCase();
+    if (form.includes("-")) return form;
+  }
+  return number;
+}
+
 /** Detects the carrier of a tracking number typed or pasted by a person. */
 export function detectCarrier(raw: string): CarrierDetection {
   const trackingNumber = normalizeTrackingNumber(raw);

@@ -4,7 +4,7 @@
  * printed display string: a markup price is shown as the figure the mail prints for it.
  */
 import type { MessageFields } from "../../domain/orders/order.ts";
-import { detectCarrier } from "../../domain/tracking/number.ts";
+import { asWrittenIn, detectCarrier } from "../../domain/tracking/number.ts";
 import { findMoney, type Money } from "../money.ts";
 import { normaliseLine } from "../text.ts";
 import { ourCarrierNamed } from "./carrier_names.ts";
@@ -187,6 +187,10 @@ export function merge(
       () => evidence("generic", s.letter.from?.name ? "sender name" : "sender"),
     ],
   );
+  if (fields.trackingNumber) {
+    const text = s.letter.blocks.map((b) => b.text).join("\n");
+    fields.trackingNumber = asWrittenIn(text, fields.trackingNumber);
+  }
   // A tracking number's carrier is the one detection names; a template's own word is kept
   // only when detection knows no carrier for it.
   if (!fields.trackingNumber) {
