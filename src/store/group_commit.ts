@@ -239,8 +239,10 @@ function atomicOf(kv: Deno.Kv, members: Waiting[]): Deno.AtomicOperation {
   const op = kv.atomic();
   const sums = new Map<string, Sum>();
   const markers = new Map<string, { key: Deno.KvKey; value: unknown }>();
+  // A key several changes check (their account) is checked once: KV counts every check.
+  const checks = new Map<string, Deno.AtomicCheck>();
   for (const { op: member } of members) {
-    op.check(...member.checks.values());
+    for (const [id, c] of member.checks) checks.set(id, c);
     op.mutate(...member.writes.values());
     for (const { value, options } of member.enqueues) op.enqueue(value, options);
     for (const [id, s] of member.sums) {
@@ -248,6 +250,7 @@ function atomicOf(kv: Deno.Kv, members: Waiting[]): Deno.AtomicOperation {
     }
     for (const [id, m] of member.markers) markers.set(id, m);
   }
+  op.check(...checks.values());
   for (const { key, amount } of sums.values()) op.sum(key, amount);
   for (const { key, value } of markers.values()) op.set(key, value);
   return op;

@@ -10,6 +10,7 @@ import { ingestOrder } from "../../src/store/orders/orders.ts";
 import { verifyStore } from "../../src/store/verify.ts";
 import { keys } from "../../src/store/keys.ts";
 import { signUp, testApp } from "../helpers.ts";
+import { withKvConnectLimits } from "./kv_connect_limits.ts";
 
 type Result = Deno.KvCommitResult | Deno.KvCommitError;
 const stamp = (r: Result) => r.ok ? r.versionstamp : "failed";
@@ -82,6 +83,26 @@ Deno.test("group commit: markers are written once with the latest value, checks 
   ]);
   assert.equal(new Set(results.slice(1).map(stamp)).size, 1);
   assert.equal((await kv.get(["revision"])).value, 3);
+});
+
+Deno.test("group commit: a key every change checks is checked once (KV Connect's ten checks)", async () => {
+  using base = await Deno.openKv(":memory:");
+  const { kv, refused } = withKvConnectLimits(base);
+  await kv.set(["account"], "a");
+  const account = await kv.get(["account"]);
+  const results = await together(kv, [
+    (op) => op.set(["warm"], 0),
+    ...Array.from({ length: 12 }, (_, i) => (op: Deno.AtomicOperation) => {
+      op.check(account, { key: ["number", i], versionstamp: null }).set(["number", i], i);
+    }),
+  ]);
+  assert.ok(results.every((r) => r.ok));
+  assert.deepEqual(refused, []);
+  // The account and nine numbers fill a commit's ten checks: nine changes, then three.
+  const stamps = results.slice(1).map(stamp);
+  assert.equal(new Set(stamps.slice(0, 9)).size, 1);
+  assert.equal(new Set(stamps.slice(9)).size, 1);
+  assert.notEqual(stamps[0], stamps[9]);
 });
 
 Deno.test("group commit: a shared commit KV refuses is split, and only the bad change fails", async () => {
