@@ -128,11 +128,12 @@ function segmentsOf(line: string): { prefix: string; pairs: [LabelMeaning, strin
 }
 
 /**
- * `Label - value` (a hyphen, an en or em dash, an arrow, a middle dot or bullet, or a table's `|`
- * or tab) with a label we know and no colon in the line.
+ * `Label - value` (a hyphen, an en or em dash, an arrow or chevron (`→ » › ➜ ▸`), a middle dot or
+ * bullet, or a table's `|` or tab) with a label we know and no colon in the line.
  */
+const DASHED = /^([^-–—|→»›➜➔➤⇒▸▶►·•:：\t]{1,40}?)(?:\s+[-–—|→»›➜➔➤⇒▸▶►·•]\s+|\s*\t\s*)(.+)$/;
 function dashed(line: string): { prefix: string; pairs: [LabelMeaning, string][] } | null {
-  const found = /^([^-–—|→»·•:：\t]{1,40}?)(?:\s+[-–—|→»·•]\s+|\s*\t\s*)(.+)$/.exec(line);
+  const found = DASHED.exec(line);
   const meaning = found && labelMeaning(found[1]);
   return meaning ? { prefix: "", pairs: [[meaning, found[2].trim()]] } : null;
 }

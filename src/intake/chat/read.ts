@@ -359,12 +359,12 @@ function storeFromHeaders(lines: [HeaderPlace, string][], botNames: string[]): s
 }
 
 /**
- * `Shopname • Bot v1.9`: a footer of parts split by a bullet or bar, one of them the bot (its
- * username's word), names the shop when exactly one other part is a plain name (not a version, a
- * time or an address).
+ * `Shopname • Bot v1.9`: a footer of parts split by a bullet or bar (`・`, `｜` too), one of them
+ * the bot (its username's word), names the shop when exactly one other part is a plain name (not a
+ * version, a time or an address).
  */
 function storeFromFooter(footer: string | undefined, username: string | undefined) {
-  const parts = (footer ?? "").slice(0, 200).split(/\s+[•·|]\s+/).map((p) => p.trim());
+  const parts = (footer ?? "").slice(0, 200).split(/\s+[•·|・｜]\s+/).map((p) => p.trim());
   const bot = (p: string) => !!username && isBotName(p, [username]);
   // Only beside a part that is the bot itself: a footer naming no bot part says nothing sure.
   if (parts.length < 2 || parts.length > 4 || !parts.some(bot)) return undefined;

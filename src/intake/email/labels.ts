@@ -171,8 +171,11 @@ function patterns(field: LabelField) {
     p = {
       // Label at the start of the block, then a separator and the value.
       // A figure may follow its label with no space (`Total£1,284.00`: two cells run together).
+      // A linking verb after a spaced label is no part of the value (`Tracking number is X`).
       same: new RegExp(
-        `^${BULLET}[\\[(【<〔]?${label}[\\])】>〕]?\\s*${NOTE}(?:[:#.\\-–]\\s*|\\s|(?=[£$€¥￥])|(?<=[\\]】>〕]))(.+)$`,
+        `^${BULLET}[\\[(【<〔]?${label}[\\])】>〕]?\\s*${NOTE}(?:[:#.\\-–]\\s*|${
+          field === "size" ? "" : String.raw`\s(?:is|ist|est|es)\s*[:#]?\s+|`
+        }\\s|(?=[£$€¥￥])|(?<=[\\]】>〕]))(.+)$`,
       ),
       // The block is only the label.
       alone: new RegExp(`^${BULLET}[\\[【<〔]?${label}[\\]】>〕]?\\s*${NOTE}[:#.]?\\s*$`),
