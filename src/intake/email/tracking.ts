@@ -16,9 +16,9 @@ import {
 import { scanTrackingNumbers } from "../../domain/tracking/scan.ts";
 import { foldKeepingOffsets } from "../text.ts";
 import type { Block } from "./html.ts";
-import { labelledValues } from "./labels.ts";
+import { endsWithLabel, labelledValues } from "./labels.ts";
 import { type Evidence, evidence, fromLabel } from "./evidence.ts";
-import { carrierUnderLabel, namesOnlyOtherCarriers } from "./carrier_names.ts";
+import { carrierNameSpans, carrierUnderLabel, namesOnlyOtherCarriers } from "./carrier_names.ts";
 import { isCarrierUrl, isOpaqueTracker, trackingNumbersInUrl, unwrapLink } from "./links.ts";
 
 export interface Tracking {
@@ -218,6 +218,16 @@ export function findTracking(
       how = fromLabel(s10);
     }
   }
+  // 3c'. In a sentence, a tracking label, a carrier's name and the number with nothing between
+  // (`le numéro de suivi Colissimo 6A2271… :`): the carrier's name vouches that the label's value
+  // follows. Kept with no carrier: the name may be of a carrier we do not look up.
+  if (!found) {
+    const named = numberAfterCarrierName(blocks, isOrder);
+    if (named) {
+      found = { trackingNumber: named.trackingNumber };
+      how = evidence("generic", named.label);
+    }
+  }
   // 3d. A long number of letters and digits right after the word for the parcel in a sentence
   // (`Tu envío XK7Q… ha sido entregado`) that the subject names too, as a carrier's own
   // notice does: kept, with no carrier. Without the subject, a parcel's number is no more
@@ -267,6 +277,25 @@ export function findTracking(
     ...(how ? { trackingEvidence: how } : {}),
     ...trackingPage(links, found?.trackingNumber),
   };
+}
+
+/** `numéro de suivi Colissimo 6A2271…`: the number after a carrier's name after a tracking label. */
+function numberAfterCarrierName(
+  blocks: Block[],
+  isOrder: (n: string) => boolean,
+): { trackingNumber: string; label: string } | undefined {
+  for (const b of blocks.slice(0, 200)) {
+    if (b.text.length > 600 || !/\d/.test(b.text)) continue;
+    const folded = foldKeepingOffsets(b.text);
+    for (const { start, end } of carrierNameSpans(folded)) {
+      const token = /^\s+([a-z0-9]{8,30})(?=$|[\s,;:.)])/.exec(folded.slice(end, end + 40))?.[1];
+      if (!token || token.replace(/\D/g, "").length < 6) continue;
+      const value = token.toUpperCase();
+      if (isOrder(value) || !endsWithLabel(folded.slice(0, start), "trackingNumber")) continue;
+      return { trackingNumber: value, label: b.text.slice(Math.max(0, start - 40), end).trim() };
+    }
+  }
+  return undefined;
 }
 
 /** The mail's track link: a carrier page first, then the store's, never an opaque tracker. */
