@@ -67,3 +67,13 @@ export function namesOnlyOtherCarriers(blocks: Block[], subject = ""): boolean {
   }
   return other;
 }
+
+/**
+ * The text after a carrier's name that opens it (`Colissimo 6A2271…` gives `6A2271…`), else the
+ * text: under a tracking label the name is the number's carrier, never a part of the number.
+ */
+export function afterCarrierName(text: string): string {
+  const t = text.replace(/^[#:\s]+/, "");
+  const [span] = carrierNameSpans(foldKeepingOffsets(t.slice(0, 60)), 1);
+  return span?.start === 0 && /^[\s:]/.test(t.slice(span.end)) ? t.slice(span.end) : text;
+}
