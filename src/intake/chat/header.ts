@@ -219,7 +219,7 @@ export interface Header {
   price?: string;
 }
 
-export type HeaderPlace = "title" | "author" | "description" | "content";
+export type HeaderPlace = "title" | "author" | "description" | "content" | "footer";
 
 /** Judges header lines in order: a non-checkout word anywhere wins, then success, then weak. */
 export function judgeHeader(lines: readonly [HeaderPlace, string][]): Header {
@@ -252,6 +252,15 @@ export function embedHeaderLines(embed: ChatEmbed): [HeaderPlace, string][] {
   const first = cleanLines(embed.description)[0];
   if (first) lines.push(["description", first]);
   return lines;
+}
+
+/**
+ * The parts of an embed's footer (`Bot v2 • Checked out`), split at a bullet, bar or dash between
+ * spaces: bots that split a checkout over embeds may say its outcome only there.
+ */
+export function footerHeaderLines(embed: ChatEmbed): [HeaderPlace, string][] {
+  const parts = cleanText(embed.footer?.text).slice(0, 200).split(/\s+[•·|―—]\s+/, 5);
+  return parts.map((p) => p.trim()).filter((p) => p !== "").map((p) => ["footer", p]);
 }
 
 /** The header line of the post's `content`: its first line. */

@@ -226,10 +226,16 @@ export function privateLine(line: string): "pair" | "label" | null {
  */
 /** A name that heads a section (`Shipping Info`, `Purchase Details`), not a product. */
 const SECTION = /\b(?:info|information|details|summary|overview|data|stats|settings)\b/i;
+/**
+ * The same in DE (also closing a compound: `Bestelldetails`, `Bestellübersicht`), FR, ES, NL, IT,
+ * JA: `Détails de la commande`, `Detalles del pedido`, `Bestelgegevens`, `Riepilogo`, `注文詳細`.
+ */
+const SECTION_ABROAD =
+  /(?:details|übersicht|informationen|zusammenfassung|angaben|gegevens|overzicht)(?!\p{L})|(?<!\p{L})(?:détails?|récapitulatif|detalles|resumen|dettagli|riepilogo)(?!\p{L})|詳細|概要/iu;
 
 /** A field or embed name that is a section's or a label we know: never a product. */
 export function isSectionName(name: string): boolean {
-  return SECTION.test(name) || labelMeaning(name) !== null;
+  return SECTION.test(name) || SECTION_ABROAD.test(name) || labelMeaning(name) !== null;
 }
 
 export function productHeadings(fields: readonly ChatField[]): string[] {

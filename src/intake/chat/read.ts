@@ -18,6 +18,7 @@ import { fieldsFromPairs, isName, itemsFromPairs, type LineItem, readLineItem } 
 import {
   contentHeaderLines,
   embedHeaderLines,
+  footerHeaderLines,
   type Header,
   type HeaderPlace,
   headerSignals,
@@ -97,6 +98,15 @@ function readPost(post: ChatBody): Outcome {
   const firstLine = contentLines[0]?.[1] ?? "";
   if (embeds.length === 0 && (contentHeader.verdict.kind !== "weak" || isLabelLine(firstLine))) {
     return ignored("no checkout header");
+  }
+  // A footer part that alone says success (`Bot • Checked out`) stands for the header when no
+  // header says anything, on the same terms as a product: an order number must be read. A footer
+  // with a non-checkout word (`Bot • Failure`) leaves the post to the rule below.
+  const footers = embeds.map((e) => judgeHeader(footerHeaderLines(e.embed)));
+  const byFooter = footers.findIndex((h) => h.verdict.kind === "success" && !h.product);
+  if (byFooter >= 0 && !footers.some((h) => h.verdict.kind === "not_checkout")) {
+    const read = readCheckout(post, group(post.embeds, byFooter, true), footers[byFooter]);
+    if (read.reading.kind === "order" && read.reading.fields.orderNumber) return read;
   }
   const cards = embeds.length > 0 ? embeds.map((e) => group(post.embeds, e.index)) : [[]];
   for (const [n, card] of cards.entries()) {
@@ -307,7 +317,7 @@ function pickItems(
   for (const [n, card] of cards.entries()) {
     const title = cleanText(card.title);
     const plain = title && judgeLine(title).kind === "none" && isName(title);
-    const own = n === 0 ? header.where !== "title" : !isSectionName(title);
+    const own = (n > 0 || header.where !== "title") && !isSectionName(title);
     if (plain && own && !isBotName(title, botNames)) return [readLineItem(title, false)];
   }
   return [];

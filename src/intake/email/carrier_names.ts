@@ -45,6 +45,17 @@ const OTHER_CARRIERS = new RegExp(
 const OUR_CARRIERS =
   /\b(?:ups|fedex|federal express|usps|postal service|dhl|dhl express|deutsche post)\b/;
 const MAX_BLOCKS = 200;
+const ANY_CARRIER = new RegExp(`${OUR_CARRIERS.source}|${OTHER_CARRIERS.source}`, "g");
+
+/** The carrier names (ours or not) a folded text prints, as spans; the first `max` only. */
+export function carrierNameSpans(folded: string, max = 5): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  ANY_CARRIER.lastIndex = 0;
+  for (let m = ANY_CARRIER.exec(folded); m && out.length < max; m = ANY_CARRIER.exec(folded)) {
+    out.push({ start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
 
 /** Whether the mail names a carrier we do not look up and none that we do. */
 export function namesOnlyOtherCarriers(blocks: Block[], subject = ""): boolean {
@@ -55,4 +66,14 @@ export function namesOnlyOtherCarriers(blocks: Block[], subject = ""): boolean {
     if (!other && OTHER_CARRIERS.test(folded)) other = true;
   }
   return other;
+}
+
+/**
+ * The text after a carrier's name that opens it (`Colissimo 6A2271…` gives `6A2271…`), else the
+ * text: under a tracking label the name is the number's carrier, never a part of the number.
+ */
+export function afterCarrierName(text: string): string {
+  const t = text.replace(/^[#:\s]+/, "");
+  const [span] = carrierNameSpans(foldKeepingOffsets(t.slice(0, 60)), 1);
+  return span?.start === 0 && /^[\s:]/.test(t.slice(span.end)) ? t.slice(span.end) : text;
 }

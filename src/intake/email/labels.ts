@@ -364,3 +364,15 @@ export function isAnyLabel(folded: string): boolean {
 export function isLabel(text: string, field: LabelField): boolean {
   return patterns(field).alone.test(foldKeepingOffsets(text));
 }
+
+const endings = new Map<LabelField, RegExp>();
+
+/**
+ * Whether a (folded) text ends with one of the field's labels, as a word (`… avec le numéro de
+ * suivi`): what stands right before a value in a sentence. Only the last 80 characters are read.
+ */
+export function endsWithLabel(folded: string, field: LabelField): boolean {
+  let p = endings.get(field);
+  if (!p) endings.set(field, p = new RegExp(`(?:^|[\\s(,;])(?:${LABELS[field]})\\s*$`));
+  return p.test(folded.slice(-80));
+}

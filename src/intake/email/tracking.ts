@@ -2,9 +2,10 @@
  * The tracking number, carrier and tracking page of a mail (research/intake.md §1.6), by
  * evidence: a number in a carrier URL or a tracking query key > a self-checking format in the
  * text > a value after a tracking label > a number without a check digit next to a carrier
- * name > a number after the word for the parcel that the subject repeats. Never from image URLs; never the order number; formats whose check digit passes one
- * number in ten or seven by chance (FedEx 12/15 digits, DHL Express 10/11) need a label, a
- * carrier URL or a carrier name in their block.
+ * name > a number after the word for the parcel that the subject repeats > a number after a
+ * tracking label and a carrier's name in a sentence. Never from image URLs; never the order
+ * number; formats whose check digit passes one number in ten or seven by chance (FedEx 12/15
+ * digits, DHL Express 10/11) need a label, a carrier URL or a carrier name in their block.
  */
 import type { CarrierKey } from "../../domain/tracking/carriers.ts";
 import {
@@ -16,9 +17,14 @@ import {
 import { scanTrackingNumbers } from "../../domain/tracking/scan.ts";
 import { foldKeepingOffsets } from "../text.ts";
 import type { Block } from "./html.ts";
-import { labelledValues } from "./labels.ts";
+import { endsWithLabel, labelledValues } from "./labels.ts";
 import { type Evidence, evidence, fromLabel } from "./evidence.ts";
-import { carrierUnderLabel, namesOnlyOtherCarriers } from "./carrier_names.ts";
+import {
+  afterCarrierName,
+  carrierNameSpans,
+  carrierUnderLabel,
+  namesOnlyOtherCarriers,
+} from "./carrier_names.ts";
 import { isCarrierUrl, isOpaqueTracker, trackingNumbersInUrl, unwrapLink } from "./links.ts";
 
 export interface Tracking {
@@ -166,7 +172,8 @@ export function findTracking(
   // 3. A value after a tracking label (any detected format).
   if (!found) {
     const labelled = labelledValues(blocks, "trackingNumber", (raw) => {
-      const token = /^[#:\s]*([A-Z0-9][A-Z0-9 -]{8,44}[A-Z0-9])/i.exec(raw.trim())?.[1];
+      const token = /^[#:\s]*([A-Z0-9][A-Z0-9 -]{8,44}[A-Z0-9])/i.exec(afterCarrierName(raw.trim()))
+        ?.[1];
       if (!token) return null;
       const d = detectCarrier(token);
       return d.valid && !isOrder(d.trackingNumber) ? d.trackingNumber : null;
@@ -188,7 +195,10 @@ export function findTracking(
   if (!found) {
     const otherNumber = (raw: string) => {
       if (PHONE.test(raw)) return null;
-      const token = OTHER_CARRIER_NUMBER.exec(raw.trim())?.[1]?.replace(/[ -]/g, "");
+      // Groups of a number printed in parts; a later group in lower case is a word (`… is ready`).
+      const groups = OTHER_CARRIER_NUMBER.exec(afterCarrierName(raw.trim()))?.[1]?.split(/[ -]/);
+      const word = groups?.findIndex((g, n) => n > 0 && /[a-z]/.test(g)) ?? -1;
+      const token = groups?.slice(0, word < 0 ? undefined : word).join("");
       if (!token || token.replace(/\D/g, "").length < 6 || isOrder(token)) return null;
       return token.toUpperCase();
     };
@@ -249,6 +259,16 @@ export function findTracking(
       }
     }
   }
+  // 5. In a sentence, a tracking label, a carrier's name and the number with nothing between
+  // (`le numéro de suivi Colissimo 6A2271… :`): the carrier's name vouches that the label's value
+  // follows. Kept with no carrier: the name may be of a carrier we do not look up.
+  if (!found) {
+    const named = numberAfterCarrierName(blocks, isOrder);
+    if (named) {
+      found = { trackingNumber: named.trackingNumber };
+      how = evidence("generic", named.label);
+    }
+  }
   // A number read by its shape alone (a GS1 or SSCC number many posts use), in a mail that names
   // only carriers we do not look up (`PostNord`, `佐川急便`): no carrier rather than the shape's.
   if (
@@ -267,6 +287,25 @@ export function findTracking(
     ...(how ? { trackingEvidence: how } : {}),
     ...trackingPage(links, found?.trackingNumber),
   };
+}
+
+/** `numéro de suivi Colissimo 6A2271…`: the number after a carrier's name after a tracking label. */
+function numberAfterCarrierName(
+  blocks: Block[],
+  isOrder: (n: string) => boolean,
+): { trackingNumber: string; label: string } | undefined {
+  for (const b of blocks.slice(0, 200)) {
+    if (b.text.length > 600 || !/\d/.test(b.text)) continue;
+    const folded = foldKeepingOffsets(b.text);
+    for (const { start, end } of carrierNameSpans(folded)) {
+      const token = /^\s+([a-z0-9]{8,30})(?=$|[\s,;:.)])/.exec(folded.slice(end, end + 40))?.[1];
+      if (!token || token.replace(/\D/g, "").length < 6) continue;
+      const value = token.toUpperCase();
+      if (isOrder(value) || !endsWithLabel(folded.slice(0, start), "trackingNumber")) continue;
+      return { trackingNumber: value, label: b.text.slice(Math.max(0, start - 40), end).trim() };
+    }
+  }
+  return undefined;
 }
 
 /** The mail's track link: a carrier page first, then the store's, never an opaque tracker. */
