@@ -8,7 +8,7 @@ import type { MessageFields } from "../../domain/orders/order.ts";
 import { detectCarrier } from "../../domain/tracking/number.ts";
 import type { Pair } from "./pairs.ts";
 import { firstUrl, httpUrl, isNoValue } from "./text.ts";
-import type { FieldKind } from "./vocabulary.ts";
+import { type FieldKind, labelMeaning } from "./vocabulary.ts";
 
 /** The order schema's bounds: a longer value is not what the label promised. */
 const MAX = { item: 2000, store: 200, orderNumber: 200, money: 100, size: 40, tracking: 200 };
@@ -61,11 +61,22 @@ export function readLineItem(printed: string, cartLine: boolean, strict = false)
   if (!dash || !tail || !MONEY.test(tail[1]) || (strict && !PLAIN_MONEY.test(tail[1]))) {
     return takeQuantity(line);
   }
+  const item = labelledSize(takeQuantity(line.slice(0, dash.index)));
   return {
-    ...takeQuantity(line.slice(0, dash.index)),
+    ...item,
     price: tail[1],
     ...(tail[2] && !isNoValue(tail[2]) ? { size: tail[2] } : {}),
   };
+}
+
+/** A size label and its value in brackets closing a name: `Vomero 5 (Maat 44)`, `(Size: 10.5)`. */
+const BRACKETED = /^(.+?)\s*\((\p{L}[\p{L} ]{0,15}?)\s*:?\s+([^\s()][^()]{0,11})\)$/u;
+
+/** The name without a bracketed size label and value, and that size. */
+function labelledSize(item: LineItem): LineItem {
+  const m = BRACKETED.exec(item.name);
+  if (!m || labelMeaning(m[2])?.kind !== "size" || isNoValue(m[3])) return item;
+  return { ...item, name: m[1], size: m[3].trim() };
 }
 
 /** Money beyond doubt: a currency sign or code, or a figure with two decimals. */

@@ -294,6 +294,7 @@ function readLabel(raw: string): LabelMeaning | null {
     .replace(/\s*\(\s*\d+\s*\)/g, " ") // Product (1)
     .replace(/#\s*\d+\b/g, " ") // Product #2
     .replace(/(^|\s)\d+(?=\s|$)/g, " ") // Product 1 Name
+    .replace(/(?<=[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}])\d{1,3}$/u, "") // 商品1: no space in Japanese
     .replace(/\s*:+\s*$/, "")
     .trim();
   if (text === "") return null;

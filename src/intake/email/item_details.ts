@@ -55,6 +55,8 @@ function readAttributeKind(folded: string): "counts" | "label" | "neutral" | und
   const key = /^([^:]{1,30}):/.exec(folded)?.[1]?.trim();
   if (key && (isLabel(key, "size") || isLabel(key, "price") || COLOUR.test(key))) return "counts";
   if (key && (ID_KEY.test(key) || CONDITION_KEY.test(key))) return "neutral";
+  // The item's own delivery day (`Delivery date: 28 November`) may stand among its details.
+  if (key && isLabel(key, "estimatedDelivery")) return "neutral";
   // `Talla 42`, `Size M` after a dash: a size label and a short value with no colon.
   if (SIZE_WORD.test(alone) && isLabel(alone.replace(/\s+\S+$/, ""), "size")) return "counts";
   return /^(?:price|preis|prix|precio|sku|style|art\.?-?nr)/.test(folded) ? "neutral" : undefined;
@@ -204,7 +206,8 @@ export const LAST_FIGURE = "last figure of the item";
 
 /** A value after a size label: short, and no sentence. */
 export function sizeAfterLabel(raw: string): string | null {
-  const v = raw.trim();
+  // `サイズ: 2 / カラー: ネイビー`: the separator before the next part's label is no part of it.
+  const v = raw.trim().replace(/\s+[/|·•]$/, "");
   return v.length >= 1 && v.length <= 24 && !/[.!?]$/.test(v) ? v : null;
 }
 

@@ -18,7 +18,13 @@ import {
   splitLine,
   unitTimesCount,
 } from "./item_details.ts";
-import { countedItems, countedLine, labelledItems, pricedRows } from "./items_anchored.ts";
+import {
+  countedItems,
+  countedLine,
+  countedRun,
+  labelledItems,
+  pricedRows,
+} from "./items_anchored.ts";
 import { isHeaderLine, textTableItems } from "./items_text_table.ts";
 import { evidence } from "./evidence.ts";
 import { isBoilerplate, isOtherId } from "./boilerplate.ts";
@@ -50,7 +56,7 @@ const ITEM_HEADERS = new RegExp(
 const TOTAL_ROW =
   /^(?:sub-?total|total|zwischensumme|gesamt|versand|shipping|delivery|livraison|envio|tax|sales tax|mwst|tva|iva|discount|rabatt|remise|descuento|payment|zahlung|sous-total|frais|gastos|subtotaal|totaal|verzendkosten|subtotale|totale|spese di spedizione|小計|合計|送料|消費税|商品合計|ご請求|お支払|i alt|varer i alt|levering|fragt|forsendelse|frakt|moms|totalt|summa|delsumma|frete|impostos|impuestos|imposte|btw|ust\b|umsatzsteuer|mehrwertsteuer|desconto|yhteensa|valisumma|toimitus|alv|razem|suma|dostawa|wysylka|do zaplaty|lacznie)/;
 const ITEMS_LABEL =
-  /^(?:(?:shipped|ordered|purchased|cart|order) items|items? (?:shipped|ordered|in (?:this|your) (?:shipment|order|package))|your items?|items?|artikel|deine artikel|ihre artikel|articles?|vos articles|tus articulos|articulos|productos|products?|in this (?:parcel|package|shipment)|geliefert werden|in (?:deiner|ihrer) (?:lieferung|sendung)|dans ce colis|en este paquete|in dit pakket|in questo pacco|(?:canceled|cancelled) items?|stornierte[rn]? artikel|articles? annules?|articulos? cancelados?|geannuleerde artikelen|articoli annullati|(?:verzonden |bestelde |je )?artikelen|articoli(?: spediti| ordinati)?|prodotti|itens(?: do pedido| enviados)?|(?:produtos|artigos)(?: enviados)?|sendte varer|skickade artiklar|indhold|(?:dine )?varer|(?:dina )?varor|artiklar|tuotteet|(?:出荷|発送|ご?注文)商品|(?:この)?(?:配送|発送|荷物)に含まれる商品|(?:zamowione |twoje )?produkty)\s*:?$/;
+  /^(?:(?:shipped|ordered|purchased|cart|order) items|items? (?:shipped|ordered|in (?:this|your) (?:shipment|order|package|box))|your items?|items?|artikel|deine artikel|ihre artikel|articles?|vos articles|tus articulos|articulos|productos|products?|in (?:this|your) (?:parcel|package|shipment|box)|geliefert werden|in (?:deiner|ihrer) (?:lieferung|sendung)|dans ce colis|en este paquete|in dit pakket|in questo pacco|(?:canceled|cancelled) items?|stornierte[rn]? artikel|articles? annules?|articulos? cancelados?|geannuleerde artikelen|articoli annullati|(?:verzonden |bestelde |je )?artikelen|articoli(?: spediti| ordinati)?|prodotti|itens(?: do pedido| enviados)?|(?:produtos|artigos)(?: enviados)?|sendte varer|skickade artiklar|indhold|(?:dine )?varer|(?:dina )?varor|artiklar|tuotteet|(?:出荷|発送|ご?注文)商品|(?:この)?(?:配送|発送|荷物)に含まれる商品|(?:zamowione |twoje )?produkty)\s*:?$/;
 
 export function isProductImage(image: Image, storeNames: string[]): boolean {
   if (!/^https?:\/\//i.test(image.src) || NOT_PRODUCT_IMAGE.test(image.src)) return false;
@@ -339,6 +345,15 @@ function listItems(blocks: Block[], isName: NameTest): Item[] {
       if (counted && isName({ ...blocks[i + 1], text: counted.name })) {
         items.push({ ...counted, evidence: evidence("label", blocks[i].text) });
         i++;
+        continue;
+      }
+      // `1 x Name` lines one under another below the label: one counted item each.
+      const run = countedRun(blocks, i + 1, isName);
+      if (run.length >= 2) {
+        items.push(
+          ...run.map((item) => ({ ...item, evidence: evidence("label", blocks[i].text) })),
+        );
+        i += run.length;
         continue;
       }
       let end = i + 2;

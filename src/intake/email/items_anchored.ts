@@ -17,6 +17,26 @@ const MAX_ITEMS = 50;
 const COUNT_FOR_PRICE =
   /^(?:(\d{1,3})\s?[x×]\s+)?(.+?)(?:\s?[x×]\s?(\d{1,3}))?\s+(?:for|@|at|a|à|zu|je|per|voor|por|[-–—:])\s+(\S.{0,20}?)(?:\s+(?:each|ea\.?|apiece|l['’]unit[eé]|pi[eè]ce|cada uno|cada|pro st[uü]ck|per stuk|stuk|cad\.?|l['’]una))?$/i;
 
+/** A count before a name (`2 x Harbour Lights`). */
+const COUNT_FIRST = /^(\d{1,3})\s?[x×]\s+(\S.*)$/i;
+
+/** The lines from `from` on that each give a count and a name, as items (at most MAX_ITEMS). */
+export function countedRun(
+  blocks: Block[],
+  from: number,
+  isName: (b: Block) => boolean,
+): Item[] {
+  const run: Item[] = [];
+  for (let k = from; k < blocks.length && run.length < MAX_ITEMS; k++) {
+    const m = COUNT_FIRST.exec(blocks[k].text);
+    if (!m || Number(m[1]) < 1 || !isName({ ...blocks[k], text: m[2] })) break;
+    const item: Item = { name: m[2], quantity: Number(m[1]), block: k };
+    note(item, "quantity", evidence("generic", blocks[k].text));
+    run.push(item);
+  }
+  return run;
+}
+
 /** The item a line states whole, `2 x Name for CA$24.99 each`, `2x Name - R$ 39,90 cada`, or null. */
 export function countedLine(text: string, block: number): Item | null {
   const line = COUNT_FOR_PRICE.exec(text);

@@ -95,18 +95,31 @@ function takeMoney(words: string[]): { money: Money; rest: string[] } | null {
   return null;
 }
 
-function readRow(text: string, columns: Column[], header: string): Omit<Item, "block"> | null {
+function readRow(
+  text: string,
+  columns: Column[],
+  header: string,
+  parts?: Block["columns"],
+): Omit<Item, "block"> | null {
   let words = text.trim().split(/\s+/);
+  let cells = parts?.map((p) => p.text.trim()) ?? [];
   if (POSITION.test(header.trim().split(/\s+/)[0])) {
     if (!/^\d{1,3}\.?$/.test(words[0] ?? "")) return null;
     words = words.slice(1);
+    if (cells[0] === text.trim().split(/\s+/)[0]) cells = cells.slice(1);
   }
   const row: Omit<Item, "block"> = { name: "", how: {}, evidence: evidence("table", header) };
   const first = itemColumn(columns);
   if (columns[0] === "code") {
-    // The code: one word with a digit.
-    if (!/\d/.test(words[0] ?? "") || (words[0]?.length ?? 0) > 30) return null;
-    words = words.slice(1);
+    // The code: one word with a digit, or up to three words before a gap of columns
+    // (`PZN 01578681  Salbe`: a prefix and its number).
+    const laid = cells[0]?.split(/\s+/) ?? [];
+    const code = laid.length >= 1 && laid.length <= 3 &&
+        laid.join(" ") === words.slice(0, laid.length).join(" ")
+      ? laid
+      : words.slice(0, 1);
+    if (!/\d/.test(code.join(" ")) || code.join(" ").length > 30) return null;
+    words = words.slice(code.length);
   } else if (first === 1) {
     // The count leads the row: one figure, then the name.
     const n = /^[x×]?(\d{1,3})[x×]?$/i.exec(words[0] ?? "");
@@ -168,7 +181,7 @@ export function textTableItems(
           continue;
         }
       }
-      const row = readRow(text, columns, blocks[h].text);
+      const row = readRow(text, columns, blocks[h].text, blocks[i].columns);
       if (!row || !isName({ ...blocks[i], text: row.name })) break;
       const item: Item = { ...row, block: i, how: {} };
       for (const field of ["quantity", "size", "price"] as const) {

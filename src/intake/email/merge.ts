@@ -42,10 +42,24 @@ const TLD = /\.(?:com|de|co\.uk|fr|es|it|nl|net|org|shop|store|eu|ch|at|ca|us|co
  * with its domain (as a word, not inside a link or an address) is called so.
  */
 function writtenWithDomain(name: string, blocks: Block[]): boolean {
-  if (!TLD.test(name) || name.length > 60) return false;
+  return TLD.test(name) && writtenAs(name, blocks, "(?<![\\p{L}\\p{N}./@:-])");
+}
+
+/**
+ * `Ihre Bestellung bei Löwen-Drogerie Versand`: a sender name the mail's own text gives as the
+ * place of the order (after `bei`, `at`, `chez`...) is the store's whole name, noise words and all.
+ */
+function orderedAtFullName(name: string, blocks: Block[]): boolean {
+  return SENDER_NOISE.test(name) &&
+    writtenAs(name, blocks, "(?<![\\p{L}\\p{N}])(?:bei|at|chez|bij|en|presso|hos)\\s+");
+}
+
+/** Whether the first blocks write `name` as a word after `before` (a regex source). */
+function writtenAs(name: string, blocks: Block[], before: string): boolean {
+  if (name.length > 60) return false;
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const word = new RegExp(
-    `(?<![\\p{L}\\p{N}./@:-])${escaped}(?![\\p{L}\\p{N}/@-]|\\.[\\p{L}\\p{N}])`,
+    `${before}${escaped}(?![\\p{L}\\p{N}/@-]|\\.[\\p{L}\\p{N}])`,
     "iu",
   );
   return blocks.slice(0, 80).some((b) => word.test(b.text));
@@ -60,7 +74,7 @@ export function storeFromSender(
   let store = normaliseLine(name ?? "").replace(/^["']|["']$/g, "").trim();
   if (/@/.test(store)) store = "";
   if (!writtenWithDomain(store, blocks)) store = store.replace(TLD, "");
-  store = store.replace(SENDER_NOISE, "").trim();
+  if (!orderedAtFullName(store, blocks)) store = store.replace(SENDER_NOISE, "").trim();
   if (store) return store;
   for (const b of blocks.slice(0, 80)) {
     const named = (SHOPPING_AT.exec(b.text) ?? JAPANESE_SHOP.exec(b.text))?.[1]?.replace(TLD, "")
