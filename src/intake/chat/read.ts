@@ -178,7 +178,7 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
     ...(embed ? embedHeaderLines(embed) : []),
     ...contentHeaderLines(post.content),
   ];
-  const botNames = [post.username ?? "", embed?.footer?.text ?? ""];
+  const botNames = [post.username ?? "", ...footerBotNames(embed?.footer?.text, post.username)];
   const items = pickItems(
     itemsFromPairs(pairs),
     text,
@@ -368,13 +368,28 @@ function storeFromHeaders(lines: [HeaderPlace, string][], botNames: string[]): s
   return undefined;
 }
 
+/** A footer's parts, split by a bullet or bar (`・`, `｜` too). */
+const footerParts = (footer: string | undefined) =>
+  (footer ?? "").slice(0, 200).split(/\s+[•·|・｜]\s+/).map((p) => p.trim());
+
+/**
+ * The footer's words for the bot: the parts that are the bot (its username's word) when it is
+ * split into parts (`Hafenlauf Sport | Kestrel v2`: the shop's part is no bot name, and a product
+ * of that brand is still the product), else the whole footer.
+ */
+function footerBotNames(footer: string | undefined, username: string | undefined): string[] {
+  const parts = footerParts(footer);
+  const bot = parts.filter((p) => !!username && isBotName(p, [username]));
+  return parts.length > 1 && bot.length > 0 ? bot : [footer ?? ""];
+}
+
 /**
  * `Shopname • Bot v1.9`: a footer of parts split by a bullet or bar (`・`, `｜` too), one of them
  * the bot (its username's word), names the shop when exactly one other part is a plain name (not a
  * version, a time or an address).
  */
 function storeFromFooter(footer: string | undefined, username: string | undefined) {
-  const parts = (footer ?? "").slice(0, 200).split(/\s+[•·|・｜]\s+/).map((p) => p.trim());
+  const parts = footerParts(footer);
   const bot = (p: string) => !!username && isBotName(p, [username]);
   // Only beside a part that is the bot itself: a footer naming no bot part says nothing sure.
   if (parts.length < 2 || parts.length > 4 || !parts.some(bot)) return undefined;

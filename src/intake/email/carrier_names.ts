@@ -31,10 +31,25 @@ export function carrierUnderLabel(blocks: Block[]): CarrierKey | undefined {
   const named = labelledValues(
     blocks,
     "carrier",
-    (raw) => raw.trim().length <= 40 && ourCarrierNamed(raw) ? raw : null,
+    (raw) => raw.trim().length <= 40 && oneCarrierNamed(raw) ? raw : null,
     { max: 1, sentences: false },
   )[0];
-  return named ? ourCarrierNamed(named.value) : undefined;
+  return named ? oneCarrierNamed(named.value) : undefined;
+}
+
+/**
+ * The carrier of ours a short text names when it names no other (`UPS Ground`, `DHL-Sendungsnummer`):
+ * `UPS or FedEx` and `DHL, then Evri` name none for sure.
+ */
+export function oneCarrierNamed(text: string): CarrierKey | undefined {
+  const folded = foldKeepingOffsets(text);
+  if (OTHER_CARRIERS.test(folded)) return undefined;
+  const keys = new Set<CarrierKey>();
+  for (const { start, end } of carrierNameSpans(folded)) {
+    const key = ourCarrierNamed(folded.slice(start, end));
+    if (key) keys.add(key);
+  }
+  return keys.size === 1 ? [...keys][0] : undefined;
 }
 
 const OTHER_CARRIERS = new RegExp(
@@ -43,7 +58,7 @@ const OTHER_CARRIERS = new RegExp(
     "|佐川急便|ヤマト運輸|クロネコ|日本郵便|ゆうパック|ゆうパケット|西濃運輸|福山通運|宅急便",
 );
 const OUR_CARRIERS =
-  /\b(?:ups|fedex|federal express|usps|postal service|dhl|dhl express|deutsche post)\b/;
+  /\b(?:ups|fedex|federal express|usps|postal service|dhl express|dhl|deutsche post)\b/;
 const MAX_BLOCKS = 200;
 const ANY_CARRIER = new RegExp(`${OUR_CARRIERS.source}|${OTHER_CARRIERS.source}`, "g");
 
@@ -76,4 +91,40 @@ export function afterCarrierName(text: string): string {
   const t = text.replace(/^[#:\s]+/, "");
   const [span] = carrierNameSpans(foldKeepingOffsets(t.slice(0, 60)), 1);
   return span?.start === 0 && /^[\s:]/.test(t.slice(span.end)) ? t.slice(span.end) : text;
+}
+
+/** A preposition right before a carrier's name: the parcel goes with it (`mit DHL Paket`). */
+const SHIPPED_WITH = new RegExp(
+  String
+    .raw`\b(?:with|via|by|using|mit|per|avec|par|con|met|tramite|com) (?:the )?(?:${OUR_CARRIERS.source})`,
+  "g",
+);
+/** A return or exchange says how to send the parcel back, not how it came. */
+const RETURNS = /\b(?:return|retour|rucksend|retoure|devoluci|devolu|reso|restitu|exchange)/;
+
+/**
+ * The one carrier of ours the mail's sentences say the parcel goes with (`shipped with UPS`,
+ * `ist mit DHL Paket unterwegs`, `enviado con UPS`): undefined when the mail names two of ours
+ * or another carrier anywhere (`Royal Mail`), or when only a returns sentence names it.
+ */
+export function carrierShippedWith(blocks: Block[], subject = ""): CarrierKey | undefined {
+  if (OTHER_CARRIERS.test(foldKeepingOffsets(subject))) return undefined;
+  const named = new Set<CarrierKey>();
+  const anywhere = new Set<CarrierKey>();
+  for (const b of blocks.slice(0, MAX_BLOCKS)) {
+    const folded = foldKeepingOffsets(b.text);
+    if (OTHER_CARRIERS.test(folded)) return undefined;
+    for (const { start, end } of carrierNameSpans(folded)) {
+      const key = ourCarrierNamed(folded.slice(start, end));
+      if (key) anywhere.add(key);
+    }
+    if (b.text.length > 600 || RETURNS.test(folded)) continue;
+    SHIPPED_WITH.lastIndex = 0;
+    for (let m = SHIPPED_WITH.exec(folded), n = 0; m && n < 4; m = SHIPPED_WITH.exec(folded), n++) {
+      const key = ourCarrierNamed(m[0].replace(/^\S+ (?:the )?/, ""));
+      if (key) named.add(key);
+    }
+  }
+  // Every name of ours the mail prints must be that one (`with UPS or FedEx` names two).
+  return named.size === 1 && anywhere.size === 1 ? [...named][0] : undefined;
 }

@@ -22,8 +22,10 @@ import { type Evidence, evidence, fromLabel } from "./evidence.ts";
 import {
   afterCarrierName,
   carrierNameSpans,
+  carrierShippedWith,
   carrierUnderLabel,
   namesOnlyOtherCarriers,
+  oneCarrierNamed,
 } from "./carrier_names.ts";
 import { isCarrierUrl, isOpaqueTracker, trackingNumbersInUrl, unwrapLink } from "./links.ts";
 
@@ -277,9 +279,14 @@ export function findTracking(
   ) {
     found = { trackingNumber: found.trackingNumber };
   }
-  // A number whose shape names no carrier of ours, under a `Carrier` label naming one: that one.
+  // A number whose shape names no carrier of ours, under a `Carrier` label naming one: that one;
+  // else under a tracking label naming one (`UPS tracking number`, `DHL-Sendungsnummer`); else,
+  // under any tracking label, the one carrier the mail says the parcel goes with (`mit DHL`).
   const labelled = found && !found.carrier && !onlyOtherCarriers()
-    ? carrierUnderLabel(blocks)
+    ? carrierUnderLabel(blocks) ??
+      (how?.kind === "label" && !carrierLabelNamesOther(blocks)
+        ? oneCarrierNamed(how.anchor ?? "") ?? carrierShippedWith(blocks, heading)
+        : undefined)
     : undefined;
   return {
     ...found,
