@@ -105,6 +105,7 @@ Deno.test("running the migrations again on migrated data changes nothing", async
     ["tracking-index", 0],
     ["leaderboard-members", 0],
     ["shipped-at", 0],
+    ["search-index", 0],
   ]);
   eq(await dump(store.kv), before);
 });
@@ -133,6 +134,7 @@ Deno.test("unknown keys and corrupt or truncated records are skipped, logged and
     ["tracking-index", 4],
     ["leaderboard-members", 1],
     ["shipped-at", 4],
+    ["search-index", 4],
   ]);
   equal(outcome.ran[0].counts.orders, 2 * ORDERS_PER_ACCOUNT);
   const skipped = store.logs().filter((l) => l.msg === "migration skipped a record");
