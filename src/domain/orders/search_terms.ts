@@ -20,6 +20,11 @@ export const MAX_QUERY_WORDS = 8;
 
 /** What a pair term starts with: no word does, so a word prefix never reaches a pair. */
 const PAIR = "\u0001";
+/**
+ * The term of every order that has more than {@link MAX_TERMS}: such an order may lack a term
+ * of a query it matches, so a search also checks these orders' text.
+ */
+export const OVERFLOW_TERM = "\u0002";
 
 /** The lowercase words of a field: split on whitespace and control characters, `#` dropped. */
 export function wordsOf(text: string): string[] {
@@ -53,18 +58,17 @@ function fieldsOf(order: Order): string[] {
   ];
 }
 
-/** The order's terms: distinct, at most {@link MAX_TERMS}, each at most 48 characters. */
+/**
+ * The order's terms: distinct, at most {@link MAX_TERMS}, each at most 48 characters, and
+ * {@link OVERFLOW_TERM} when some were left out.
+ */
 export function orderTerms(order: Order): string[] {
   const fields = fieldsOf(order).map(wordsOf);
   const words = fields.flat();
   const pairs = fields.flatMap((ws) => ws.slice(1).map((w, i) => pairTerm(ws[i], w)));
   const tails = words.flatMap(numberTails);
-  const out = new Set<string>();
-  for (const term of [...words.map(cut), ...pairs, ...tails.map(cut)]) {
-    if (out.size >= MAX_TERMS) break;
-    out.add(term);
-  }
-  return [...out];
+  const all = [...new Set([...words.map(cut), ...pairs, ...tails.map(cut)])];
+  return all.length > MAX_TERMS ? [...all.slice(0, MAX_TERMS), OVERFLOW_TERM] : all;
 }
 
 /** A term the index is asked for: exact, or every term that starts with it. */

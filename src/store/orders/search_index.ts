@@ -9,12 +9,15 @@
  * - anything else reads the driver's postings (bounded), keeps those whose status, time and
  *   text (`matchesQuery`, the substring rule) pass, and sorts them newest first.
  *
+ * Orders with more terms than an order keeps (domain `MAX_TERMS`) carry the overflow term: a
+ * search reads those too and checks their text, since they may lack the driver.
+ *
  * Work is bounded by the rarest term's count, not by the account's size.
  */
 import { matchesQuery, ORDER_STATUSES, type OrderStatus } from "../../domain/orders/order.ts";
-import { type QueryTerm, queryTerms } from "../../domain/orders/search_terms.ts";
+import { OVERFLOW_TERM, type QueryTerm, queryTerms } from "../../domain/orders/search_terms.ts";
 import { keys } from "../keys.ts";
-import { counterValue, getManyChunked, type Paging } from "../kv.ts";
+import { counterValue, getManyChunked, type Paging, readCounter } from "../kv.ts";
 
 /** A posting's value: the order's status (index in ORDER_STATUSES) and its search text. */
 export type SearchPosting = [status: number, text: string];
@@ -58,7 +61,10 @@ export async function searchOrders(
 ): Promise<{ ids: string[]; total: number }> {
   const { terms, words, simple } = queryTerms(filter.q);
   if (terms.length === 0) return { ids: [], total: 0 };
-  const counted = await countTerms(kv, userId, terms);
+  const [counted, overflow] = await Promise.all([
+    countTerms(kv, userId, terms),
+    readCounter(kv, keys.searchCount(userId, OVERFLOW_TERM)),
+  ]);
   // The rarest term drives; on a tie the pair (it covers two words).
   const driver = counted.reduce((best, t) =>
     rank(t) < rank(best) || (rank(t) === rank(best) && t.term.length > best.term.length) ? t : best
@@ -66,17 +72,31 @@ export async function searchOrders(
   const filtered = filter.status !== undefined || filter.fromMs !== undefined ||
     filter.toMs !== undefined;
   const covers = words === 1 || (words === 2 && driver === counted[2]);
-  if (simple && covers && !filtered && !driver.huge) {
+  const trusted = simple && covers;
+  if (trusted && !filtered && !driver.huge && overflow === 0) {
     if (driver.found.length === 1 || driver.count >= READ_WHOLE_BELOW) {
       return await newestOfTerms(kv, userId, driver, paging);
     }
   }
-  const hits = await matching(kv, userId, driver, filter, simple && covers);
+  // Orders with more terms than the index keeps may lack the driver: their text is checked.
+  const [hits, more] = await Promise.all([
+    matching(kv, userId, driver, filter, trusted),
+    overflow ? matching(kv, userId, overflowTerm, filter, false) : [],
+  ]);
+  const all = newestFirst(unique([...hits, ...more]));
   return {
-    ids: hits.slice(paging.offset, paging.offset + paging.limit).map((h) => h.id),
-    total: hits.length,
+    ids: all.slice(paging.offset, paging.offset + paging.limit).map((h) => h.id),
+    total: all.length,
   };
 }
+
+const overflowTerm: Counted = {
+  term: OVERFLOW_TERM,
+  prefix: false,
+  found: [],
+  count: 0,
+  huge: false,
+};
 
 const rank = (t: Counted) => t.huge ? Infinity : t.count;
 
@@ -164,7 +184,7 @@ async function matching(
     if (!trusted && !matchesQuery(text, filter.q)) continue;
     hits.push(hit);
   }
-  return newestFirst(unique(hits));
+  return hits;
 }
 
 const hitOf = (key: Deno.KvKey): Hit => ({ id: String(key.at(-1)), ms: Number(key.at(-2)) });
