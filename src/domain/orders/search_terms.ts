@@ -3,13 +3,13 @@
  * Pure: the store turns terms into keys.
  *
  * An order's terms come from the fields `searchText` holds (normalised order number, item
- * summary, store, tracking number) and its size: lowercase words (split on whitespace, a
+ * summary, store, tracking number, size): lowercase words (split on whitespace, a
  * leading `#` dropped), each pair of adjacent words of one field, and the tails of words with
  * digits that start at a digit after another character (`112-4567` also gives `4567`), so a
  * number is found by any of its parts. A query matches an order when its words are the start
  * of the order's words: every word but the last whole, the last as a prefix.
  */
-import { normaliseOrderNumber, type Order } from "./order.ts";
+import { type Order, searchText } from "./order.ts";
 
 /** Characters of a term at most (longer words are cut). */
 export const MAX_TERM_LENGTH = 48;
@@ -47,23 +47,13 @@ function numberTails(word: string): string[] {
   return out;
 }
 
-/** The fields an order is found by. */
-function fieldsOf(order: Order): string[] {
-  return [
-    order.orderNumber ? normaliseOrderNumber(order.orderNumber) : "",
-    order.itemSummary,
-    order.store ?? "",
-    order.trackingNumber ?? "",
-    order.size ?? "",
-  ];
-}
-
 /**
  * The order's terms: distinct, at most {@link MAX_TERMS}, each at most 48 characters, and
  * {@link OVERFLOW_TERM} when some were left out.
  */
 export function orderTerms(order: Order): string[] {
-  const fields = fieldsOf(order).map(wordsOf);
+  // One line of the search text per field: pairs never span two fields.
+  const fields = searchText(order).split("\n").map(wordsOf);
   const words = fields.flat();
   const pairs = fields.flatMap((ws) => ws.slice(1).map((w, i) => pairTerm(ws[i], w)));
   const tails = words.flatMap(numberTails);
