@@ -51,6 +51,9 @@ Deno.test("terms are distinct, at most 48 characters and 32 per order (words fir
   eq(terms.slice(0, 3), ["x".repeat(MAX_TERM_LENGTH), "a", "b"]);
   equal(terms.every((t) => t.length <= MAX_TERM_LENGTH), true);
   equal(new Set(terms).size, terms.length);
+  // A cut through an emoji leaves no lone surrogate (KV would store another key).
+  const emoji = orderTerms(order({ itemSummary: "x".repeat(47) + "😀" }));
+  equal(emoji[0], "x".repeat(47) + "\ufffd");
   const many = Array.from({ length: 40 }, (_, i) => `w${i}`).join(" ");
   const capped = orderTerms(order({ itemSummary: many }));
   equal(capped.length, MAX_TERMS + 1);

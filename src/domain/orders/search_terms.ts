@@ -33,7 +33,9 @@ export function wordsOf(text: string): string[] {
     .filter((w) => w !== "");
 }
 
-const cut = (term: string) => term.slice(0, MAX_TERM_LENGTH);
+/** A term at most 48 UTF-16 units; a surrogate left alone by the cut (or sent alone) becomes
+ *  U+FFFD, as KV stores it, so a term's key reads back as written. */
+const cut = (term: string) => term.slice(0, MAX_TERM_LENGTH).toWellFormed();
 
 /** The term of two adjacent words. */
 export const pairTerm = (a: string, b: string) => cut(`${PAIR}${a} ${b}`);
