@@ -18,6 +18,8 @@ const order = (fields: Partial<Order> & { itemSummary: string }): Order =>
 Deno.test("words: lowercase, split on whitespace, a leading # dropped", () => {
   eq(wordsOf("  Desk\tLAMP  #12 ##ab a#b \n x"), ["desk", "lamp", "12", "ab", "a#b", "x"]);
   eq(wordsOf("   "), []);
+  // Control characters split words too: no word starts with the pair or overflow mark.
+  eq(wordsOf("a\u0001b \u0002c"), ["a", "b", "c"]);
 });
 
 Deno.test("an order's terms: its words, then pairs within a field, then number tails", () => {

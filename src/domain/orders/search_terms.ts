@@ -26,9 +26,9 @@ const PAIR = "\u0001";
  */
 export const OVERFLOW_TERM = "\u0002";
 
-/** The lowercase words of a field: split on whitespace and control characters, `#` dropped. */
+/** The lowercase words of a field: split on whitespace and control characters (so no word starts with a pair or overflow mark), `#` dropped. */
 export function wordsOf(text: string): string[] {
-  return text.toLowerCase().split(/[\s\u0000-\u001f]+/u)
+  return text.toLowerCase().split(/[\s\p{Cc}]+/u)
     .map((w) => w.replace(/^#+/, ""))
     .filter((w) => w !== "");
 }
@@ -96,6 +96,6 @@ export function queryTerms(query: string): QueryTerms {
   const simple = all.length === words.length && !query.includes("#") &&
     words.every((w) => w.length < MAX_TERM_LENGTH) &&
     (words.length < 2 || pairTerm(words[0], words[1]).length < MAX_TERM_LENGTH) &&
-    !/[\s\u0000-\u001f]{2}/u.test(query.trim());
+    !/[\s\p{Cc}]{2}/u.test(query.trim());
   return { terms, words: words.length, simple };
 }

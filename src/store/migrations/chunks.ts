@@ -63,7 +63,9 @@ export async function checkedChunks<T extends { order: OrderOf }>(
   let revision = items[0].order.revision;
   const narrow = streak.narrow;
   let written = 0;
-  for (const chunk of chunksOf(items, Math.min(maxItems, narrow ? NARROW_CHUNK : WIDE_CHUNK), bytesOf)) {
+  for (
+    const chunk of chunksOf(items, Math.min(maxItems, narrow ? NARROW_CHUNK : WIDE_CHUNK), bytesOf)
+  ) {
     const op = ctx.kv.atomic().check(...checks);
     if (narrow) {
       const seen = new Set<string>();

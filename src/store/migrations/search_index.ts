@@ -65,4 +65,3 @@ export const searchIndex: Migration = {
   description: "index every order's search terms for q (postings and counts per term)",
   batch,
 };
-
