@@ -2,7 +2,6 @@ import { RateLimits } from "./lib/rate_limits.ts";
 import { ClientAddress } from "./net/client_address.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
 import { ApiKeyUseRecorder } from "./store/account/api_key_use.ts";
-import { OrderSearch } from "./store/orders/search.ts";
 import { InsightSumCache } from "./store/insights/cache.ts";
 import { BackgroundTasks } from "./lib/background.ts";
 import { createMailer, type Mailer } from "./vendors/mailer.ts";
@@ -35,8 +34,6 @@ export interface AppDeps {
   /** Who the client is: `X-Forwarded-For` as `TRUSTED_PROXIES` says to read it. */
   clientAddress: ClientAddress;
   apiKeyUse: ApiKeyUseRecorder;
-  /** In-process search over orders (`q`), kept in step with KV before every search. */
-  orderSearch: OrderSearch;
   /** Insight sums read recently, used while the workspace's order revision stands. */
   insightSums: InsightSumCache;
   /** Work requests start without waiting (mail); drained at shutdown. */
@@ -106,7 +103,6 @@ export function createDeps(input: DepsInput): AppDeps {
     rateLimits: new RateLimits(),
     clientAddress: new ClientAddress(input.config.trustedProxies),
     apiKeyUse: new ApiKeyUseRecorder(input.kv),
-    orderSearch: new OrderSearch(input.kv),
     insightSums: new InsightSumCache(input.kv),
     background: new BackgroundTasks(log),
     mailer: createMailer(input.config.smtp, log),

@@ -24,7 +24,7 @@ const { kv, persistence } = await openStore(config.kvPath);
 commitEachAlone(kv);
 const deps = createDeps({ kv, config, persistence });
 startQueueListener(deps, webhookHandlers(deps));
-const { apiKeyUse, orderSearch: search } = deps;
+const { apiKeyUse } = deps;
 const HEADERS = { "content-type": "application/json; charset=utf-8" };
 
 const json = (body: unknown, status = 200) =>
@@ -57,7 +57,7 @@ Deno.serve({
   const q = Object.fromEntries(url.searchParams);
   const paging = parsePaging(q);
   const user = q.from || q.to ? await getUser(kv, userId) : null;
-  const { items, total } = await listOrders(kv, search, userId, {
+  const { items, total } = await listOrders(kv, userId, {
     status: isOrderStatus(q.status) ? q.status : undefined,
     q: normaliseQuery(q.q),
     ...(user ? dayRange(q.from, q.to, safeTimeZone(user.timezone)) : {}),

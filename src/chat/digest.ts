@@ -9,17 +9,14 @@ import {
   digestPost,
   type DigestSummary,
 } from "../domain/chat/outgoing.ts";
-import type { OrderSearch } from "../store/orders/search.ts";
 import { claimDigest, dueDigests } from "../store/chat/digest.ts";
 import { withLease } from "../store/lease.ts";
 import { listOrders } from "../store/orders/list.ts";
 import { getSettings } from "../store/account/settings.ts";
 import { type ChatDeps, relay, type RelayResult } from "./relay.ts";
 
-/** The digest reads orders too. */
-export interface DigestDeps extends ChatDeps {
-  orderSearch: OrderSearch;
-}
+/** What the digest needs (it reads orders through the KV of `ChatDeps`). */
+export type DigestDeps = ChatDeps;
 
 /** Hourly: a digest goes out within the hour after it is due. */
 export const DIGEST_SCHEDULE = "7 * * * *";
@@ -37,7 +34,7 @@ export async function summarise(
 ): Promise<DigestSummary> {
   const range = { fromMs: now - DIGEST_PERIOD_MS[cadence], toMs: now + 1 };
   const read = (status?: "shipped" | "delivered", limit = 1) =>
-    listOrders(deps.kv, deps.orderSearch, userId, { ...range, status }, { limit, offset: 0 });
+    listOrders(deps.kv, userId, { ...range, status }, { limit, offset: 0 });
   const [all, shipped, delivered] = await Promise.all([
     read(undefined, DIGEST_LATEST),
     read("shipped"),

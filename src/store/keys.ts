@@ -79,11 +79,15 @@ export const keys = {
   /** KvU64: new orders created in a calendar month (`YYYY-MM`, account timezone): the plan cap. */
   ordersCreatedInMonth: (userId: string, month: string) =>
     ["ws", userId, "count", "orders_created", month] as const,
-  /** Recent order changes, (real time ms, id) -> search entry or tombstone; expire in an hour. */
-  orderChanges: (userId: string) => ["ws", userId, "order_change"] as const,
-  orderChange: (userId: string, ms: number, orderId: string) =>
-    ["ws", userId, "order_change", ms, orderId] as const,
-  /** Rewritten by every order change: a cheap "anything new?" for the search cache. */
+  /** (term, receivedAt ms, id) -> [status index, search text]: the `q` index (search_index.ts). */
+  searchPostings: (userId: string) => ["ws", userId, "search"] as const,
+  searchTerm: (userId: string, term: string) => ["ws", userId, "search", term] as const,
+  searchPosting: (userId: string, term: string, ms: number, orderId: string) =>
+    ["ws", userId, "search", term, ms, orderId] as const,
+  /** KvU64: orders with a term (zero once none has it). */
+  searchCounts: (userId: string) => ["ws", userId, "search_n"] as const,
+  searchCount: (userId: string, term: string) => ["ws", userId, "search_n", term] as const,
+  /** Rewritten by every order change: a cheap "anything new?" (insights cache, migrations, verifier). */
   orderRevision: (userId: string) => ["ws", userId, "order_rev"] as const,
   /** Sum of the workspace's order values: account deletion subtracts it from the platform's. */
   valueCents: (userId: string) => ["ws", userId, "count", "value_cents"] as const,

@@ -1,6 +1,6 @@
 /**
  * The verifier (`deno task verify`): recomputes from the orders every entry and counter their
- * footprints stand for (orders/footprint.ts: list copies, number and tracking indexes, totals,
+ * footprints stand for (orders/footprint.ts: list copies, number, tracking and search indexes, totals,
  * buckets, insight sums) and the leaderboard list from the accounts, compares them with what
  * is stored, and with `repair` writes the expected values. It runs beside a serving process:
  * an account is read against its order revision (`order_rev`, rewritten by every order
@@ -83,6 +83,8 @@ function ownedPrefixes(userId: string, generation: string): Deno.KvKey[] {
     keys.ordersByAnyStatus(userId),
     keys.ordersByNumber(userId),
     keys.trackingIndex(userId),
+    keys.searchPostings(userId),
+    keys.searchCounts(userId),
     keys.orderStatusCounts(userId),
     keys.allOrderBuckets(userId),
     keys.insights(userId, generation),

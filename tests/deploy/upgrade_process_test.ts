@@ -34,6 +34,7 @@ Deno.test("main.ts on a 0.1.0 store migrates before listening; healthz shows the
       "tracking-index",
       "leaderboard-members",
       "shipped-at",
+      "search-index",
     ]);
     assert.ok(done.every((l) => typeof l.ms === "number"));
     assert.deepEqual([done[0].orders, done[1].accounts, done[1].added], [384, 2, 1]);

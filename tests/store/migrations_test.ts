@@ -16,7 +16,10 @@ import { createLogger } from "../../src/lib/log.ts";
 import { rewriteOrder } from "../../src/store/orders/orders.ts";
 import { verifyStore } from "../../src/store/verify.ts";
 import { keys } from "../../src/store/keys.ts";
-import { deletePrefix } from "../../src/store/kv.ts";
+import { deletePrefix, readCounter } from "../../src/store/kv.ts";
+import { listOrders } from "../../src/store/orders/list.ts";
+import { orderTerms } from "../../src/domain/orders/search_terms.ts";
+import { searchIndex } from "../../src/store/migrations/search_index.ts";
 import { withKvConnectLimits } from "./kv_connect_limits.ts";
 import { LAYOUT_VERSION, MIGRATIONS } from "../../src/store/migrations/index.ts";
 import { type LayoutOptions, migrateLayout } from "../../src/store/migrations/run.ts";
@@ -47,6 +50,9 @@ async function legacyStore(): Promise<Store> {
     },
   };
 }
+
+const count = async (kv: Deno.Kv, prefix: Deno.KvKey) =>
+  (await Array.fromAsync(kv.list({ prefix }))).length;
 
 /** Every key and value of the store but the lease, the layout marker and order-change entries. */
 async function dump(kv: Deno.Kv): Promise<string[]> {
@@ -105,6 +111,7 @@ Deno.test("running the migrations again on migrated data changes nothing", async
     ["tracking-index", 0],
     ["leaderboard-members", 0],
     ["shipped-at", 0],
+    ["search-index", 0],
   ]);
   eq(await dump(store.kv), before);
 });
@@ -133,6 +140,7 @@ Deno.test("unknown keys and corrupt or truncated records are skipped, logged and
     ["tracking-index", 4],
     ["leaderboard-members", 1],
     ["shipped-at", 4],
+    ["search-index", 4],
   ]);
   equal(outcome.ran[0].counts.orders, 2 * ORDERS_PER_ACCOUNT);
   const skipped = store.logs().filter((l) => l.msg === "migration skipped a record");
@@ -268,4 +276,42 @@ Deno.test("the migrations and a verify --repair stay within KV Connect's limits"
   eq(limited.refused, []);
   ok(limited.largest.bytes > 300_000, JSON.stringify(limited.largest));
   eq((await verifyStore(store.kv, { repair: false })).accounts.map((a) => a.differences), [[], []]);
+});
+
+Deno.test("search-index: every order gets its postings and counts once, and q finds it", async () => {
+  await using store = await legacyStore();
+  const alice = LEGACY_ACCOUNTS[0].id;
+  ok((await migrateLayout(store.kv, store.options)).ok);
+  // Every order's terms are posted once and counted once.
+  let postings = 0;
+  const counts = new Map<string, number>();
+  for (let i = 0; i < ORDERS_PER_ACCOUNT; i++) {
+    const order = (await store.kv.get<Order>(keys.order(alice, legacyOrder(0, i).id))).value!;
+    for (const term of orderTerms(order)) {
+      postings++;
+      counts.set(term, (counts.get(term) ?? 0) + 1);
+    }
+  }
+  equal(await count(store.kv, keys.searchPostings(alice)), postings);
+  for (const [term, n] of counts) {
+    equal(await readCounter(store.kv, keys.searchCount(alice, term)), n, term);
+  }
+  const number = legacyOrder(0, 1).orderNumber!;
+  const found = await listOrders(store.kv, alice, { q: number.toLowerCase() }, {
+    limit: 5,
+    offset: 0,
+  });
+  eq([found.total, found.items.map((o) => o.id)], [1, [legacyOrder(0, 1).id]]);
+
+  // Indexes lost for one account: the migration run again restores exactly them.
+  await deletePrefix(store.kv, keys.searchPostings(alice));
+  await deletePrefix(store.kv, keys.searchCounts(alice));
+  await store.kv.delete(keys.layout());
+  const again = await migrateLayout(store.kv, store.options);
+  ok(again.ok);
+  eq(again.ran.find((m) => m.id === searchIndex.id)?.counts.added, ORDERS_PER_ACCOUNT);
+  eq((await verifyStore(store.kv, { repair: false })).accounts.map((a) => a.differences), [
+    [],
+    [],
+  ]);
 });

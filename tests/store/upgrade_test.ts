@@ -78,6 +78,7 @@ Deno.test("a 0.1.0 store upgraded at start: every feature sees the old orders", 
       "tracking-index",
       "leaderboard-members",
       "shipped-at",
+      "search-index",
     ]]);
     const tracked = [...legacyOrders(0), ...legacyOrders(1)].filter((o) => o.trackingNumber);
     const shipped = [...legacyOrders(0), ...legacyOrders(1)]
@@ -86,12 +87,14 @@ Deno.test("a 0.1.0 store upgraded at start: every feature sees the old orders", 
       { orders: 2 * ORDERS_PER_ACCOUNT, indexed: tracked.length, added: tracked.length },
       { accounts: 2, listed: 1, added: 1 },
       { orders: 2 * ORDERS_PER_ACCOUNT, written: shipped.length },
+      { orders: 2 * ORDERS_PER_ACCOUNT, added: 2 * ORDERS_PER_ACCOUNT },
     ]);
     const done = logs.map((l) => JSON.parse(l)).filter((l) => l.msg === "migration done");
     eq(done.map((l) => [l.migration, l.version, typeof l.ms]), [
       ["tracking-index", 1, "number"],
       ["leaderboard-members", 2, "number"],
       ["shipped-at", 3, "number"],
+      ["search-index", 4, "number"],
     ]);
     // A second start finds nothing to do.
     const again = await migrateLayout(kv, { log: deps.log, now: Date.now, release: "test" });
@@ -108,6 +111,13 @@ Deno.test("a 0.1.0 store upgraded at start: every feature sees the old orders", 
       (await call<{ order: Order }>({ app }, "GET", `/api/orders/${id}`, { token })).body.order;
     equal((await get(legacyOrder(0, 2).id)).shippedAt, SHIPPED_EVENT_AT);
     equal((await get(legacyOrder(0, 5).id)).shippedAt, legacyOrder(0, 5).updatedAt);
+
+    // `q` finds the old orders by their order number (the search index's migration).
+    const number = legacyOrder(0, 3).orderNumber!;
+    const found = await call({ app }, "GET", `/api/orders?q=${encodeURIComponent(number)}`, {
+      token,
+    });
+    eq((found.body.items as Order[]).map((o) => o.id), [legacyOrder(0, 3).id]);
 
     // A carrier answer "delivered" lands on the old order with that number.
     const target = legacyOrders(0).find((o) =>

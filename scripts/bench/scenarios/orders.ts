@@ -185,9 +185,9 @@ export const orders: Scenario = {
       "",
       `Listing on a workspace of ${SEEDED_ORDERS.toLocaleString("en")} orders (one every 5 ` +
         `minutes through 2025, account timezone ${TIMEZONE}), seeded through the storage ` +
-        `layer (\`importOrders\`, ten orders per commit) in ${seedSeconds} s. Both servers read ` +
-        "the same KV file; the bare ceiling calls the same `listOrders`. The first `q` request " +
-        "of each process builds its search cache (a scan of the workspace) during warm-up.",
+        `layer (\`importOrders\`, six orders per commit) in ${seedSeconds} s. Both servers read ` +
+        "the same KV file; the bare ceiling calls the same `listOrders`; `q` reads the search " +
+        "index kept with every order.",
       "",
       rowsTable(listRows),
       "",
@@ -204,7 +204,7 @@ export const orders: Scenario = {
         `server saturated: latency is mostly queueing) and at ${LIGHT_CONNECTIONS} connections ` +
         "against the service. Peak RSS is the process's high-water mark after each " +
         "measurement: flat across the list measurements means memory does not grow while they " +
-        "run; the step at the first `q` is its search cache being built.",
+        "run.",
     );
     return sections.join("\n");
   },

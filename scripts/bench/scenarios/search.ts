@@ -78,7 +78,7 @@ export const search: Scenario = {
     return [
       "Two accounts in one KV file, 10,000 and 100,000 orders (the orders scenario's generator: " +
       "one every 5 minutes from 2025-01-01), seeded through the storage layer (`importOrders`, " +
-      `ten orders per commit) in ${seedSeconds} s. Both servers read the same file; the bare ` +
+      `six orders per commit) in ${seedSeconds} s. Both servers read the same file; the bare ` +
       "ceiling (`scripts/bench/bare_orders.ts`) calls the same `listOrders` without the " +
       "framework.",
       "",

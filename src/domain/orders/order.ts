@@ -356,13 +356,17 @@ export function patchEvents(before: Order, after: Order): EventType[] {
   return ["order.updated", ...statusEvents(before.status, after.status)];
 }
 
-/** Lowercase text `q` searches: order number (normalised), item summary, store, tracking. */
+/**
+ * Lowercase text `q` searches: order number (normalised), item summary, store, tracking
+ * number, and the size when there is one.
+ */
 export function searchText(order: Order): string {
   return [
     order.orderNumber ? normaliseOrderNumber(order.orderNumber) : "",
     order.itemSummary,
     order.store ?? "",
     trackingSearchText(order.trackingNumber),
+    ...(order.size ? [order.size] : []),
   ].join("\n").toLowerCase();
 }
 

@@ -216,8 +216,7 @@ export const deleteAccount: AppRouteHandler<typeof deleteAccountRoute> = async (
     throw badRequest("To delete the account, type its email address exactly in confirmEmail");
   }
   if (!await accountDeletion.deleteAccount(c.var.deps.kv, user.id)) throw unauthorized();
-  // The search index and the insight sums cache are memory, not KV: forget the workspace there too.
-  c.var.deps.orderSearch.drop(user.id);
+  // The insight sums cache is memory, not KV: forget the workspace there too.
   c.var.deps.insightSums.drop(user.id);
   return c.json({ ok: true as const }, 200);
 };

@@ -153,7 +153,7 @@ export const listOrders: AppRouteHandler<typeof listOrdersRoute> = async (c) => 
   const query = c.req.valid("query");
   const paging = parsePaging(query);
   const range = await receivedRange(c, query.from, query.to);
-  const { items, total } = await orderList.listOrders(deps.kv, deps.orderSearch, auth.userId, {
+  const { items, total } = await orderList.listOrders(deps.kv, auth.userId, {
     status: isOrderStatus(query.status) ? query.status : undefined,
     q: normaliseQuery(query.q),
     ...range,

@@ -47,7 +47,8 @@ export function chunksOf<T>(items: T[], size: number, bytesOf: (item: T) => numb
  * order read, since every order commit rewrites it. After conflicts in a row, a chunk checks its
  * own orders instead (at most 8 with the lease), so a busy account still makes progress.
  * `write` may rewrite the revision itself (an order change): the next chunk checks that one.
- * `bytesOf` estimates what an item writes, to keep a commit under KV Connect's size limit.
+ * `bytesOf` estimates what an item writes, to keep a commit under KV Connect's size limit;
+ * `maxItems` bounds a chunk further when an item writes many keys (KV's mutation limit).
  */
 export async function checkedChunks<T extends { order: OrderOf }>(
   ctx: MigrationContext,
@@ -56,12 +57,15 @@ export async function checkedChunks<T extends { order: OrderOf }>(
   items: T[],
   bytesOf: (item: T) => number,
   write: (op: Deno.AtomicOperation, chunk: T[]) => void,
+  maxItems = WIDE_CHUNK,
 ): Promise<{ ok: boolean; written: number }> {
   if (!items.length) return { ok: true, written: 0 };
   let revision = items[0].order.revision;
   const narrow = streak.narrow;
   let written = 0;
-  for (const chunk of chunksOf(items, narrow ? NARROW_CHUNK : WIDE_CHUNK, bytesOf)) {
+  for (
+    const chunk of chunksOf(items, Math.min(maxItems, narrow ? NARROW_CHUNK : WIDE_CHUNK), bytesOf)
+  ) {
     const op = ctx.kv.atomic().check(...checks);
     if (narrow) {
       const seen = new Set<string>();

@@ -7,12 +7,14 @@
 import { leaderboardMembers } from "./leaderboard_members.ts";
 import { shippedAt } from "./shipped_at.ts";
 import { trackingIndex } from "./tracking_index.ts";
+import { searchIndex } from "./search_index.ts";
 import type { Migration } from "./types.ts";
 
 export const MIGRATIONS: readonly Migration[] = [
   trackingIndex,
   leaderboardMembers,
   shippedAt,
+  searchIndex,
 ];
 
 /** The layout version this release writes and reads. */

@@ -65,7 +65,8 @@ async function backfill(
     writeChanges(
       op,
       userId,
-      chunk.map(({ order, after }) => ({ before: order.entry.value, after })),
+      // shippedAt moves no search term, status or text: the `q` index is its migration's.
+      chunk.map(({ order, after }) => ({ before: order.entry.value, after, search: "untouched" })),
       insightScope(user.value!),
     ));
   return { written: done.written, conflict: !done.ok };

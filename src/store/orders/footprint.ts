@@ -4,12 +4,18 @@
  * footprints before and after, so indexes and counters can never disagree with the order.
  */
 import { bucketsOf } from "../../domain/orders/buckets.ts";
-import { normaliseOrderNumber, type Order } from "../../domain/orders/order.ts";
+import {
+  normaliseOrderNumber,
+  type Order,
+  ORDER_STATUSES,
+  searchText,
+} from "../../domain/orders/order.ts";
+import { orderTerms } from "../../domain/orders/search_terms.ts";
 import { trackingKey } from "../../domain/tracking/number.ts";
 import { keys } from "../keys.ts";
 import { addToCounter } from "../kv.ts";
 import { setMarker } from "../group_commit.ts";
-import { CHANGE_TTL_MS, type ChangeEntry, searchEntry } from "./search.ts";
+import type { SearchPosting } from "./search_index.ts";
 import { insightCounters, type InsightScope } from "../insights/sums.ts";
 
 export interface Footprint {
@@ -19,8 +25,25 @@ export interface Footprint {
 
 type Entries = Footprint["entries"];
 
+/**
+ * The order's part of the `q` index (store/orders/search_index.ts): a posting per term, with
+ * what a search filters and checks on without reading the order, and the terms' counts (+1).
+ */
+export function searchIndexOf(userId: string, order: Order) {
+  const ms = Date.parse(order.receivedAt);
+  const posting: SearchPosting = [ORDER_STATUSES.indexOf(order.status), searchText(order)];
+  const terms = orderTerms(order);
+  return {
+    postings: terms.map((term) => ({
+      key: keys.searchPosting(userId, term, ms, order.id),
+      value: posting,
+    })),
+    counts: terms.map((term) => keys.searchCount(userId, term)),
+  };
+}
+
 /** The keys `order`'s existence sets, with their values (the order, its copies, its indexes). */
-export function footprintEntries(userId: string, order: Order): Entries {
+export function footprintEntries(userId: string, order: Order, withSearch = true): Entries {
   const entries: Entries = new Map();
   const entry = (key: Deno.KvKey, value: unknown) =>
     entries.set(JSON.stringify(key), { key, value });
@@ -33,13 +56,23 @@ export function footprintEntries(userId: string, order: Order): Entries {
   }
   const tracking = order.trackingNumber ? trackingKey(order.trackingNumber) : null;
   if (tracking) entry(keys.orderByTracking(userId, tracking, order.id), order.id);
+  if (!withSearch) return entries;
+  for (const { key, value } of searchIndexOf(userId, order).postings) entry(key, value);
   return entries;
 }
 
 /** Every entry and counter `order` stands for (none for null); `verify.ts` recounts with it. */
-export function footprint(userId: string, order: Order | null, scope: InsightScope): Footprint {
+export function footprint(
+  userId: string,
+  order: Order | null,
+  scope: InsightScope,
+  withSearch = true,
+): Footprint {
   if (!order) return { entries: new Map(), counters: new Map() };
-  const fp: Footprint = { entries: footprintEntries(userId, order), counters: new Map() };
+  const fp: Footprint = {
+    entries: footprintEntries(userId, order, withSearch),
+    counters: new Map(),
+  };
   const count = (key: Deno.KvKey, amount = 1) => {
     if (amount) fp.counters.set(JSON.stringify(key), { key, amount });
   };
@@ -54,12 +87,19 @@ export function footprint(userId: string, order: Order | null, scope: InsightSco
     count(keys.orderBucket(userId, order.status, level, bucket));
   });
   for (const { key, amount } of insightCounters(userId, order, scope)) count(key, amount);
+  if (withSearch) { for (const key of searchIndexOf(userId, order).counts) count(key); }
   return fp;
 }
 
 export interface Change {
   before: Order | null;
   after: Order | null;
+  /**
+   * The `q` index of the change: `stored` (the default) moves it; `unstored` (an order stored
+   * before the index existed, not yet indexed by its migration) only adds the new one;
+   * `untouched` leaves it (a change that moves no term, status or search text).
+   */
+  search?: "stored" | "unstored" | "untouched";
 }
 
 /**
@@ -77,21 +117,39 @@ export function writeChanges(
   const add = (id: string, key: Deno.KvKey, amount: number) =>
     deltas.set(id, { key, amount: (deltas.get(id)?.amount ?? 0) + amount });
   const realNow = Date.now();
-  for (const { before, after } of changes) {
-    const old = footprint(userId, before, scope);
-    const next = footprint(userId, after, scope);
+  for (const { before, after, search = "stored" } of changes) {
+    const old = footprint(userId, before, scope, search === "stored");
+    const next = footprint(userId, after, scope, search !== "untouched");
     for (const [id, { key }] of old.entries) if (!next.entries.has(id)) op.delete(key);
     // Every entry is written again, unchanged ones too: an index entry missing for any reason
     // (data from a release that did not write it) is repaired by the order's next change.
     for (const { key, value } of next.entries.values()) op.set(key, value);
     for (const [id, c] of old.counters) add(id, c.key, -c.amount);
     for (const [id, c] of next.counters) add(id, c.key, c.amount);
-    const change: ChangeEntry = after ? searchEntry(after) : { deleted: true };
-    const id = (after ?? before)!.id;
-    op.set(keys.orderChange(userId, realNow, id), change, { expireIn: CHANGE_TTL_MS });
   }
   for (const { key, amount } of deltas.values()) addToCounter(op, key, amount);
   setMarker(op, keys.orderRevision(userId), realNow);
+}
+
+/**
+ * Adds the change of a stored order (`before`, as read) to `op`. An order stored before the `q`
+ * index existed has no postings until the migration reaches it: its terms are then not taken
+ * off the counts, and the commit checks that it is still unindexed (the migration's commit
+ * checks the order revision this one rewrites, so exactly one of them counts the order).
+ */
+export async function writeStoredChange(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  userId: string,
+  before: Order,
+  after: Order | null,
+  scope: InsightScope,
+): Promise<void> {
+  const first = searchIndexOf(userId, before).postings[0];
+  const posting = first ? await kv.get(first.key) : null;
+  const stored = !posting || posting.versionstamp !== null;
+  if (!stored) op.check(posting!);
+  writeChanges(op, userId, [{ before, after, search: stored ? "stored" : "unstored" }], scope);
 }
 
 export const writeChange = (

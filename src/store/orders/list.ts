@@ -1,6 +1,6 @@
 /**
  * Reading orders: pages of the time-ordered and per-status indexes, exact totals from counters
- * and time buckets, the search cache for `q`, and whole-workspace reads (snapshot, export,
+ * and time buckets, the search index for `q`, and whole-workspace reads (snapshot, export,
  * usage).
  */
 import { BUCKET_LEVELS_MS, planRange } from "../../domain/orders/buckets.ts";
@@ -9,7 +9,7 @@ import { usageMonth } from "../../domain/billing/plan.ts";
 import type { UserRecord } from "../../domain/account/user.ts";
 import { keys } from "../keys.ts";
 import { counterValue, getManyChunked, listValues, type Paging, readCounter } from "../kv.ts";
-import type { OrderSearch } from "./search.ts";
+import { searchOrders } from "./search_index.ts";
 import type { Item } from "../sections.ts";
 
 export interface OrderQuery {
@@ -24,11 +24,10 @@ export interface OrderQuery {
 /**
  * One page of orders, newest `receivedAt` first, and the exact number of matches. Without `q`
  * the page is a range of the time-ordered index (per status when filtered) and the total comes
- * from counters; with `q` both come from the search cache.
+ * from counters; with `q` both come from the search index (search_index.ts).
  */
 export async function listOrders(
   kv: Deno.Kv,
-  search: OrderSearch,
   userId: string,
   query: OrderQuery,
   paging: Paging,
@@ -36,13 +35,9 @@ export async function listOrders(
   const { fromMs, toMs } = query;
   if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) return { items: [], total: 0 };
   if (query.q) {
-    const hits = await search.find(userId, { ...query, query: query.q });
-    const page = hits.slice(paging.offset, paging.offset + paging.limit);
-    const found = await getManyChunked<Order>(kv, page.map((h) => keys.order(userId, h.id)));
-    return {
-      items: found.flatMap((e) => e.value ? [e.value] : []),
-      total: hits.length,
-    };
+    const { ids, total } = await searchOrders(kv, userId, { ...query, q: query.q }, paging);
+    const found = await getManyChunked<Order>(kv, ids.map((id) => keys.order(userId, id)));
+    return { items: found.flatMap((e) => e.value ? [e.value] : []), total };
   }
   const prefix = query.status
     ? keys.ordersByStatus(userId, query.status)

@@ -1,6 +1,6 @@
 /**
  * Order changes in KV. Every change (create, merge, PATCH, delete) is one atomic operation holding
- * the order, its footprint difference (`footprint.ts`), a change entry for the search cache
+ * the order, its footprint difference (`footprint.ts`: copies, indexes, the `q` index, counters)
  * and the change's events, so none of them can disagree with the order. Changes made at the same
  * moment share a KV commit where they are compatible (`group_commit.ts`).
  *
@@ -49,7 +49,7 @@ import {
   MAX_CHECKS,
   withRetry,
 } from "../kv.ts";
-import { writeChange, writeChanges } from "./footprint.ts";
+import { writeChange, writeChanges, writeStoredChange } from "./footprint.ts";
 import { sharedAtomic } from "../group_commit.ts";
 import { insightScope } from "../insights/sums.ts";
 
@@ -158,7 +158,9 @@ async function commitMerge(
   const { order, changed } = mergeMessage(before, message.fields, message.signals, now);
   const events = (eventsOf?.(before, order) ?? []).map((spec) => buildEventOf(spec, userId, now));
   const op = sharedAtomic(kv).check(existing, state.user, ...state.extra);
-  if (changed) writeChange(op, userId, before, order, insightScope(state.user.value!));
+  if (changed) {
+    await writeStoredChange(kv, op, userId, before, order, insightScope(state.user.value!));
+  }
   message.extension?.write(op, { order, merged: true, before });
   const value: IngestResult = { ok: true, order, merged: true, events };
   return { commit: await bus.commit(op, events), value };
@@ -288,15 +290,21 @@ export function mergeIntoOrder(
 }
 
 /**
+ * Orders per import commit: one check per order number and one for the account (its timezone
+ * places the sums) stay within MAX_CHECKS, and the footprints of orders with 32 long search
+ * terms each (about 85 keys, 8 KB of keys) within KV's 1,000 mutations and 80 KiB of keys.
+ */
+export const IMPORT_BATCH = Math.min(MAX_CHECKS - 1, 6);
+
+/**
  * Bulk creation for backfills and benchmark seeding: orders the caller built (new ids) are
- * written ten per commit, each one's number checked free, with every index and counter but no
- * events and no plan count. Throws ConflictError when a number is taken (nothing of that
+ * written six per commit (`IMPORT_BATCH`), each one's number checked free, with every index
+ * and counter but no events and no plan count. Throws ConflictError when a number is taken (nothing of that
  * batch is written).
  */
 export async function importOrders(kv: Deno.Kv, userId: string, orders: Order[]): Promise<void> {
-  // Nine numbers per commit: the tenth check is the account (its timezone places the sums).
-  for (let i = 0; i < orders.length; i += MAX_CHECKS - 1) {
-    const batch = orders.slice(i, i + MAX_CHECKS - 1);
+  for (let i = 0; i < orders.length; i += IMPORT_BATCH) {
+    const batch = orders.slice(i, i + IMPORT_BATCH);
     const numbers = batch.flatMap(({ orderNumber }) =>
       orderNumber ? [keys.orderByNumber(userId, normaliseOrderNumber(orderNumber))] : []
     );
@@ -359,7 +367,7 @@ export function updateOrder(
       if (owner.value) return { commit: null, value: { ok: false, reason: "number_taken" } };
       op.check(owner);
     }
-    writeChange(op, userId, before, order, insightScope(user.value));
+    await writeStoredChange(kv, op, userId, before, order, insightScope(user.value));
     const events = patchEvents(before, order).map((type) =>
       buildEventOf(
         type === "order.updated"
@@ -389,7 +397,7 @@ export function rewriteOrder(
     const next = revise(entry.value);
     if (!next) return { commit: null, value: "unchanged" };
     const op = sharedAtomic(kv).check(entry, user);
-    writeChange(op, userId, entry.value, next, insightScope(user.value));
+    await writeStoredChange(kv, op, userId, entry.value, next, insightScope(user.value));
     return { commit: await commit(op), value: "changed" };
   }, ATTEMPTS);
 }
@@ -400,7 +408,7 @@ export function deleteOrder(kv: Deno.Kv, userId: string, id: string): Promise<bo
     const [entry, user] = await readWithAccount(kv, userId, id);
     if (!entry.value || !user.value) return { commit: null, value: false };
     const op = sharedAtomic(kv).check(entry, user);
-    writeChange(op, userId, entry.value, null, insightScope(user.value));
+    await writeStoredChange(kv, op, userId, entry.value, null, insightScope(user.value));
     return { commit: await commit(op), value: true };
   });
 }

@@ -1,0 +1,152 @@
+/**
+ * `q` from the term index (store/orders/search_index.ts): the driver, prefixes, filters,
+ * changes leaving the index, and bounded work.
+ */
+import { deepStrictEqual as eq, equal } from "node:assert/strict";
+import { newOrder, type Order, type OrderStatus } from "../../src/domain/orders/order.ts";
+import { newId } from "../../src/lib/ids.ts";
+import { deleteOrder, importOrders, updateOrder } from "../../src/store/orders/orders.ts";
+import { listOrders, type OrderQuery } from "../../src/store/orders/list.ts";
+import { MAX_PREFIX_TERMS } from "../../src/store/orders/search_index.ts";
+import { createUser } from "../../src/store/account/users.ts";
+import { keys } from "../../src/store/keys.ts";
+import { readCounter } from "../../src/store/kv.ts";
+import { verifyStore } from "../../src/store/verify.ts";
+import { EventBus } from "../../src/events/bus.ts";
+import { QUEUE } from "../../src/events/transport.ts";
+
+const events = new EventBus(QUEUE);
+const BASE = Date.parse("2025-01-01T00:00:00.000Z");
+
+async function workspace() {
+  const kv = await Deno.openKv(":memory:");
+  const created = await createUser(kv, { email: "x@example.com" });
+  if (!created.ok) throw new Error("no user");
+  const userId = created.user.id;
+  let n = 0;
+  /** Orders one minute apart, in the order given (the last is the newest). */
+  const add = async (specs: (Partial<Order> & { itemSummary: string })[]) => {
+    const made = specs.map((spec) => {
+      const ms = BASE + ++n * 60_000;
+      return newOrder(
+        newId("ord", ms),
+        {
+          ...spec,
+          receivedAt: new Date(ms).toISOString(),
+        },
+        {},
+        "email",
+        ms,
+      );
+    });
+    await importOrders(kv, userId, made);
+    return made.map((o) => o.id);
+  };
+  const search = async (q: string, query: OrderQuery = {}, paging = { limit: 50, offset: 0 }) => {
+    const { items, total } = await listOrders(kv, userId, { ...query, q }, paging);
+    return { ids: items.map((o) => o.id), total };
+  };
+  return { kv, userId, add, search, [Symbol.dispose]: () => kv.close() };
+}
+
+const newest = (ids: string[]) => [...ids].reverse();
+
+Deno.test("the rarest term drives: a broad and a rare word give exact results and totals", async () => {
+  using ws = await workspace();
+  const blue = await ws.add(Array.from({ length: 300 }, () => ({ itemSummary: "Widget blue" })));
+  const red = await ws.add([{ itemSummary: "Widget red" }, { itemSummary: "red widget" }]);
+  const all = [...blue, ...red];
+  eq(await ws.search("widget red"), { ids: [red[0]], total: 1 });
+  eq(await ws.search("red"), { ids: newest(red), total: 2 });
+  eq(await ws.search("red widget"), { ids: [red[1]], total: 1 });
+  const broad = await ws.search("widget", {}, { limit: 5, offset: 10 });
+  eq(broad, { ids: newest(all).slice(10, 15), total: 302 });
+  eq((await ws.search("widget blue", {}, { limit: 3, offset: 0 })).total, 300);
+  eq(await ws.search("widget green"), { ids: [], total: 0 });
+});
+
+Deno.test("the last word is a prefix; the words before it are whole", async () => {
+  using ws = await workspace();
+  const [lamp, lantern, desk, lamps] = await ws.add([
+    { itemSummary: "Desk lamp" },
+    { itemSummary: "desk lantern" },
+    { itemSummary: "Desk" },
+    { itemSummary: "lamp lamps", store: "Lamp store" },
+  ]);
+  eq(await ws.search("desk la"), { ids: [lantern, lamp], total: 2 });
+  eq(await ws.search("des"), { ids: [desk, lantern, lamp], total: 3 });
+  eq(await ws.search("desk lamp"), { ids: [lamp], total: 1 });
+  eq(await ws.search("de lamp"), { ids: [], total: 0 });
+  // An order with several words of a prefix is found once.
+  eq(await ws.search("lamp"), { ids: [lamps, lamp], total: 2 });
+  // Parts of numbers: an order number's and a tracking number's tails.
+  const [numbered] = await ws.add([{
+    itemSummary: "Shoes",
+    orderNumber: "#112-4567890",
+    trackingNumber: "1Z999AA10123",
+  }]);
+  eq(await ws.search("4567"), { ids: [numbered], total: 1 });
+  eq(await ws.search("#112-456"), { ids: [numbered], total: 1 });
+  eq(await ws.search("10123"), { ids: [numbered], total: 1 });
+});
+
+Deno.test("status and date filters with q", async () => {
+  using ws = await workspace();
+  const statuses: OrderStatus[] = ["ordered", "shipped", "delivered", "shipped", "ordered"];
+  const made = await ws.add(statuses.map((status) => ({ itemSummary: "Kettle", status })));
+  eq(await ws.search("kettle", { status: "shipped" }), {
+    ids: [made[3], made[1]],
+    total: 2,
+  });
+  const window = { fromMs: BASE + 2 * 60_000, toMs: BASE + 4 * 60_000 };
+  eq(await ws.search("kett", window), { ids: [made[2], made[1]], total: 2 });
+  eq(await ws.search("kettle", { ...window, status: "delivered" }), {
+    ids: [made[2]],
+    total: 1,
+  });
+  eq(await ws.search("kettle", { status: "canceled" }), { ids: [], total: 0 });
+});
+
+Deno.test("an edited or deleted order leaves the index in its own commit", async () => {
+  using ws = await workspace();
+  const [a, b] = await ws.add([{ itemSummary: "Oak shelf" }, { itemSummary: "Oak desk" }]);
+  await updateOrder(ws.kv, ws.userId, a, { itemSummary: "Maple shelf" }, {
+    now: Date.now(),
+    events,
+  });
+  await deleteOrder(ws.kv, ws.userId, b);
+  eq(await ws.search("oak"), { ids: [], total: 0 });
+  eq(await ws.search("maple"), { ids: [a], total: 1 });
+  equal(await readCounter(ws.kv, keys.searchCount(ws.userId, "oak")), 0);
+  equal(await readCounter(ws.kv, keys.searchCount(ws.userId, "shelf")), 1);
+  const left = await Array.fromAsync(ws.kv.list({ prefix: keys.searchPostings(ws.userId) }));
+  equal(left.some((e) => e.key.at(-1) === b), false);
+  eq(
+    left.map((e) => e.key[3]).sort(),
+    ["\u0001maple shelf", "maple", "shelf"],
+  );
+  const report = await verifyStore(ws.kv, { repair: false });
+  eq(report.accounts.map((r) => r.differences), [[]]);
+});
+
+Deno.test("bounded work: a query of many words, a prefix over many terms", async () => {
+  using ws = await workspace();
+  const words = Array.from({ length: 40 }, (_, i) => `w${i}`).join(" ");
+  const [long] = await ws.add([{ itemSummary: words }]);
+  eq(await ws.search(words), { ids: [long], total: 1 });
+  eq(await ws.search(`${words} nope`), { ids: [], total: 0 });
+  // More distinct terms under a prefix than a search reads counts of: still answered.
+  const n = MAX_PREFIX_TERMS + 20;
+  const many = await ws.add(
+    Array.from({ length: n }, (_, i) => ({ itemSummary: `t${String(i).padStart(4, "0")}` })),
+  );
+  const page = await ws.search("t", {}, { limit: 10, offset: 5 });
+  eq(page, { ids: newest(many).slice(5, 15), total: n });
+  eq(await ws.search("t0", { status: "ordered" }, { limit: 1, offset: 0 }), {
+    ids: [many.at(-1)!],
+    total: n,
+  });
+  // A rarer word beside the broad prefix drives instead.
+  const [rare] = await ws.add([{ itemSummary: "rare t9999" }]);
+  eq(await ws.search("rare t"), { ids: [rare], total: 1 });
+});
