@@ -14,7 +14,7 @@ import type { MessageFields } from "../../domain/orders/order.ts";
 import { compact } from "../../lib/compact.ts";
 import type { ChatEmbed } from "../../domain/intake/chat_embed.ts";
 import { type ChatBody, parseChatBody } from "./body.ts";
-import { fieldsFromPairs, isName, itemsFromPairs, type LineItem, readLineItem } from "./fields.ts";
+import { fieldsFromPairs, itemsFromPairs } from "./fields.ts";
 import {
   contentHeaderLines,
   embedHeaderLines,
@@ -26,10 +26,17 @@ import {
   judgeLine,
   namesCheckout,
   orderNumberInHeader,
-  storeInHeader,
 } from "./header.ts";
-import { isLabelLine, isSectionName, productHeadings, readFields, readText } from "./pairs.ts";
+import { isLabelLine, productHeadings, readFields, readText } from "./pairs.ts";
+import { homeLinks, joinNames, type LooseText, pickItems } from "./products.ts";
 import { redactEmbed } from "./redact.ts";
+import {
+  footerBotNames,
+  isBotName,
+  storeFromAuthor,
+  storeFromFooter,
+  storeFromHeaders,
+} from "./shop_name.ts";
 import { cleanText, httpUrl } from "./text.ts";
 
 /** What the community feed may show of a chat order: nothing else. */
@@ -244,181 +251,6 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
     ...redacted,
     ...(feed ? { feed } : {}),
   };
-}
-
-interface LooseText {
-  loose: { line: string; index: number }[];
-  where: HeaderPlace;
-  /** Lines that are only a link to a site's home page: a shop's name, never the product. */
-  homes: string[];
-}
-
-/** A line that is only a link to a site's root: `[Kith](https://kith.com)`, emphasis allowed. */
-const HOME_LINK = /^[\s*_~]*\[([^\]\n]{1,100})\]\(<?https?:\/\/[^\s/()<>]{1,253}\/?>?\)[\s*_~]*$/;
-
-/** The names of home-page links among a description's first two lines (after its header). */
-function homeLinks(description: string | undefined): string[] {
-  if (!description) return [];
-  const out: string[] = [];
-  const lines = description.split(/\r\n|\r|\n/, 50).filter((l) => l.trim() !== "");
-  for (const line of lines.slice(0, 2)) {
-    const found = HOME_LINK.exec(line);
-    const name = found && cleanText(found[1]);
-    if (name && isName(name)) out.push(name);
-  }
-  return out;
-}
-
-/**
- * The products, from the first place that names them: product labels; a description (or
- * content) whose first line (after a success header) is the product or a run of cart lines;
- * `Success: <product>` or `Checked out <product>` in a header; a field named after the product
- * whose value holds its details; the title when the success words are elsewhere and it says
- * nothing else (a bare `Checkout` is no product).
- */
-function pickItems(
-  labelled: LineItem[],
-  { loose, where, homes }: LooseText,
-  headings: string[],
-  cards: readonly ChatEmbed[],
-  header: Header,
-  headerLines: [HeaderPlace, string][],
-  botNames: string[],
-): LineItem[] {
-  if (labelled.length > 0) return labelled;
-  // The header line itself is loose text too: what follows it is where a product may be.
-  let start = header.where === where ? 1 : 0;
-  // A shop's home link above the product (`[Kith](https://kith.com)` / `**Product**`).
-  const home = loose.find((l) => l.index === start && homes.includes(l.line));
-  if (home) start++;
-  const after = loose.filter((l) => l.index >= start);
-  const firstLoose = after[0];
-  if (firstLoose && firstLoose.index === start && isProductLine(firstLoose.line)) {
-    const run: LineItem[] = [];
-    for (const [n, { line, index }] of after.entries()) {
-      const item = readLineItem(line, true);
-      if (index !== start + n || item.price === undefined || !isName(item.name)) break;
-      run.push(item);
-    }
-    return run.length > 1 ? run : [readLineItem(firstLoose.line, true)];
-  }
-  const said = header.product ? header : headerLines.map(([, line]) => judgeLine(line))
-    .find((v) => v.product);
-  const named = said?.product;
-  if (named && isName(named)) {
-    return [{ ...readLineItem(named, false), ...(said.price ? { price: said.price } : {}) }];
-  }
-  // A field named after the product, its value the product's details (`Size: 10`...).
-  const heading = headings.find((h) => isName(h) && judgeLine(h).kind === "none");
-  if (heading) return [readLineItem(heading, false)];
-  // A title, when the success words are elsewhere: the checkout embed's own, else that of an
-  // embed of the same checkout (not a part's heading: `Order Details`, `Shipping Info`).
-  if (header.verdict.kind !== "success") return [];
-  for (const [n, card] of cards.entries()) {
-    const title = cleanText(card.title);
-    const plain = title && judgeLine(title).kind === "none" && isName(title);
-    const own = (n > 0 || header.where !== "title") && !isSectionName(title);
-    if (plain && own && !isBotName(title, botNames)) return [readLineItem(title, false)];
-  }
-  return [];
-}
-
-/** A line that names something and says nothing about the post's outcome. */
-function isProductLine(line: string): boolean {
-  const kind = judgeLine(line).kind;
-  return isName(line) && (kind === "none" || kind === "weak");
-}
-
-const key = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
-const firstWord = (s: string) => key(s.trim().split(/[\s|•·:—–-]+/u)[0] ?? "");
-
-/** The bot's own name: the start of its username or footer, or their first word (`Burst AIO`). */
-function isBotName(text: string, botNames: readonly string[]): boolean {
-  const k = key(text);
-  const first = firstWord(text);
-  return k !== "" &&
-    botNames.some((name) =>
-      key(name) !== "" && (key(name).startsWith(k) || (first !== "" && firstWord(name) === first))
-    );
-}
-
-/**
- * Authors that are not a shop: a tool (`Cook AIO`, `Notifications`), or a person (`@kev`,
- * `kev#0001`, `Checked out by Sam`).
- */
-const NOT_A_SHOP =
-  /\b(?:aio|bots?|tools?|webhooks?|notifi(?:er|cations?)|monitors?|alerts?|by|from|users?|members?)\b|[@#]/i;
-
-/** Product names joined with `, ` in printed order, within the order schema's 2000. */
-function joinNames(items: readonly LineItem[]): string {
-  let out = "";
-  for (const { name } of items) {
-    const next = out ? `${out}, ${name}` : name;
-    if (next.length > 2000) break;
-    out = next;
-  }
-  return out;
-}
-
-function storeFromHeaders(lines: [HeaderPlace, string][], botNames: string[]): string | undefined {
-  for (const [, line] of lines) {
-    const store = storeInHeader(judgeLine(line));
-    if (store && !isBotName(store, botNames)) return store;
-  }
-  return undefined;
-}
-
-/** A footer's parts, split by a bullet or bar (`・`, `｜` too). */
-const footerParts = (footer: string | undefined) =>
-  (footer ?? "").slice(0, 200).split(/\s+[•·|・｜]\s+/).map((p) => p.trim());
-
-/**
- * The footer's words for the bot: the parts that are the bot (its username's word) when it is
- * split into parts (`Hafenlauf Sport | Kestrel v2`: the shop's part is no bot name, and a product
- * of that brand is still the product), else the whole footer.
- */
-function footerBotNames(footer: string | undefined, username: string | undefined): string[] {
-  const parts = footerParts(footer);
-  const bot = parts.filter((p) => !!username && isBotName(p, [username]));
-  return parts.length > 1 && bot.length > 0 ? bot : [footer ?? ""];
-}
-
-/**
- * `Shopname • Bot v1.9`: a footer of parts split by a bullet or bar (`・`, `｜` too), one of them
- * the bot (its username's word), names the shop when exactly one other part is a plain name (not a
- * version, a time or an address).
- */
-function storeFromFooter(footer: string | undefined, username: string | undefined) {
-  const parts = footerParts(footer);
-  const bot = (p: string) => !!username && isBotName(p, [username]);
-  // Only beside a part that is the bot itself: a footer naming no bot part says nothing sure.
-  if (parts.length < 2 || parts.length > 4 || !parts.some(bot)) return undefined;
-  const shops = parts.filter((p) =>
-    /\p{L}{2}/u.test(p) && p.length <= 40 && !/\bv?\d+\.\d+|[./@#]\S/i.test(p) &&
-    judgeLine(p).kind === "none" && !NOT_A_SHOP.test(p) && !bot(p)
-  );
-  return shops.length === 1 ? shops[0] : undefined;
-}
-
-/**
- * With no store label, the post's author when it is neither the header nor the bot: a store's
- * own notifier names the shop there (`Bodega`, `Order #1187 placed`), and so do bots that title
- * the post with their own name (`Adept — checkout`, author `Stüssy`).
- */
-function storeFromAuthor(
-  cards: readonly ChatEmbed[],
-  header: Header,
-  botNames: string[],
-): string | undefined {
-  for (const [n, card] of cards.entries()) {
-    const author = cleanText(card.author?.name);
-    if (!author || (n === 0 && header.where === "author") || author.length > 200) continue;
-    const title = cleanText(card.title);
-    const names = title ? [...botNames, title] : botNames;
-    const plain = judgeLine(author).kind === "none" && !NOT_A_SHOP.test(author);
-    if (plain && !isBotName(author, names)) return author;
-  }
-  return undefined;
 }
 
 function orderFromHeaders(lines: [HeaderPlace, string][]): string | undefined {

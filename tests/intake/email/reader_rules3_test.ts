@@ -8,7 +8,7 @@ import {
   acceptLetterReference,
   acceptOrderNumber,
   orderNumberInSentence,
-} from "../../../src/intake/email/extract.ts";
+} from "../../../src/intake/email/order_number.ts";
 import { readEmail } from "../../../src/intake/email/read.ts";
 import { htmlToBlocks } from "../../../src/intake/email/html.ts";
 import { findTracking } from "../../../src/intake/email/tracking.ts";

@@ -9,7 +9,10 @@ import { readEmail } from "../../../src/intake/email/read.ts";
 import { readPhase, statusScope } from "../../../src/intake/email/signals.ts";
 import { foldForMatch } from "../../../src/intake/text.ts";
 import { isLabel } from "../../../src/intake/email/labels.ts";
-import { acceptOrderNumber, orderNumberInSentence } from "../../../src/intake/email/extract.ts";
+import {
+  acceptOrderNumber,
+  orderNumberInSentence,
+} from "../../../src/intake/email/order_number.ts";
 import { parseDay } from "../../../src/intake/email/dates.ts";
 import { isBoilerplate } from "../../../src/intake/email/boilerplate.ts";
 import type { MessageFields } from "../../../src/domain/orders/order.ts";

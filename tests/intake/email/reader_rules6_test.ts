@@ -9,11 +9,11 @@ import { readPhase, statusScope } from "../../../src/intake/email/signals.ts";
 import { foldForMatch } from "../../../src/intake/text.ts";
 import { findMoney } from "../../../src/intake/money.ts";
 import { isLabel, labelledValues } from "../../../src/intake/email/labels.ts";
+import { extractFields } from "../../../src/intake/email/extract.ts";
 import {
   acceptOrderNumber,
-  extractFields,
   orderNumberInSentence,
-} from "../../../src/intake/email/extract.ts";
+} from "../../../src/intake/email/order_number.ts";
 import { parseDay } from "../../../src/intake/email/dates.ts";
 import { namesOtherCarrier } from "../../../src/intake/email/tracking.ts";
 import { textToBlocks } from "../../../src/intake/email/letter.ts";

@@ -7,12 +7,12 @@ import { equal } from "node:assert/strict";
 import { nonOrderWording, readPhase, statusScope } from "../../../src/intake/email/signals.ts";
 import { foldForMatch } from "../../../src/intake/text.ts";
 import { isAnyLabel, isLabel, labelledValues } from "../../../src/intake/email/labels.ts";
+import { extractFields } from "../../../src/intake/email/extract.ts";
 import {
   acceptLetterReference,
   acceptOrderNumber,
-  extractFields,
   orderNumberInSentence,
-} from "../../../src/intake/email/extract.ts";
+} from "../../../src/intake/email/order_number.ts";
 import { parseDay } from "../../../src/intake/email/dates.ts";
 import { textToBlocks } from "../../../src/intake/email/letter.ts";
 import { COUNT_LINE } from "../../../src/intake/email/item_details.ts";

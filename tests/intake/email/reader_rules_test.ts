@@ -12,7 +12,7 @@ import { bytes, mail, NOW } from "./mail.ts";
 import { findTracking } from "../../../src/intake/email/tracking.ts";
 import { isS10 } from "../../../src/domain/tracking/number.ts";
 import { labelledValues } from "../../../src/intake/email/labels.ts";
-import { orderNumberInSentence } from "../../../src/intake/email/extract.ts";
+import { orderNumberInSentence } from "../../../src/intake/email/order_number.ts";
 import { perPiecePrice } from "../../../src/intake/email/item_details.ts";
 import {
   headerColumns,
