@@ -105,17 +105,21 @@ export function trackingKey(raw: string): string | null {
  */
 export function asWrittenIn(text: string, number: string): string {
   if (number.length > MAX_TRACKING_LENGTH || !ALPHANUMERIC.test(number)) return number;
-  const written = new RegExp(
-    `(?<![A-Za-z0-9-])${[...number].join(" ?-? ?")}(?![A-Za-z0-9-])`,
-    "gi",
-  );
+  // No look-behind: a pattern that opens with a plain character lets the engine skip ahead to
+  // it, where a look-behind is tried at every position of a long mail.
+  const written = new RegExp([...number].join(" ?-? ?"), "gi");
   // A link may carry the number compact and the text with its hyphens: the first few looked at.
   for (let i = 0, m = written.exec(text); m && i < 8; i++, m = written.exec(text)) {
+    const next = m.index + m[0].length;
+    if (PART_OF_RUN.test(text[m.index - 1] ?? "") || PART_OF_RUN.test(text[next] ?? "")) continue;
     const form = m[0].replace(/ /g, "").toUpperCase();
     if (form.includes("-")) return form;
   }
   return number;
 }
+
+/** A character that would make a match part of a longer number or word. */
+const PART_OF_RUN = /^[A-Za-z0-9-]$/;
 
 /** Detects the carrier of a tracking number typed or pasted by a person. */
 export function detectCarrier(raw: string): CarrierDetection {
