@@ -24,7 +24,7 @@ export interface Item {
 
 /** A quantity after its label, at the start of a line or after a `|`/`·` separator. */
 export const QTY = new RegExp(
-  String.raw`(?:^|[|·,]\s*)(?:${LABELS.quantity})\s*[:.]?\s*(\d{1,3})\b`,
+  String.raw`(?:^\(?|[|·,]\s*)(?:${LABELS.quantity})\s*[:.]?\s*(\d{1,3})\b`,
 );
 /** A size label followed by one size: `talla 42`, `size xl`, `grosse 38.5` (not `size guide`). */
 const SIZE_WORD = /^\S+(?: \S+)? (?:\d{1,3}(?:[.,/]\d{1,2})?|x{0,3}[sml]|\dxl|xx?s|os)$/;
@@ -64,7 +64,7 @@ function readAttributeKind(folded: string): "counts" | "label" | "neutral" | und
 
 /** Keys of an item's details inside a line: quantity, size, colour and price labels. */
 const DETAIL_KEY = new RegExp(
-  String.raw`(?:^|\s)(?:${LABELS.quantity}|${LABELS.size}|${LABELS.price}|` +
+  String.raw`(?:^|\s\(?)(?:${LABELS.quantity}|${LABELS.size}|${LABELS.price}|` +
     String.raw`colou?r|farbe|couleur|coloris|kleur|colore|kolor|色|カラー)\s*:`,
   "g",
 );
