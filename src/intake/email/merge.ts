@@ -54,6 +54,17 @@ function orderedAtFullName(name: string, blocks: Block[]): boolean {
     writtenAs(name, blocks, "(?<![\\p{L}\\p{N}])(?:bei|at|chez|bij|en|presso|hos)\\s+");
 }
 
+/**
+ * `Stern-Apotheke Versand <service@stern-apotheke-versand.de>`: a sender name whose letters, noise
+ * word and all, are a label of the sender's own domain is the store's whole name.
+ */
+function domainSpellsName(name: string, address: string | undefined): boolean {
+  const letters = name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+  if (letters.length < 4 || !SENDER_NOISE.test(name)) return false;
+  const domain = address?.split("@")[1]?.toLowerCase() ?? "";
+  return domain.split(".").slice(0, 6).some((label) => label.replace(/-/g, "") === letters);
+}
+
 /** Whether the first blocks write `name` as a word after `before` (a regex source). */
 function writtenAs(name: string, blocks: Block[], before: string): boolean {
   if (name.length > 60) return false;
@@ -74,7 +85,9 @@ export function storeFromSender(
   let store = normaliseLine(name ?? "").replace(/^["']|["']$/g, "").trim();
   if (/@/.test(store)) store = "";
   if (!writtenWithDomain(store, blocks)) store = store.replace(TLD, "");
-  if (!orderedAtFullName(store, blocks)) store = store.replace(SENDER_NOISE, "").trim();
+  if (!orderedAtFullName(store, blocks) && !domainSpellsName(store, address)) {
+    store = store.replace(SENDER_NOISE, "").trim();
+  }
   if (store) return store;
   for (const b of blocks.slice(0, 80)) {
     const named = (SHOPPING_AT.exec(b.text) ?? JAPANESE_SHOP.exec(b.text))?.[1]?.replace(TLD, "")

@@ -1,11 +1,13 @@
 /**
  * General rules of the email reader learned from an eighteenth set: a labelled count in brackets
  * after the item's name (`Name (数量:2)`, `Name (Qty: 3)`) is its quantity and no part of its
- * name.
+ * name; a sender name whose letters, noise word and all, are a label of the sender's own domain
+ * is the store's whole name.
  */
 import { deepEqual, equal } from "node:assert/strict";
 import { readEmail } from "../../../src/intake/email/read.ts";
 import { splitLine } from "../../../src/intake/email/item_details.ts";
+import { storeFromSender } from "../../../src/intake/email/merge.ts";
 import { bytes, mail, NOW } from "./mail.ts";
 
 async function fieldsOf(from: string, subject: string, text: string) {
@@ -30,4 +32,21 @@ Deno.test("a labelled count in brackets after the item's name is its quantity", 
   );
   equal(fields?.quantity, 3);
   equal(fields?.itemSummary?.includes("数量"), false);
+});
+
+Deno.test("a sender name its own domain spells, noise word and all, is the whole name", () => {
+  equal(
+    storeFromSender("Falken-Drogerie Versand", "kunde@falken-drogerie-versand.example"),
+    "Falken-Drogerie Versand",
+  );
+  equal(
+    storeFromSender("Harbour Lane Shipping", "hello@mail.harbourlaneshipping.example"),
+    "Harbour Lane Shipping",
+  );
+  // A domain of the store's name alone: the noise word is the sender's, not the store's.
+  equal(
+    storeFromSender("Falken-Drogerie Versand", "kunde@falken-drogerie.example"),
+    "Falken-Drogerie",
+  );
+  equal(storeFromSender("Kiln Street Orders", "orders@kilnstreet.example"), "Kiln Street");
 });
