@@ -8,21 +8,27 @@ import { readChatPost } from "../../../src/intake/chat/read.ts";
 const post = (content: string, username = "Plover") => readChatPost({ username, content }).reading;
 
 Deno.test("`Checkout | Shopname`: the part after the checkout word is the shop", () => {
-  const read = post(
-    "🟢 **Checkout** | Kettle & Crate\nItem: Enamel Camp Kettle 1.2 L\nQty: 1\nPrice: $48.00\nOrder #: KC-55210\n-# plover v3.1",
-  );
-  equal(read.kind, "order");
-  if (read.kind !== "order") return;
-  equal(read.fields.store, "Kettle & Crate");
-  equal(read.fields.itemSummary, "Enamel Camp Kettle 1.2 L");
-  // A post that names only a SKU still gets its shop from the header.
-  const sku = post(
-    "🟢 **Checkout** | Halde Schuhwerk\nSKU: HS-4471-02\nSize: 42\nPrice: €95,00\nOrder #: HS-88120\n-# plover v3.1",
-  );
-  equal(sku.kind, "order");
-  if (sku.kind !== "order") return;
-  equal(sku.fields.store, "Halde Schuhwerk");
-  equal(sku.fields.itemSummary, "");
+  // A post that names only a SKU still gets its shop from the header (and a blank item).
+  for (
+    const [content, store, item] of [
+      [
+        "🟢 **Checkout** | Kettle & Crate\nItem: Enamel Camp Kettle 1.2 L\nQty: 1\nPrice: $48.00\nOrder #: KC-55210\n-# plover v3.1",
+        "Kettle & Crate",
+        "Enamel Camp Kettle 1.2 L",
+      ],
+      [
+        "🟢 **Checkout** | Halde Schuhwerk\nSKU: HS-4471-02\nSize: 42\nPrice: €95,00\nOrder #: HS-88120\n-# plover v3.1",
+        "Halde Schuhwerk",
+        "",
+      ],
+    ]
+  ) {
+    const read = post(content);
+    equal(read.kind, "order", store);
+    if (read.kind !== "order") return;
+    equal(read.fields.store, store);
+    equal(read.fields.itemSummary, item);
+  }
 });
 
 Deno.test("the part after the checkout word is no shop when it is the bot or a state", () => {
