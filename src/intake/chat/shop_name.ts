@@ -29,6 +29,28 @@ export function isBotName(text: string, botNames: readonly string[]): boolean {
 const NOT_A_SHOP =
   /\b(?:aio|bots?|tools?|webhooks?|notifi(?:er|cations?)|monitors?|alerts?|by|from|users?|members?)\b|[@#]/i;
 
+/** A plain name that may be a shop's: letters, short, no version, address, header word or tool. */
+const plainName = (p: string) =>
+  /\p{L}{2}/u.test(p) && p.length <= 40 && !/\bv?\d+\.\d+|[./@#]\S/i.test(p) &&
+  judgeLine(p).kind === "none" && !NOT_A_SHOP.test(p);
+
+/** A checkout's state, never a shop (`Checkout | Pending`). */
+const STATE = /^(?:pending|processing|queued|waiting|in (?:review|progress)|on hold)$/i;
+
+/**
+ * `Checkout | Shopname`: a header whose first part is the checkout word alone (no word of its
+ * outcome) names the shop in the one part after it.
+ */
+function storeAfterCheckoutWord(line: string, botNames: string[]): string | undefined {
+  const parts = line.slice(0, 200).split(/\s+[|•·—–-]\s+|\s*[|•·]\s*|\s*:\s+/, 4).map((p) =>
+    p.trim()
+  );
+  if (parts.length !== 2 || !/^check-?out$/i.test(parts[0]) || STATE.test(parts[1])) {
+    return undefined;
+  }
+  return plainName(parts[1]) && !isBotName(parts[1], botNames) ? parts[1] : undefined;
+}
+
 export function storeFromHeaders(
   lines: [HeaderPlace, string][],
   botNames: string[],
@@ -36,6 +58,10 @@ export function storeFromHeaders(
   for (const [, line] of lines) {
     const store = storeInHeader(judgeLine(line));
     if (store && !isBotName(store, botNames)) return store;
+  }
+  for (const [, line] of lines) {
+    const store = storeAfterCheckoutWord(line, botNames);
+    if (store) return store;
   }
   return undefined;
 }
@@ -65,10 +91,7 @@ export function storeFromFooter(footer: string | undefined, username: string | u
   const bot = (p: string) => !!username && isBotName(p, [username]);
   // Only beside a part that is the bot itself: a footer naming no bot part says nothing sure.
   if (parts.length < 2 || parts.length > 4 || !parts.some(bot)) return undefined;
-  const shops = parts.filter((p) =>
-    /\p{L}{2}/u.test(p) && p.length <= 40 && !/\bv?\d+\.\d+|[./@#]\S/i.test(p) &&
-    judgeLine(p).kind === "none" && !NOT_A_SHOP.test(p) && !bot(p)
-  );
+  const shops = parts.filter((p) => plainName(p) && !bot(p));
   return shops.length === 1 ? shops[0] : undefined;
 }
 

@@ -104,7 +104,9 @@ function headerPairs(blocks: Block[], i: number): { pairs: HeaderPair[]; used: n
 export function parseMailbox(value: string): Mailbox | null {
   const address = /[\w.+'%-]+@[\w-]+(?:\.[\w-]+)+/.exec(value)?.[0];
   const name = value.replace(/<[^>]*>|\[mailto:[^\]]*\]|\(mailto:[^)]*\)/gi, "")
-    .replace(/[\w.+'%-]+@[\w-]+(?:\.[\w-]+)+/g, "").replace(/["'*]/g, "").trim();
+    .replace(/[\w.+'%-]+@[\w-]+(?:\.[\w-]+)+/g, "")
+    // Quotes and stars go; an apostrophe between two letters is part of the name (`L'Atelier`).
+    .replace(/["*]|(?<!\p{L})'|'(?!\p{L})/gu, "").trim();
   if (!address && !name) return null;
   return { name, address: address?.toLowerCase() ?? "" };
 }

@@ -223,3 +223,21 @@ Deno.test("a short header run inside a client's quote container is a forward hea
   });
   equal((await read(bare)).realSender, "jane@example.net", "two labels alone are not enough");
 });
+
+Deno.test("an apostrophe inside a forwarded sender's name is part of the name", async () => {
+  deepEqual(parseMailbox("Librairie D'Auvergne <contact@librairie-auvergne.example>"), {
+    name: "Librairie D'Auvergne",
+    address: "contact@librairie-auvergne.example",
+  });
+  // Quotes around the name are still dropped, and so is one that stands apart from letters.
+  equal(
+    parseMailbox("'Librairie D'Auvergne' <contact@librairie-auvergne.example>")?.name,
+    "Librairie D'Auvergne",
+  );
+  equal(parseMailbox("Shop ' <orders@shop.example>")?.name, "Shop");
+  const raw = forward(
+    "---------- Forwarded message ---------\nDe : Librairie D'Auvergne <contact@librairie-auvergne.example>\nDate: Mon, Jun 1, 2026 at 9:31 AM\nSubject: Your order is on the way",
+  );
+  const { reading } = await read(raw);
+  equal(reading.kind === "order" && reading.fields.store, "Librairie D'Auvergne");
+});
