@@ -143,7 +143,8 @@ const NOTE = String
 
 /**
  * A heading mark before a label (`■お届け予定日`, `● Total`): plain-text mails mark sections so.
- * A label closed by a bracket (`【ご注文番号】3049…`) needs no separator after it.
+ * A label closed by a bracket (`【ご注文番号】3049…`) needs no separator after it; the brackets may
+ * hold spaces around the label (`[ 注文番号 ] 2026…`).
  */
 const BULLET = String.raw`(?:[■□●○◆◇▶▷・*]\s*)?`;
 
@@ -173,12 +174,14 @@ function patterns(field: LabelField) {
       // A figure may follow its label with no space (`Total£1,284.00`: two cells run together).
       // A linking verb after a spaced label is no part of the value (`Tracking number is X`).
       same: new RegExp(
-        `^${BULLET}[\\[(【<〔]?${label}[\\])】>〕]?\\s*${NOTE}(?:[:#.\\-–]\\s*|${
+        `^${BULLET}(?:[\\[(【<〔]\\s*)?${label}(?:\\s*[\\])】>〕])?\\s*${NOTE}(?:[:#.\\-–]\\s*|${
           field === "size" ? "" : String.raw`\s(?:is|ist|est|es)\s*[:#]?\s+|`
         }\\s|(?=[£$€¥￥])|(?<=[\\]】>〕]))(.+)$`,
       ),
       // The block is only the label.
-      alone: new RegExp(`^${BULLET}[\\[【<〔]?${label}[\\]】>〕]?\\s*${NOTE}[:#.]?\\s*$`),
+      alone: new RegExp(
+        `^${BULLET}(?:[\\[【<〔]\\s*)?${label}(?:\\s*[\\]】>〕])?\\s*${NOTE}[:#.]?\\s*$`,
+      ),
       // Somewhere inside a sentence, with a colon or an `is` before the value.
       // Japanese runs its words together: `、お届け予定日は11月8日です`.
       inside: new RegExp(
