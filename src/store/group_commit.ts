@@ -62,7 +62,7 @@ function keyBytes(key: Deno.KvKey): number {
   return n;
 }
 
-function valueBytes(value: unknown): number {
+function bytesOf(value: unknown): number {
   if (value instanceof Uint8Array) return value.byteLength;
   if (typeof value === "string") return value.length * 3;
   return typeof value === "object" && value !== null ? OBJECT_BYTES : 16;
@@ -145,7 +145,7 @@ export class SharedAtomic implements Deno.AtomicOperation, SelfCommitting {
 
   enqueue(value: unknown, options?: EnqueueOptions): this {
     this.enqueues.push({ value, options });
-    this.valueBytes += valueBytes(value);
+    this.valueBytes += bytesOf(value);
     return this;
   }
 
@@ -169,7 +169,7 @@ export class SharedAtomic implements Deno.AtomicOperation, SelfCommitting {
     if (!this.writes.has(id)) this.keyBytes += keyBytes(m.key);
     this.writes.delete(id); // KV applies mutations in order: the last one of a key stays.
     this.writes.set(id, m);
-    if (m.type === "set") this.valueBytes += valueBytes(m.value);
+    if (m.type === "set") this.valueBytes += bytesOf(m.value);
     return this;
   }
 }

@@ -17,7 +17,7 @@
 import { matchesQuery, ORDER_STATUSES, type OrderStatus } from "../../domain/orders/order.ts";
 import { OVERFLOW_TERM, type QueryTerm, queryTerms } from "../../domain/orders/search_terms.ts";
 import { keys } from "../keys.ts";
-import { counterValue, getManyChunked, type Paging, readCounter } from "../kv.ts";
+import { counterValue, getManyChunked, type Paging } from "../kv.ts";
 
 /** A posting's value: the order's status (index in ORDER_STATUSES) and its search text. */
 export type SearchPosting = [status: number, text: string];
@@ -61,10 +61,7 @@ export async function searchOrders(
 ): Promise<{ ids: string[]; total: number }> {
   const { terms, words, simple } = queryTerms(filter.q);
   if (terms.length === 0) return { ids: [], total: 0 };
-  const [counted, overflow] = await Promise.all([
-    countTerms(kv, userId, terms),
-    readCounter(kv, keys.searchCount(userId, OVERFLOW_TERM)),
-  ]);
+  const { counted, overflow } = await countTerms(kv, userId, terms);
   // The rarest term drives; on a tie the pair (it covers two words).
   const driver = counted.reduce((best, t) =>
     rank(t) < rank(best) || (rank(t) === rank(best) && t.term.length > best.term.length) ? t : best
@@ -100,15 +97,19 @@ const overflowTerm: Counted = {
 
 const rank = (t: Counted) => t.huge ? Infinity : t.count;
 
-/** Each query term's count: one read for the exact ones, a bounded range for a prefix. */
-async function countTerms(kv: Deno.Kv, userId: string, terms: QueryTerm[]): Promise<Counted[]> {
+/**
+ * Each query term's count (one read for the exact ones and the overflow term, a bounded range
+ * for a prefix), and how many orders carry the overflow term.
+ */
+async function countTerms(kv: Deno.Kv, userId: string, terms: QueryTerm[]) {
   const exact = terms.filter((t) => !t.prefix);
-  const got = await getManyChunked<Deno.KvU64>(
-    kv,
-    exact.map((t) => keys.searchCount(userId, t.term)),
-  );
-  const counts = new Map(exact.map((t, i) => [t.term, counterValue(got[i].value)]));
-  return await Promise.all(terms.map(async (t): Promise<Counted> => {
+  const got = await getManyChunked<Deno.KvU64>(kv, [
+    keys.searchCount(userId, OVERFLOW_TERM),
+    ...exact.map((t) => keys.searchCount(userId, t.term)),
+  ]);
+  const overflow = counterValue(got[0].value);
+  const counts = new Map(exact.map((t, i) => [t.term, counterValue(got[i + 1].value)]));
+  const counted = await Promise.all(terms.map(async (t): Promise<Counted> => {
     if (!t.prefix) {
       const count = counts.get(t.term) ?? 0;
       return { ...t, count, huge: false, found: count ? [{ term: t.term, count }] : [] };
@@ -127,6 +128,7 @@ async function countTerms(kv: Deno.Kv, userId: string, terms: QueryTerm[]): Prom
     const count = found.reduce((sum, f) => sum + f.count, 0);
     return { ...t, found, count, huge: read > MAX_PREFIX_TERMS };
   }));
+  return { counted, overflow };
 }
 
 /**
