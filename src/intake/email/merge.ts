@@ -55,7 +55,7 @@ function orderedAtFullName(name: string, blocks: Block[]): boolean {
 }
 
 /**
- * `Stern-Apotheke Versand <service@stern-apotheke-versand.de>`: a sender name whose letters, noise
+ * `Falken-Drogerie Versand <kunde@falken-drogerie-versand.example>`: a sender name whose letters, noise
  * word and all, are a label of the sender's own domain is the store's whole name.
  */
 function domainSpellsName(name: string, address: string | undefined): boolean {
