@@ -1,0 +1,97 @@
+/**
+ * The V8 CPU profile of a piece of work on this thread (`node:inspector`), and a summary of
+ * where its time went: by source file (self time) and by function (total time, callees
+ * included), in milliseconds per unit of work.
+ */
+import inspector from "node:inspector";
+
+export interface CpuProfile {
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Runs `work` under the profiler (sampling every 200 µs) and returns its profile. */
+export async function profiled(work: () => Promise<void>): Promise<CpuProfile> {
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params: object = {}) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(
+        method,
+        params,
+        (err: Error | null, result: unknown) => err ? reject(err) : resolve(result),
+      )
+    );
+  await post("Profiler.enable");
+  await post("Profiler.setSamplingInterval", { interval: 200 });
+  await post("Profiler.start");
+  let profile: CpuProfile;
+  try {
+    await work();
+  } finally {
+    profile = (await post("Profiler.stop") as { profile: CpuProfile }).profile;
+    session.disconnect();
+  }
+  return profile!;
+}
+
+const ROOT = new URL("../../", import.meta.url).href;
+
+/** `src/intake/email/read.ts`, `npm:hono/...`, or the V8 category (`(garbage collector)`). */
+function fileOf(url: string, name: string): string {
+  if (!url) return name.startsWith("(") ? name : "(native)";
+  if (url.startsWith(ROOT)) return url.slice(ROOT.length);
+  const npm = /registry\.npmjs\.org\/([^/]+(?:\/[^/]+)?)\/[^/]+\/(.*)$/.exec(url);
+  if (npm) return `npm:${npm[1].startsWith("@") ? npm[1] : npm[1].split("/")[0]}`;
+  return url.replace(/^ext:/, "ext:");
+}
+
+/** The heaviest files (self time) and functions (total time), per unit of work. */
+export function summary(profile: CpuProfile, units: number, top = 40): string {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<number, number>();
+  for (let i = 0; i < profile.samples.length; i++) {
+    const id = profile.samples[i];
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  }
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const files = new Map<string, number>();
+  const functions = new Map<string, number>();
+  // Total time of a function: its subtrees, not counted again below a call of itself.
+  const walk = (id: number, open: Set<string>): number => {
+    const node = byId.get(id)!;
+    const { url, functionName, lineNumber } = node.callFrame;
+    const file = fileOf(url, functionName);
+    const mine = self.get(id) ?? 0;
+    files.set(file, (files.get(file) ?? 0) + mine);
+    const key = `${functionName || "(anonymous)"} ${file}:${lineNumber + 1}`;
+    const outer = open.has(key);
+    if (!outer) open.add(key);
+    let sum = mine;
+    for (const child of node.children ?? []) sum += walk(child, open);
+    if (!outer) {
+      open.delete(key);
+      functions.set(key, (functions.get(key) ?? 0) + sum);
+    }
+    return sum;
+  };
+  walk(profile.nodes[0].id, new Set());
+  const ms = (us: number) => (us / 1000 / units).toFixed(3).padStart(7);
+  const pct = (us: number) => `${(us / total * 100).toFixed(1)}%`.padStart(6);
+  const list = (m: Map<string, number>) =>
+    [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => `${ms(v)} ${pct(v)}  ${k}`);
+  return [
+    `sampled ${ms(total)} ms per unit`,
+    "self time by file (ms per unit):",
+    ...list(files),
+    "total time by function (ms per unit):",
+    ...list(functions),
+  ].join("\n");
+}
