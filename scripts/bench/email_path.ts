@@ -18,7 +18,7 @@
  * `--in-process` builds the same app in this process instead and posts a number of messages
  * through `app.request`; with `--profile=<file>` that window is profiled (the thread's own V8
  * profiler, so `EMAIL_READERS=0` to see the reading too) and the heaviest files and functions
- * are printed.
+ * are printed; with `--allocations`, what it allocates (garbage included) by function.
  */
 import process from "node:process";
 import { join } from "node:path";
@@ -31,7 +31,13 @@ import { BenchContext, seedAccount } from "./context.ts";
 import { load } from "./load.ts";
 import { benchMail } from "./mails.ts";
 import { peakRssMiB } from "./proc.ts";
-import { type CpuProfile, profiled, summary } from "./profile.ts";
+import {
+  allocationProfiled,
+  allocationSummary,
+  type CpuProfile,
+  profiled,
+  summary,
+} from "./profile.ts";
 
 const CONNECTIONS = 16;
 const split = Deno.args.indexOf("--");
@@ -40,6 +46,7 @@ const serviceFlags = split < 0 ? [] : Deno.args.slice(split + 1);
 const positional = own.filter((a) => !a.startsWith("--"));
 const profileTo = own.find((a) => a.startsWith("--profile="))?.slice("--profile=".length);
 const inProcess = own.includes("--in-process");
+const allocations = own.includes("--allocations");
 /** `--ceiling`: the scenario's one-commit ceiling (scripts/bench/bare_intake.ts) instead. */
 const script = own.includes("--ceiling") ? "scripts/bench/bare_intake.ts" : "main.ts";
 
@@ -118,7 +125,7 @@ async function viaServer(seconds: number) {
     );
   } finally {
     const exit = await service.stop();
-    const gc = exit.stdout.concat(exit.stderr).filter((l) => /Mark-Compact|Scavenge/.test(l));
+    const gc = exit.stdout.concat(exit.stderr).filter((l) => /Mark-Compact|Scavenge|GC: {/.test(l));
     if (gc.length) {
       const file = await Deno.makeTempFile({ prefix: "email-path-gc-", suffix: ".log" });
       await Deno.writeTextFile(file, gc.join("\n") + "\n");
@@ -163,8 +170,12 @@ async function viaApp(messages: number) {
   await run(0, 200);
   const before = await threadCpu("self");
   let profile: CpuProfile | undefined;
+  let allocated = "";
   if (profileTo) profile = await profiled(() => run(200, 200 + messages));
-  else await run(200, 200 + messages);
+  else if (allocations) {
+    const sampled = await allocationProfiled(() => run(200, 200 + messages));
+    allocated = allocationSummary(sampled, messages);
+  } else await run(200, 200 + messages);
   const after = await threadCpu("self");
   console.log(
     `${messages} messages in process, EMAIL_READERS=${config.emailReaders} | ` +
@@ -175,6 +186,7 @@ async function viaApp(messages: number) {
     await Deno.writeTextFile(profileTo, JSON.stringify(profile));
     console.log(summary(profile, messages));
   }
+  if (allocated) console.log(allocated);
   await drainDeps(deps);
   kv.close();
   await Deno.remove(dir, { recursive: true });

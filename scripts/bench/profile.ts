@@ -95,3 +95,71 @@ export function summary(profile: CpuProfile, units: number, top = 40): string {
     ...list(functions),
   ].join("\n");
 }
+
+export interface AllocationProfile {
+  head: AllocationNode;
+}
+
+interface AllocationNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: AllocationNode[];
+}
+
+/**
+ * Runs `work` under V8's sampling heap profiler, counting every sampled allocation, garbage
+ * included (what a piece of work allocates, not what it keeps).
+ */
+export async function allocationProfiled(work: () => Promise<void>): Promise<AllocationProfile> {
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params: object = {}) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(
+        method,
+        params,
+        (err: Error | null, result: unknown) => err ? reject(err) : resolve(result),
+      )
+    );
+  await post("HeapProfiler.enable");
+  await post("HeapProfiler.startSampling", {
+    samplingInterval: 8192,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  let profile: AllocationProfile;
+  try {
+    await work();
+  } finally {
+    profile = (await post("HeapProfiler.stopSampling") as { profile: AllocationProfile }).profile;
+    session.disconnect();
+  }
+  return profile!;
+}
+
+/** The functions that allocate most (their own allocations), in KiB per unit of work. */
+export function allocationSummary(profile: AllocationProfile, units: number, top = 30): string {
+  const byFunction = new Map<string, number>();
+  const byFile = new Map<string, number>();
+  let total = 0;
+  const walk = (node: AllocationNode) => {
+    const { url, functionName, lineNumber } = node.callFrame;
+    const file = fileOf(url, functionName);
+    const key = `${functionName || "(anonymous)"} ${file}:${lineNumber + 1}`;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + node.selfSize);
+    byFile.set(file, (byFile.get(file) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    node.children.forEach(walk);
+  };
+  walk(profile.head);
+  const kib = (bytes: number) => (bytes / 1024 / units).toFixed(1).padStart(7);
+  const list = (m: Map<string, number>) =>
+    [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => `${kib(v)}  ${k}`);
+  return [
+    `allocated ${kib(total)} KiB per unit (sampled)`,
+    "by file (KiB per unit):",
+    ...list(byFile),
+    "by function (KiB per unit):",
+    ...list(byFunction),
+  ].join("\n");
+}
