@@ -18,7 +18,8 @@
  * `--in-process` builds the same app in this process instead and posts a number of messages
  * through `app.request`; with `--profile=<file>` that window is profiled (the thread's own V8
  * profiler, so `EMAIL_READERS=0` to see the reading too) and the heaviest files and functions
- * are printed; with `--allocations`, what it allocates (garbage included) by function.
+ * are printed; with `--allocations`, what it allocates (garbage included) by function; with
+ * `--promoted`, what of it outlived the young generation.
  */
 import process from "node:process";
 import { join } from "node:path";
@@ -39,14 +40,14 @@ import {
   summary,
 } from "./profile.ts";
 
-const CONNECTIONS = 16;
+const CONNECTIONS = Number(Deno.env.get("CONNECTIONS") ?? 16);
 const split = Deno.args.indexOf("--");
 const own = split < 0 ? Deno.args : Deno.args.slice(0, split);
 const serviceFlags = split < 0 ? [] : Deno.args.slice(split + 1);
 const positional = own.filter((a) => !a.startsWith("--"));
 const profileTo = own.find((a) => a.startsWith("--profile="))?.slice("--profile=".length);
 const inProcess = own.includes("--in-process");
-const allocations = own.includes("--allocations");
+const allocations = own.includes("--allocations") || own.includes("--promoted");
 /** `--ceiling`: the scenario's one-commit ceiling (scripts/bench/bare_intake.ts) instead. */
 const script = own.includes("--ceiling") ? "scripts/bench/bare_intake.ts" : "main.ts";
 
@@ -173,7 +174,10 @@ async function viaApp(messages: number) {
   let allocated = "";
   if (profileTo) profile = await profiled(() => run(200, 200 + messages));
   else if (allocations) {
-    const sampled = await allocationProfiled(() => run(200, 200 + messages));
+    const sampled = await allocationProfiled(
+      () => run(200, 200 + messages),
+      !own.includes("--promoted"),
+    );
     allocated = allocationSummary(sampled, messages);
   } else await run(200, 200 + messages);
   const after = await threadCpu("self");

@@ -108,9 +108,14 @@ interface AllocationNode {
 
 /**
  * Runs `work` under V8's sampling heap profiler, counting every sampled allocation, garbage
- * included (what a piece of work allocates, not what it keeps).
+ * included (what a piece of work allocates, not what it keeps); with `youngGarbage` false,
+ * without what the young generation's collections freed: what lived long enough to be moved to
+ * the old generation, where only a full collection frees it.
  */
-export async function allocationProfiled(work: () => Promise<void>): Promise<AllocationProfile> {
+export async function allocationProfiled(
+  work: () => Promise<void>,
+  youngGarbage = true,
+): Promise<AllocationProfile> {
   const session = new inspector.Session();
   session.connect();
   const post = (method: string, params: object = {}) =>
@@ -125,7 +130,7 @@ export async function allocationProfiled(work: () => Promise<void>): Promise<All
   await post("HeapProfiler.startSampling", {
     samplingInterval: 8192,
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    includeObjectsCollectedByMinorGC: youngGarbage,
   });
   let profile: AllocationProfile;
   try {
