@@ -7,7 +7,7 @@
  * sliced from the original.
  */
 import type { Block } from "./html.ts";
-import { foldKeepingOffsets } from "../text.ts";
+import { foldKeepingOffsets, memoByText } from "../text.ts";
 
 export type LabelField =
   | "orderNumber"
@@ -245,8 +245,8 @@ export function labelledValues(
       found.push(under);
       continue;
     }
-    const folded = foldKeepingOffsets(text);
-    if (alone.test(folded)) {
+    const scan = scanOf(field, text);
+    if (aloneIn(scan, alone)) {
       const next = nextValueBlock(blocks, i);
       if (next !== null) {
         const value = accept(blocks[next].text);
@@ -263,25 +263,27 @@ export function labelledValues(
       }
       continue;
     }
-    const m = same.exec(folded);
-    if (m) {
-      const value = accept(text.slice(text.length - m[1].length));
+    const m = sameIn(scan, same);
+    if (m >= 0) {
+      const raw = text.slice(text.length - m);
+      const value = accept(raw);
       if (value !== null) {
-        found.push({ value, block: i, shape: "same", label: labelBefore(text, m[1]) });
+        found.push({ value, block: i, shape: "same", label: labelBefore(text, raw) });
         continue;
       }
     }
-    const lead = leadingLabel(text, folded, same, accept);
+    const lead = leadingLabel(scan, same, accept);
     if (lead) {
       found.push({ ...lead, block: i });
       continue;
     }
     if (options.sentences !== false) {
-      const s = inside.exec(folded);
+      const s = insideOf(scan, inside);
       if (s) {
-        const value = accept(text.slice(text.length - s[1].length));
+        const raw = text.slice(text.length - s.value);
+        const value = accept(raw);
         if (value !== null) {
-          const label = labelBefore(text.slice(s.index), s[1]);
+          const label = labelBefore(text.slice(s.index), raw);
           found.push({ value, block: i, shape: "sentence", label });
         }
       }
@@ -292,27 +294,80 @@ export function labelledValues(
 }
 
 /**
+ * What a field's patterns find in one block text. Readers ask the same field of the same text
+ * several times over (the tracking number four times, the order number twice...) with different
+ * `accept` rules, and a store's next mail repeats most texts: what the patterns find is worked
+ * out once per text and field (each part when first asked), and only the rules run again.
+ * Offsets, so values are sliced from the text as printed.
+ */
+interface Scan {
+  text: string;
+  folded: string;
+  /** The text is only the label. */
+  alone?: boolean;
+  /** Length of the value after a label at the start, -1 when none. */
+  same?: number;
+  /** Labels opening a later sentence: where the sentence starts, and its value's length. */
+  leading?: { start: number; value: number }[];
+  /** A label inside a sentence: where the match starts, and its value's length. */
+  inside?: { index: number; value: number } | null;
+}
+
+const scans = new Map<LabelField, (text: string) => Scan>();
+
+function scanOf(field: LabelField, text: string): Scan {
+  let scan = scans.get(field);
+  if (!scan) {
+    scan = memoByText((t: string): Scan => ({ text: t, folded: foldKeepingOffsets(t) }));
+    scans.set(field, scan);
+  }
+  return scan(text);
+}
+
+// The parts of a scan are filled in as the shapes are tried, each once.
+const aloneIn = (scan: Scan, alone: RegExp) => scan.alone ??= alone.test(scan.folded);
+const sameIn = (scan: Scan, same: RegExp) => scan.same ??= same.exec(scan.folded)?.[1].length ?? -1;
+
+function insideOf(scan: Scan, inside: RegExp): Scan["inside"] {
+  if (scan.inside === undefined) {
+    const s = inside.exec(scan.folded);
+    scan.inside = s ? { index: s.index, value: s[1].length } : null;
+  }
+  return scan.inside;
+}
+
+/**
  * `… met PostNL verzonden. Verwachte bezorging: woensdag 11 november.`: a label opening a later
  * sentence of the block (or the note after a spaced dash), read as if the sentence were its own line (a few sentences at most).
  */
 function leadingLabel(
-  text: string,
-  folded: string,
+  scan: Scan,
   same: RegExp,
   accept: (raw: string) => string | null,
 ): Omit<Labelled, "block"> | null {
+  const { text } = scan;
+  for (const { start, value: length } of leadingOf(scan, same)) {
+    const raw = text.slice(text.length - length);
+    const value = accept(raw);
+    if (value !== null) {
+      return { value, shape: "same", label: labelBefore(text.slice(start), raw) };
+    }
+  }
+  return null;
+}
+
+function leadingOf(scan: Scan, same: RegExp): { start: number; value: number }[] {
+  if (scan.leading) return scan.leading;
+  const { text, folded } = scan;
+  const found: { start: number; value: number }[] = [];
   // A sentence's end, or a spaced dash that opens a note after a value (`Coursier X – livraison le …`).
   const breaks = /[.!?]\s+(?=\p{Lu})|\s[–—]\s+/gu;
   for (let n = 0, b = breaks.exec(text); b && n < 8; n++, b = breaks.exec(text)) {
     const start = b.index + b[0].length;
     const m = same.exec(folded.slice(start));
-    if (!m) continue;
-    const value = accept(text.slice(text.length - m[1].length));
-    if (value !== null) {
-      return { value, shape: "same", label: labelBefore(text.slice(start), m[1]) };
-    }
+    if (m) found.push({ start, value: m[1].length });
   }
-  return null;
+  return scan.leading = found;
 }
 
 /** Two plain-text lines laid out alike: as many columns, each starting at the same place. */
