@@ -17,11 +17,20 @@ export interface CpuProfile {
   timeDeltas: number[];
 }
 
-/** Runs `work` under the profiler (sampling every 200 µs) and returns its profile. */
-export async function profiled(work: () => Promise<void>): Promise<CpuProfile> {
+type Post = (method: string, params?: object) => Promise<unknown>;
+
+/**
+ * Runs `work` between `start` and `stop` on an inspector session of this thread: what `stop`
+ * returns is the profile.
+ */
+async function underInspector<T>(
+  work: () => Promise<void>,
+  start: (post: Post) => Promise<void>,
+  stop: (post: Post) => Promise<T>,
+): Promise<T> {
   const session = new inspector.Session();
   session.connect();
-  const post = (method: string, params: object = {}) =>
+  const post: Post = (method, params = {}) =>
     new Promise<unknown>((resolve, reject) =>
       session.post(
         method,
@@ -29,17 +38,30 @@ export async function profiled(work: () => Promise<void>): Promise<CpuProfile> {
         (err: Error | null, result: unknown) => err ? reject(err) : resolve(result),
       )
     );
-  await post("Profiler.enable");
-  await post("Profiler.setSamplingInterval", { interval: 200 });
-  await post("Profiler.start");
-  let profile: CpuProfile;
   try {
-    await work();
+    await start(post);
+    let failed: unknown;
+    try {
+      await work();
+    } catch (err) {
+      failed = err;
+    }
+    // The profiler is stopped even when the work failed, then the failure goes on.
+    const profile = await stop(post);
+    if (failed !== undefined) throw failed;
+    return profile;
   } finally {
-    profile = (await post("Profiler.stop") as { profile: CpuProfile }).profile;
     session.disconnect();
   }
-  return profile!;
+}
+
+/** Runs `work` under the profiler (sampling every 200 µs) and returns its profile. */
+export function profiled(work: () => Promise<void>): Promise<CpuProfile> {
+  return underInspector(work, async (post) => {
+    await post("Profiler.enable");
+    await post("Profiler.setSamplingInterval", { interval: 200 });
+    await post("Profiler.start");
+  }, async (post) => (await post("Profiler.stop") as { profile: CpuProfile }).profile);
 }
 
 const ROOT = new URL("../../", import.meta.url).href;
@@ -112,34 +134,23 @@ interface AllocationNode {
  * without what the young generation's collections freed: what lived long enough to be moved to
  * the old generation, where only a full collection frees it.
  */
-export async function allocationProfiled(
+export function allocationProfiled(
   work: () => Promise<void>,
   youngGarbage = true,
 ): Promise<AllocationProfile> {
-  const session = new inspector.Session();
-  session.connect();
-  const post = (method: string, params: object = {}) =>
-    new Promise<unknown>((resolve, reject) =>
-      session.post(
-        method,
-        params,
-        (err: Error | null, result: unknown) => err ? reject(err) : resolve(result),
-      )
-    );
-  await post("HeapProfiler.enable");
-  await post("HeapProfiler.startSampling", {
-    samplingInterval: 8192,
-    includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: youngGarbage,
-  });
-  let profile: AllocationProfile;
-  try {
-    await work();
-  } finally {
-    profile = (await post("HeapProfiler.stopSampling") as { profile: AllocationProfile }).profile;
-    session.disconnect();
-  }
-  return profile!;
+  return underInspector(
+    work,
+    async (post) => {
+      await post("HeapProfiler.enable");
+      await post("HeapProfiler.startSampling", {
+        samplingInterval: 8192,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: youngGarbage,
+      });
+    },
+    async (post) =>
+      (await post("HeapProfiler.stopSampling") as { profile: AllocationProfile }).profile,
+  );
 }
 
 /** The functions that allocate most (their own allocations), in KiB per unit of work. */
