@@ -99,7 +99,12 @@ export const bodyParser: MiddlewareHandler<AppEnv> = async (c, next) => {
   headers.set("content-type", "application/json");
   headers.delete("content-length");
   c.req.raw = new Request(raw.url, { method: raw.method, headers });
-  cache.json = Promise.resolve(value);
+  const parsed = Promise.resolve(value);
+  cache.json = parsed;
+  // Hono's `json()` parses the cached text; with only the value cached it writes the value out
+  // as text and parses that, on every call (the validator's, the field warnings'): twice per
+  // request, a body's size in copies each time. Every reader gets the value parsed here.
+  c.req.json = <T>() => parsed as Promise<T>;
   // Signed bodies (the billing webhook) are checked over the exact text.
   c.set("bodyText", text);
   await next();

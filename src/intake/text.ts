@@ -6,32 +6,36 @@
 
 /** Texts up to this long are remembered by `memoByText`. */
 const MAX_MEMO_KEY = 4096;
-
-const memos: Map<string, unknown>[] = [];
+/**
+ * Characters of remembered texts one memo keeps at most (with `max` texts): a store's mails
+ * repeat most of their texts (headings, buttons, footers, the same labels), so answers are kept
+ * from one message to the next, within this bound whatever the messages hold.
+ */
+const MAX_MEMO_CHARS = 256 * 1024;
 
 /**
- * A pure function of a text that remembers its answers (at most `max`) until
- * `forgetRememberedTexts`: a reader asks the same question of the same block text many times.
- * Answers are shared, so they must not be changed.
+ * A pure function of a text that remembers its answers (at most `max` texts of at most
+ * `MAX_MEMO_CHARS` characters in all; when full, it starts again): a reader asks the same
+ * question of the same block text many times, and of the same texts in the next mail of a
+ * store. Answers are shared, so they must not be changed.
  */
 export function memoByText<T>(fn: (text: string) => T, max = 4096): (text: string) => T {
   const answers = new Map<string, T>();
-  memos.push(answers);
+  let chars = 0;
   return (text: string) => {
     if (text.length > MAX_MEMO_KEY) return fn(text);
     let answer = answers.get(text);
     if (answer === undefined && !answers.has(text)) {
       answer = fn(text);
-      if (answers.size >= max) answers.clear();
+      if (answers.size >= max || chars + text.length > MAX_MEMO_CHARS) {
+        answers.clear();
+        chars = 0;
+      }
       answers.set(text, answer);
+      chars += text.length;
     }
     return answer as T;
   };
-}
-
-/** Forgets every remembered answer: called per message, as one mail's texts rarely recur in the next. */
-export function forgetRememberedTexts(): void {
-  for (const answers of memos) answers.clear();
 }
 
 /** Zero-width, soft-hyphen, combining-grapheme-joiner and bidi controls: never part of a value. */

@@ -28,6 +28,11 @@ async function appWithProbes(env: Record<string, string> = {}): Promise<TestCont
     (c) => c.json(c.req.valid("json"), 200),
   );
   ctx.app.post("/api/test/echo", async (c) => c.json({ parsed: await c.req.json() }));
+  // Whether every reader of the body gets the one value the body parser made.
+  ctx.app.post("/api/test/same", async (c) => {
+    const [first, second] = [await c.req.json(), await c.req.json()];
+    return c.json({ same: first === second && first === await c.req.bodyCache.json });
+  });
   ctx.app.get("/api/test/boom", () => {
     throw new Error("secret internals at /srv/app.ts:12");
   });
@@ -113,6 +118,15 @@ Deno.test("__proto__, prototype and constructor are dropped at any depth", async
     parsed: { a: 1, nested: { list: [{ ok: 3 }], deep: { keep: true } } },
   });
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+Deno.test("a body is parsed once: every c.req.json() is the parser's value", async () => {
+  await using ctx = await appWithProbes();
+  const res = await call(ctx, "POST", "/api/test/same", {
+    rawBody: '{"raw":"x","constructor":{"x":1}}',
+  });
+  assert.equal(res.status, 200);
+  assert.deepEqual(res.body, { same: true });
 });
 
 Deno.test("bodies over 2 MiB get 413, with or without Content-Length", async () => {

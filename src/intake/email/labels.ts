@@ -8,6 +8,7 @@
  */
 import type { Block } from "./html.ts";
 import { foldKeepingOffsets } from "../text.ts";
+import { aloneIn, insideOf, leadingOf, sameIn, type Scan, scanOf } from "./label_scans.ts";
 
 export type LabelField =
   | "orderNumber"
@@ -245,8 +246,8 @@ export function labelledValues(
       found.push(under);
       continue;
     }
-    const folded = foldKeepingOffsets(text);
-    if (alone.test(folded)) {
+    const scan = scanOf(field, text);
+    if (aloneIn(scan, alone)) {
       const next = nextValueBlock(blocks, i);
       if (next !== null) {
         const value = accept(blocks[next].text);
@@ -263,25 +264,27 @@ export function labelledValues(
       }
       continue;
     }
-    const m = same.exec(folded);
-    if (m) {
-      const value = accept(text.slice(text.length - m[1].length));
+    const m = sameIn(scan, same);
+    if (m >= 0) {
+      const raw = text.slice(text.length - m);
+      const value = accept(raw);
       if (value !== null) {
-        found.push({ value, block: i, shape: "same", label: labelBefore(text, m[1]) });
+        found.push({ value, block: i, shape: "same", label: labelBefore(text, raw) });
         continue;
       }
     }
-    const lead = leadingLabel(text, folded, same, accept);
+    const lead = leadingLabel(scan, same, accept);
     if (lead) {
       found.push({ ...lead, block: i });
       continue;
     }
     if (options.sentences !== false) {
-      const s = inside.exec(folded);
+      const s = insideOf(scan, inside);
       if (s) {
-        const value = accept(text.slice(text.length - s[1].length));
+        const raw = text.slice(text.length - s.value);
+        const value = accept(raw);
         if (value !== null) {
-          const label = labelBefore(text.slice(s.index), s[1]);
+          const label = labelBefore(text.slice(s.index), raw);
           found.push({ value, block: i, shape: "sentence", label });
         }
       }
@@ -296,20 +299,16 @@ export function labelledValues(
  * sentence of the block (or the note after a spaced dash), read as if the sentence were its own line (a few sentences at most).
  */
 function leadingLabel(
-  text: string,
-  folded: string,
+  scan: Scan,
   same: RegExp,
   accept: (raw: string) => string | null,
 ): Omit<Labelled, "block"> | null {
-  // A sentence's end, or a spaced dash that opens a note after a value (`Coursier X – livraison le …`).
-  const breaks = /[.!?]\s+(?=\p{Lu})|\s[–—]\s+/gu;
-  for (let n = 0, b = breaks.exec(text); b && n < 8; n++, b = breaks.exec(text)) {
-    const start = b.index + b[0].length;
-    const m = same.exec(folded.slice(start));
-    if (!m) continue;
-    const value = accept(text.slice(text.length - m[1].length));
+  const { text } = scan;
+  for (const { start, value: length } of leadingOf(scan, same)) {
+    const raw = text.slice(text.length - length);
+    const value = accept(raw);
     if (value !== null) {
-      return { value, shape: "same", label: labelBefore(text.slice(start), m[1]) };
+      return { value, shape: "same", label: labelBefore(text.slice(start), raw) };
     }
   }
   return null;

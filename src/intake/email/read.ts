@@ -7,7 +7,7 @@
  */
 import type { MessageFacts, Reading } from "../../domain/intake/reading.ts";
 import type { MessageFields, StatusSignals } from "../../domain/orders/order.ts";
-import { clip, foldForMatch, forgetRememberedTexts } from "../text.ts";
+import { clip, foldForMatch } from "../text.ts";
 import { type CompiledTemplate } from "./custom.ts";
 import { type Extracted, extractFields } from "./extract.ts";
 import { messageTime } from "./dates.ts";
@@ -118,9 +118,6 @@ export async function readEmail(raw: Uint8Array, options: ReadOptions): Promise<
       template: "generic",
       signals: {},
     };
-  } finally {
-    // What the readers remembered of this message's texts is of no use to the next one.
-    forgetRememberedTexts();
   }
 }
 
@@ -185,7 +182,6 @@ function readLetter(
   receivedId: string | undefined,
   options: ReadOptions,
 ): Omit<EmailReading, "identity"> {
-  forgetRememberedTexts();
   const realSender = letter.from?.address?.toLowerCase() || undefined;
   const subject = stripForwardPrefix(letter.subject);
   const facts: MessageFacts = {
