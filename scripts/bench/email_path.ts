@@ -6,6 +6,7 @@
  *   deno run -A scripts/bench/email_path.ts [seconds=8] [-- deno flags for the service]
  *   deno run -A scripts/bench/email_path.ts 8 -- --v8-flags=--trace-gc   (GC trace to a file)
  *   RSS_TRACE=1 deno run -A scripts/bench/email_path.ts 8   (resident memory every 0.5 s)
+ *   deno run -A scripts/bench/email_path.ts --count=1500   (a fixed number of imports: peak RSS)
  *   EMAIL_READERS=0 deno run -A scripts/bench/email_path.ts 1500 --in-process --profile=p.cpuprofile
  *
  * By default the service runs as `main.ts` in a child process on a fresh KV file (as the
@@ -47,6 +48,12 @@ const serviceFlags = split < 0 ? [] : Deno.args.slice(split + 1);
 const positional = own.filter((a) => !a.startsWith("--"));
 const profileTo = own.find((a) => a.startsWith("--profile="))?.slice("--profile=".length);
 const inProcess = own.includes("--in-process");
+/**
+ * `--count=N`: N imports after the warm-up instead of `seconds` of load. The peak RSS grows with
+ * the mails imported, so memory is compared at a fixed count (a faster service imports more in
+ * a fixed window).
+ */
+const count = Number(own.find((a) => a.startsWith("--count="))?.slice("--count=".length) ?? 0);
 const allocations = own.includes("--allocations") || own.includes("--promoted");
 /** `--ceiling`: the scenario's one-commit ceiling (scripts/bench/bare_intake.ts) instead. */
 const script = own.includes("--ceiling") ? "scripts/bench/bare_intake.ts" : "main.ts";
@@ -112,12 +119,19 @@ async function viaServer(seconds: number) {
     await load({ ...options, durationMs: 1000 });
     const rest = await peakRssMiB(service.pid);
     const before = await threadCpu(service.pid);
-    const result = await load({ ...options, durationMs: seconds * 1000 });
+    const result = await load(
+      count ? { ...options, durationMs: 600_000, maxRequests: count } : {
+        ...options,
+        durationMs: seconds * 1000,
+      },
+    );
     const after = await threadCpu(service.pid);
     clearInterval(sampler);
     if (trace.length) console.log(trace.join("\n"));
     console.log(
-      `${result.requests} messages in ${seconds} s at ${CONNECTIONS} connections (${result.rps}/s, ` +
+      `${result.requests} messages in ${
+        count ? (result.requests / result.rps).toFixed(1) : seconds
+      } s at ${CONNECTIONS} connections (${result.rps}/s, ` +
         `p50 ${result.p50Ms} ms, statuses ${JSON.stringify(result.statuses)}) | ` +
         `${
           perThread(before, after, result.requests)

@@ -21,6 +21,8 @@ export interface LoadOptions {
   };
   connections?: number;
   durationMs?: number;
+  /** Stop after this many requests (across all connections), even before `durationMs`. */
+  maxRequests?: number;
 }
 
 export interface LoadResult {
@@ -184,10 +186,11 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
 
   const worker = async () => {
     let link: Awaited<ReturnType<typeof connect>> | null = null;
-    while (performance.now() < deadline) {
+    while (performance.now() < deadline && counter < (options.maxRequests ?? Infinity)) {
       try {
         link ??= await connect();
-        const bytes = fixed ?? perRequest(counter++);
+        const bytes = fixed ?? perRequest(counter);
+        counter++;
         const sent = performance.now();
         await writeAll(link.conn, bytes);
         const { status, close } = await link.reader.response();

@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Config } from "../config.ts";
 import type { Logger } from "../lib/log.ts";
 
@@ -28,15 +28,20 @@ export function createMailer(config: Config["smtp"], log: Logger): Mailer {
       },
     };
   }
-  const transport = nodemailer.createTransport({
-    url,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 20_000,
-  });
+  // The package is imported at the first message: its live heap is multiplied in the isolate's
+  // peak memory (docs/benchmarks.md, "Email intake memory"), and most processes send no mail.
+  let transport: Promise<Transporter> | undefined;
   return {
     async send(mail) {
-      await transport.sendMail({ from, ...mail });
+      transport ??= import("nodemailer").then(({ default: nodemailer }) =>
+        nodemailer.createTransport({
+          url,
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 20_000,
+        })
+      );
+      await (await transport).sendMail({ from, ...mail });
       log.info("mail sent", { subject: mail.subject });
     },
   };

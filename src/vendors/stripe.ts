@@ -5,7 +5,7 @@
  * `STRIPE_WEBHOOK_SECRET` by the client's own signature check and read into `BillingEvent`s.
  */
 // @ts-types="./stripe_api.d.ts"
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { CheckoutSessionObject, StripeEvent, SubscriptionObject } from "./stripe_api.d.ts";
 import type { Config } from "../config.ts";
 import type { BillingEvent } from "../domain/billing/provider.ts";
@@ -23,23 +23,32 @@ export interface CheckoutInput {
 }
 
 export class BillingClient {
-  readonly #stripe: Stripe;
+  #client: Promise<Stripe> | undefined;
 
-  constructor(private readonly config: Config["stripe"] & { secretKey: string }) {
-    const base = new URL(config.apiBase);
-    this.#stripe = new Stripe(config.secretKey, {
-      host: base.hostname,
-      port: base.port || (base.protocol === "http:" ? 80 : 443),
-      protocol: base.protocol === "http:" ? "http" : "https",
-      maxNetworkRetries: 0,
-      timeout: UPSTREAM_TIMEOUT_MS,
-      telemetry: false,
+  constructor(private readonly config: Config["stripe"] & { secretKey: string }) {}
+
+  /**
+   * The client, its package imported at the first call: the package is a few MB of live heap,
+   * and what an isolate keeps live is multiplied in its peak memory (docs/benchmarks.md, "Email
+   * intake memory"), so a deployment that bills nobody at the moment does not carry it.
+   */
+  get #stripe(): Promise<Stripe> {
+    return this.#client ??= import("stripe").then(({ default: Client }) => {
+      const base = new URL(this.config.apiBase);
+      return new (Client as unknown as typeof Stripe)(this.config.secretKey, {
+        host: base.hostname,
+        port: base.port || (base.protocol === "http:" ? 80 : 443),
+        protocol: base.protocol === "http:" ? "http" : "https",
+        maxNetworkRetries: 0,
+        timeout: UPSTREAM_TIMEOUT_MS,
+        telemetry: false,
+      });
     });
   }
 
-  async #call<T>(what: () => Promise<T>): Promise<T> {
+  async #call<T>(what: (stripe: Stripe) => Promise<T>): Promise<T> {
     try {
-      return await what();
+      return await what(await this.#stripe);
     } catch {
       throw new UpstreamError(SERVICE, "The billing provider did not answer; try again");
     }
@@ -47,15 +56,15 @@ export class BillingClient {
 
   /** A customer for the account (its email, our user id in the metadata); its id. */
   createCustomer(email: string, userId: string): Promise<string> {
-    return this.#call(async () =>
-      (await this.#stripe.customers.create({ email, metadata: { userId } })).id
+    return this.#call(async (stripe) =>
+      (await stripe.customers.create({ email, metadata: { userId } })).id
     );
   }
 
   /** A subscription-mode Checkout Session for the price; its URL. */
   createCheckout(input: CheckoutInput): Promise<string> {
-    return this.#call(async () => {
-      const session = await this.#stripe.checkout.sessions.create({
+    return this.#call(async (stripe) => {
+      const session = await stripe.checkout.sessions.create({
         mode: "subscription",
         customer: input.customerId,
         client_reference_id: input.userId,
@@ -71,8 +80,8 @@ export class BillingClient {
 
   /** A billing portal session for the customer; its URL. */
   createPortal(customerId: string, returnUrl: string): Promise<string> {
-    return this.#call(async () =>
-      (await this.#stripe.billingPortal.sessions.create({
+    return this.#call(async (stripe) =>
+      (await stripe.billingPortal.sessions.create({
         customer: customerId,
         return_url: returnUrl,
       })).url
@@ -86,9 +95,10 @@ export class BillingClient {
   async readEvent(body: string, signature: string | undefined): Promise<BillingEvent | null> {
     const secret = this.config.webhookSecret;
     if (!secret || !signature) return null;
+    const stripe = await this.#stripe;
     let event: StripeEvent;
     try {
-      event = await this.#stripe.webhooks.constructEventAsync(body, signature, secret);
+      event = await stripe.webhooks.constructEventAsync(body, signature, secret);
     } catch {
       return null;
     }

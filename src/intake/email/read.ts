@@ -67,7 +67,10 @@ const ABOUT_THE_ORDER = new RegExp(
 
 async function identityOf(raw: Uint8Array, messageId?: string): Promise<string> {
   if (messageId?.trim()) return messageId.trim();
-  const digest = await crypto.subtle.digest("SHA-256", new Uint8Array(raw));
+  // The bytes at hand, not a copy (a copy only for a view of a shared buffer, which digest
+  // does not take).
+  const bytes = raw.buffer instanceof ArrayBuffer ? raw as Uint8Array<ArrayBuffer> : raw.slice();
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
   return `sha256:${new Uint8Array(digest).toHex()}`;
 }
 

@@ -3,7 +3,7 @@
  * checked (the TLS name is the host the user gave), every wait bounded, every message bounded
  * in size, and failures turned into a short message the owner can act on (`MailboxError`).
  */
-import { ImapFlow } from "imapflow";
+import type { ImapFlow } from "imapflow";
 import { MAX_MAIL_BYTES } from "../mail.ts";
 
 export interface MailboxLogin {
@@ -105,7 +105,11 @@ export class MailboxSession {
    * (the connection is dropped; a pending command rejects). Throws `MailboxError`.
    */
   static async open(login: MailboxLogin, signal: AbortSignal): Promise<MailboxSession> {
-    const client = new ImapFlow({
+    // Imported at the first session: imapflow is several MB of live heap, multiplied in the
+    // isolate's peak memory (docs/benchmarks.md, "Email intake memory"), and only a deployment
+    // with mailboxes to poll needs it.
+    const { ImapFlow: Client } = await import("imapflow");
+    const client = new Client({
       host: login.address,
       port: login.port,
       secure: login.tls,

@@ -1,5 +1,3 @@
-import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "text" };
-import swaggerJs from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "text" };
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Config } from "../../config.ts";
 import { notFound } from "../../http/errors.ts";
@@ -42,11 +40,25 @@ const INIT = `window.ui = SwaggerUIBundle({
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
   "img-src 'self' data:; connect-src 'self'; font-src 'self' data:";
 
-const ASSETS: Record<string, [string, string]> = {
-  "swagger-ui.css": [swaggerCss, "text/css; charset=utf-8"],
-  "swagger-ui-bundle.js": [swaggerJs, "text/javascript; charset=utf-8"],
-  "init.js": [INIT, "text/javascript; charset=utf-8"],
-};
+type Assets = Record<string, [string, string]>;
+let assets: Promise<Assets> | undefined;
+
+/**
+ * The page's files, imported at the first request for one: Swagger UI is 3.5 MB of text, and
+ * what the isolate keeps live is multiplied in its peak memory (V8 lets the heap grow to a few
+ * times its live size before a full collection; docs/benchmarks.md, "Email intake memory"),
+ * so a service whose reference page is never opened does not carry it.
+ */
+function pageAssets(): Promise<Assets> {
+  return assets ??= Promise.all([
+    import("swagger-ui-dist/swagger-ui.css", { with: { type: "text" } }),
+    import("swagger-ui-dist/swagger-ui-bundle.js", { with: { type: "text" } }),
+  ]).then(([css, js]) => ({
+    "swagger-ui.css": [css.default, "text/css; charset=utf-8"],
+    "swagger-ui-bundle.js": [js.default, "text/javascript; charset=utf-8"],
+    "init.js": [INIT, "text/javascript; charset=utf-8"],
+  }));
+}
 
 const getOpenApiDocumentRoute = createRoute({
   method: "get",
@@ -124,8 +136,8 @@ export const getApiReference: AppRouteHandler<typeof getApiReferenceRoute> = (c)
   return c.html(PAGE, 200);
 };
 
-export const getReferenceAsset: AppRouteHandler<typeof getReferenceAssetRoute> = (c) => {
-  const asset = ASSETS[c.req.valid("param").file];
+export const getReferenceAsset: AppRouteHandler<typeof getReferenceAssetRoute> = async (c) => {
+  const asset = (await pageAssets())[c.req.valid("param").file];
   if (!asset) throw notFound();
   c.header("Cache-Control", "public, max-age=3600");
   return c.body(asset[0], 200, { "content-type": asset[1] });

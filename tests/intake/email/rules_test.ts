@@ -103,6 +103,13 @@ Deno.test("identity: the Message-ID, else sha256 of the bytes", async () => {
   const a = await readEmail(bytes(raw), { now: NOW });
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes(raw))).toHex();
   equal(a.identity, `sha256:${digest}`);
+  // The bytes are hashed where they lie: a view into a larger buffer hashes only its own bytes.
+  const inner = bytes(raw);
+  const framed = new Uint8Array(inner.byteLength + 8);
+  framed.set(inner, 4);
+  framed.fill(0x41, 0, 4);
+  const view = await readEmail(framed.subarray(4, 4 + inner.byteLength), { now: NOW });
+  equal(view.identity, `sha256:${digest}`);
   const b = await readEmail(
     bytes(mail({ from: SHOP, subject: "x", text: "hello", messageId: "<id-1@shop.example>" })),
     { now: NOW },
