@@ -8,6 +8,7 @@ import { newId } from "../../src/lib/ids.ts";
 import { deleteOrder, importOrders, updateOrder } from "../../src/store/orders/orders.ts";
 import { listOrders, type OrderQuery } from "../../src/store/orders/list.ts";
 import { MAX_PREFIX_TERMS } from "../../src/store/orders/search_index.ts";
+import { MAX_SCANNED } from "../../src/store/orders/search_read.ts";
 import { createUser } from "../../src/store/account/users.ts";
 import { keys } from "../../src/store/keys.ts";
 import { readCounter } from "../../src/store/kv.ts";
@@ -149,4 +150,55 @@ Deno.test("bounded work: a query of many words, a prefix over many terms", async
   // A rarer word beside the broad prefix drives instead.
   const [rare] = await ws.add([{ itemSummary: "rare t9999" }]);
   eq(await ws.search("rare t"), { ids: [rare], total: 1 });
+});
+
+Deno.test("inside words: the vocabulary finds them, and verify restores a lost entry", async () => {
+  using ws = await workspace();
+  const [kettle, widget, cup] = await ws.add([
+    { itemSummary: "Red Kettle" },
+    { itemSummary: "Widget #5", orderNumber: "AB-1235" },
+    { itemSummary: "Blue cup", store: "Kettle shop" },
+  ]);
+  eq(await ws.search("ettl"), { ids: [cup, kettle], total: 2 });
+  eq(await ws.search("t #5"), { ids: [widget], total: 1 });
+  eq(await ws.search("#5"), { ids: [widget], total: 1 });
+  eq(await ws.search("#123"), { ids: [widget], total: 1 });
+  eq(await ws.search("23"), { ids: [widget], total: 1 });
+  eq(await ws.search("e s"), { ids: [cup], total: 1 });
+  eq(await ws.search("ettle", { status: "ordered" }, { limit: 1, offset: 1 }), {
+    ids: [kettle],
+    total: 2,
+  });
+  // A suffix entry lost: verify names it, repair writes it back, the search finds it again.
+  const lost = keys.searchSuffix(ws.userId, "ettle", "kettle");
+  await ws.kv.delete(lost);
+  eq(await ws.search("ettl"), { ids: [], total: 0 });
+  const report = await verifyStore(ws.kv, { repair: true });
+  eq(report.accounts[0].differences, [{ key: lost, kind: "missing", expected: true }]);
+  eq(await ws.search("ettl"), { ids: [cup, kettle], total: 2 });
+  eq((await verifyStore(ws.kv, { repair: false })).accounts[0].differences, []);
+});
+
+Deno.test("an order the index cannot hold whole is found by its text", async () => {
+  using ws = await workspace();
+  const long = `https://example.com/${"p".repeat(60)}/kettle`;
+  const [linked, plain] = await ws.add([
+    { itemSummary: `Kettle ${long}` },
+    { itemSummary: "Kettle" },
+  ]);
+  eq(await ws.search("kettle"), { ids: [plain, linked], total: 2 });
+  eq(await ws.search("pp/ket"), { ids: [linked], total: 1 });
+  eq(await ws.search("ppp", { status: "shipped" }), { ids: [], total: 0 });
+});
+
+Deno.test("a broad query checks the newest 10,000 orders, exact below that", async () => {
+  using ws = await workspace();
+  const made = await ws.add(
+    Array.from({ length: MAX_SCANNED + 20 }, (_, i) => ({ itemSummary: `part${i}` })),
+  );
+  // "t" is inside 10,020 distinct words: too many to read one by one.
+  const page = await ws.search("t", {}, { limit: 3, offset: 2 });
+  eq(page, { ids: newest(made).slice(2, 5), total: MAX_SCANNED });
+  // A rarer word beside it drives instead: exact.
+  eq(await ws.search("t1234"), { ids: [made[1234]], total: 1 });
 });

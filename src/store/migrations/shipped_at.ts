@@ -68,6 +68,7 @@ async function backfill(
       // shippedAt moves no search term, status or text: the `q` index is its migration's.
       chunk.map(({ order, after }) => ({ before: order.entry.value, after, search: "untouched" })),
       insightScope(user.value!),
+      [],
     ));
   return { written: done.written, conflict: !done.ok };
 }

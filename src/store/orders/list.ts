@@ -8,7 +8,14 @@ import { type Order, ORDER_STATUSES, type OrderStatus } from "../../domain/order
 import { usageMonth } from "../../domain/billing/plan.ts";
 import type { UserRecord } from "../../domain/account/user.ts";
 import { keys } from "../keys.ts";
-import { counterValue, getManyChunked, listValues, type Paging, readCounter } from "../kv.ts";
+import {
+  counterValue,
+  getManyChunked,
+  indexSelector,
+  listValues,
+  type Paging,
+  readCounter,
+} from "../kv.ts";
 import { searchOrders } from "./search_index.ts";
 import type { Item } from "../sections.ts";
 
@@ -52,15 +59,6 @@ export async function listOrders(
       : countReceived(kv, userId, query.status, fromMs, toMs),
   ]);
   return { items, total };
-}
-
-function indexSelector(prefix: Deno.KvKey, fromMs?: number, toMs?: number): Deno.KvListSelector {
-  const start = fromMs === undefined ? undefined : [...prefix, fromMs];
-  const end = toMs === undefined ? undefined : [...prefix, toMs];
-  if (start && end) return { start, end };
-  if (start) return { prefix, start };
-  if (end) return { prefix, end };
-  return { prefix };
 }
 
 async function pageOfIndex(

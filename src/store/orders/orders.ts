@@ -49,7 +49,14 @@ import {
   MAX_CHECKS,
   withRetry,
 } from "../kv.ts";
-import { writeChange, writeChanges, writeStoredChange } from "./footprint.ts";
+import {
+  commitVocabulary,
+  vocabularyOf,
+  wordsAdded,
+  writeChanges,
+  writeNewChanges,
+  writeStoredChange,
+} from "./footprint.ts";
 import { sharedAtomic } from "../group_commit.ts";
 import { insightScope } from "../insights/sums.ts";
 
@@ -240,7 +247,7 @@ export function ingestOrder(
     // A number read as free (or pointing at an order just deleted) must still be so.
     if (byNumber) op.check(byNumber);
     if (month) op.check(month);
-    writeChange(op, userId, null, order, insightScope(user));
+    await writeNewChanges(kv, op, userId, [{ before: null, after: order }], insightScope(user));
     addToCounter(op, monthKey, 1);
     extension?.write(op, { order, merged: false });
     const value: IngestResult = { ok: true, order, merged: false, events };
@@ -308,13 +315,15 @@ export async function importOrders(kv: Deno.Kv, userId: string, orders: Order[])
     const numbers = batch.flatMap(({ orderNumber }) =>
       orderNumber ? [keys.orderByNumber(userId, normaliseOrderNumber(orderNumber))] : []
     );
+    const changes = batch.map((after) => ({ before: null, after }));
+    // Committed first, on their own: six orders' vocabulary may not fit beside their keys.
+    await commitVocabulary(kv, await vocabularyOf(kv, userId, wordsAdded(userId, changes)));
     await withRetry(async () => {
       const user = await kv.get<UserRecord>(keys.user(userId));
       if (!user.value) throw new ConflictError("The account is gone");
       const op = kv.atomic().check(user);
       for (const key of numbers) op.check({ key, versionstamp: null });
-      const changes = batch.map((after) => ({ before: null, after }));
-      writeChanges(op, userId, changes, insightScope(user.value));
+      writeChanges(op, userId, changes, insightScope(user.value), []);
       const result = await commit(op);
       if (!result.ok && (await kv.getMany(numbers)).some((e) => e.versionstamp)) {
         throw new ConflictError("An imported order number is taken");
