@@ -202,3 +202,24 @@ Deno.test("a broad query checks the newest 10,000 orders, exact below that", asy
   // A rarer word beside it drives instead: exact.
   eq(await ws.search("t1234"), { ids: [made[1234]], total: 1 });
 });
+
+Deno.test("a large order's postings hold its status and text: the page reads it by id", async () => {
+  using ws = await workspace();
+  const price = `$${"9".repeat(2_100)}`;
+  const [big, small] = await ws.add([
+    { itemSummary: "Big kettle", price },
+    { itemSummary: "Small kettle" },
+  ]);
+  const posting = await ws.kv.get(keys.searchPosting(ws.userId, "kettle", BASE + 60_000, big));
+  equal(Array.isArray(posting.value), true);
+  const held = await ws.kv.get<Order>(
+    keys.searchPosting(ws.userId, "kettle", BASE + 120_000, small),
+  );
+  equal(held.value?.id, small);
+  const { items: page } = await listOrders(ws.kv, ws.userId, { q: "ettl" }, {
+    limit: 5,
+    offset: 0,
+  });
+  eq(page.map((o) => [o.id, o.price ?? ""]), [[small, ""], [big, price]]);
+  eq(await ws.search("g ket", { status: "ordered" }), { ids: [big], total: 1 });
+});

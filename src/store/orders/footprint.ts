@@ -15,7 +15,7 @@ import { trackingKey } from "../../domain/tracking/number.ts";
 import { keys } from "../keys.ts";
 import { addToCounter, commit, counterValue, getManyChunked } from "../kv.ts";
 import { setMarker } from "../group_commit.ts";
-import type { SearchPosting } from "./search_read.ts";
+import { POSTING_ORDER_CHARS, type SearchPosting } from "./search_read.ts";
 import { insightCounters, type InsightScope } from "../insights/sums.ts";
 
 export interface Footprint {
@@ -26,14 +26,17 @@ export interface Footprint {
 type Entries = Footprint["entries"];
 
 /**
- * The order's part of the `q` index (store/orders/search_index.ts): a posting per term, with
- * what a search filters and checks on without reading the order, the terms' counts (+1), and
- * its words (whose vocabulary entries `vocabularyOf` adds when a word is new to the workspace).
+ * The order's part of the `q` index (store/orders/search_index.ts): a posting per term, the
+ * terms' counts (+1), and its words (whose vocabulary entries `vocabularyOf` adds when a word
+ * is new to the workspace). A posting holds the order itself (a page of matches is one range
+ * read) unless the order is large, then what a search filters and checks on.
  */
 export function searchIndexOf(userId: string, order: Order) {
   const ms = Date.parse(order.receivedAt);
   const text = searchText(order);
-  const posting: SearchPosting = [ORDER_STATUSES.indexOf(order.status), text];
+  const posting: SearchPosting = JSON.stringify(order).length <= POSTING_ORDER_CHARS
+    ? order
+    : [ORDER_STATUSES.indexOf(order.status), text];
   const { terms, words } = termsOfText(text);
   return {
     postings: terms.map((term) => ({
@@ -155,7 +158,7 @@ export interface Change {
   /**
    * The `q` index of the change: `stored` (the default) moves it; `unstored` (an order stored
    * before the index existed, not yet indexed by its migration) only adds the new one;
-   * `untouched` leaves it (a change that moves no term, status or search text).
+   * `untouched` leaves it (an order not yet indexed, whose migration indexes it as it is then).
    */
   search?: "stored" | "unstored" | "untouched";
 }
@@ -219,10 +222,27 @@ export async function writeStoredChange(
   after: Order | null,
   scope: InsightScope,
 ): Promise<void> {
-  const first = searchIndexOf(userId, before).postings[0];
-  const posting = first ? await kv.get(first.key) : null;
-  const stored = !posting || posting.versionstamp !== null;
-  if (!stored) op.check(posting!);
+  const [{ stored, check }] = await indexedOf(kv, userId, [before]);
+  if (check) op.check(check);
   const change: Change = { before, after, search: stored ? "stored" : "unstored" };
   await writeNewChanges(kv, op, userId, [change], scope);
+}
+
+/**
+ * Whether each stored order has its `q` index (its first posting is there; an order without
+ * terms counts as indexed), with the absent posting to check when it has not.
+ */
+export async function indexedOf(
+  kv: Deno.Kv,
+  userId: string,
+  orders: Order[],
+): Promise<{ stored: boolean; check?: Deno.AtomicCheck }[]> {
+  const firsts = orders.map((o) => searchIndexOf(userId, o).postings[0]?.key);
+  const read = await getManyChunked(kv, firsts.filter((k) => k !== undefined));
+  let i = 0;
+  return firsts.map((key) => {
+    if (!key) return { stored: true };
+    const posting = read[i++];
+    return posting.versionstamp ? { stored: true } : { stored: false, check: posting };
+  });
 }

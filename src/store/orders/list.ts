@@ -42,9 +42,14 @@ export async function listOrders(
   const { fromMs, toMs } = query;
   if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) return { items: [], total: 0 };
   if (query.q) {
-    const { ids, total } = await searchOrders(kv, userId, { ...query, q: query.q }, paging);
-    const found = await getManyChunked<Order>(kv, ids.map((id) => keys.order(userId, id)));
-    return { items: found.flatMap((e) => e.value ? [e.value] : []), total };
+    const { ids, orders, total } = await searchOrders(kv, userId, { ...query, q: query.q }, paging);
+    // Only large orders are not in their postings: read by id.
+    const missing = ids.filter((_, i) => !orders[i]);
+    const read = new Map(
+      (await getManyChunked<Order>(kv, missing.map((id) => keys.order(userId, id))))
+        .flatMap((e) => e.value ? [[e.value.id, e.value] as const] : []),
+    );
+    return { items: ids.flatMap((id, i) => orders[i] ?? read.get(id) ?? []), total };
   }
   const prefix = query.status
     ? keys.ordersByStatus(userId, query.status)

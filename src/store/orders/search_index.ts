@@ -33,6 +33,7 @@ import {
   type Found,
   pageOf,
   type Range,
+  type Result,
   scanned,
   type SearchFilter,
 } from "./search_read.ts";
@@ -48,13 +49,16 @@ const LAST = "\u{10ffff}";
 
 type Ctx = { kv: Deno.Kv; userId: string };
 
-/** The page's order ids (newest `receivedAt` first, ties by id) and the number of matches. */
+/**
+ * The page's order ids (newest `receivedAt` first, ties by id) with the orders their postings
+ * held, and the number of matches.
+ */
 export async function searchOrders(
   kv: Deno.Kv,
   userId: string,
   filter: SearchFilter,
   paging: Paging,
-): Promise<{ ids: string[]; total: number }> {
+): Promise<Result> {
   const ctx = { kv, userId };
   const variants = queryVariants(filter.q);
   const [overflow, ...covers] = await Promise.all([

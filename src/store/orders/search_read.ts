@@ -21,8 +21,18 @@ export interface SearchFilter {
   toMs?: number;
 }
 
-/** A posting's value: the order's status (index in ORDER_STATUSES) and its search text. */
-export type SearchPosting = [status: number, text: string];
+/**
+ * A posting's value: the order, or for an order over {@link POSTING_ORDER_CHARS} its status
+ * (index in ORDER_STATUSES) and search text.
+ */
+export type SearchPosting = Order | [status: number, text: string];
+
+/**
+ * Orders up to this size (JSON characters) are copied into their postings: a page of matches is
+ * then read with the postings, not by a lookup per order; 32 postings of this size stay far
+ * inside KV's 800 KiB per commit, six orders of an import included.
+ */
+export const POSTING_ORDER_CHARS = 2_000;
 
 /** A term of the index with its count of orders. */
 export interface Found {
@@ -60,9 +70,18 @@ const LAST = "\u{10ffff}";
 interface Hit {
   id: string;
   ms: number;
+  /** The order, when its posting holds it. */
+  order?: Order;
 }
 
-type Result = { ids: string[]; total: number };
+/** The page (ids, and the orders the postings held) and the number of matches. */
+export type Result = { ids: string[]; orders: (Order | undefined)[]; total: number };
+
+const resultOf = (page: Hit[], total: number): Result => ({
+  ids: page.map((h) => h.id),
+  orders: page.map((h) => h.order),
+  total,
+});
 
 /** The page and total of `cover` (and of the overflow orders, always checked on their text). */
 export async function pageOf(
@@ -87,10 +106,7 @@ export async function pageOf(
     overflow ? matching(kv, userId, { ...overflow, exact: false }, filter) : [],
   ]);
   const all = newestFirst(unique([...hits, ...more]));
-  return {
-    ids: all.slice(paging.offset, paging.offset + paging.limit).map((h) => h.id),
-    total: all.length,
-  };
+  return resultOf(all.slice(paging.offset, paging.offset + paging.limit), all.length);
 }
 
 /**
@@ -107,16 +123,15 @@ async function newestOfTerms(
   const want = paging.offset + paging.limit;
   const lists = await Promise.all(terms.map(async ({ term }) => {
     const hits: Hit[] = [];
-    const iter = kv.list({ prefix: keys.searchTerm(userId, term) }, {
+    const iter = kv.list<SearchPosting>({ prefix: keys.searchTerm(userId, term) }, {
       reverse: true,
       limit: want,
       batchSize: Math.min(want, 500),
     });
-    for await (const e of iter) hits.push(hitOf(e.key));
+    for await (const e of iter) hits.push(hitOf(e));
     return hits;
   }));
-  const merged = newestFirst(unique(lists.flat())).slice(paging.offset, want);
-  return { ids: merged.map((h) => h.id), total };
+  return resultOf(newestFirst(unique(lists.flat())).slice(paging.offset, want), total);
 }
 
 /**
@@ -146,10 +161,12 @@ async function matching(
     const hits: Hit[] = [];
     const iter = kv.list<SearchPosting>(selector, { limit, batchSize: Math.min(limit, 1000) });
     for await (const e of iter) {
-      const [status, text] = e.value;
-      const hit = hitOf(e.key);
-      if (wanted >= 0 && status !== wanted) continue;
+      const hit = hitOf(e);
       if (hit.ms < from || hit.ms >= to) continue;
+      const [status, text] = hit.order
+        ? [ORDER_STATUSES.indexOf(hit.order.status), check ? searchText(hit.order) : ""]
+        : e.value as [number, string];
+      if (wanted >= 0 && status !== wanted) continue;
       if (check && !matchesQuery(text, filter.q)) continue;
       hits.push(hit);
     }
@@ -173,15 +190,21 @@ export async function scanned(
     ? keys.ordersByStatus(userId, filter.status)
     : keys.ordersByReceived(userId);
   const selector = indexSelector(prefix, filter.fromMs, filter.toMs);
-  const ids: string[] = [];
+  const found: Hit[] = [];
   const iter = kv.list<Order>(selector, { reverse: true, limit: MAX_SCANNED, batchSize: 1000 });
   for await (const e of iter) {
-    if (matchesQuery(searchText(e.value), filter.q)) ids.push(e.value.id);
+    if (matchesQuery(searchText(e.value), filter.q)) {
+      found.push({ id: e.value.id, ms: 0, order: e.value });
+    }
   }
-  return { ids: ids.slice(paging.offset, paging.offset + paging.limit), total: ids.length };
+  return resultOf(found.slice(paging.offset, paging.offset + paging.limit), found.length);
 }
 
-const hitOf = (key: Deno.KvKey): Hit => ({ id: String(key.at(-1)), ms: Number(key.at(-2)) });
+const hitOf = ({ key, value }: Deno.KvEntry<SearchPosting>): Hit => ({
+  id: String(key.at(-1)),
+  ms: Number(key.at(-2)),
+  order: Array.isArray(value) ? undefined : value,
+});
 
 function unique(hits: Hit[]): Hit[] {
   const seen = new Set<string>();
