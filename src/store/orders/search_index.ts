@@ -166,7 +166,9 @@ async function prefixed(ctx: Ctx, term: string, cut = false): Promise<Cover | nu
     end: keys.searchCount(ctx.userId, term + LAST),
   };
   let read = 0;
-  for await (const e of ctx.kv.list<Deno.KvU64>(range, { limit: MAX_PREFIX_TERMS + 1 })) {
+  // One batch: a range of a hundred terms is not read in two trips.
+  const options = { limit: MAX_PREFIX_TERMS + 1, batchSize: MAX_PREFIX_TERMS + 1 };
+  for await (const e of ctx.kv.list<Deno.KvU64>(range, options)) {
     if (++read > MAX_PREFIX_TERMS) return null;
     const count = counterValue(e.value);
     if (count > 0) found.push({ term: String(e.key.at(-1)), count });
@@ -187,7 +189,8 @@ async function vocabulary(ctx: Ctx, key: Deno.KvKey, within: boolean): Promise<s
     : { prefix: key };
   const words = new Set<string>();
   let read = 0;
-  for await (const e of ctx.kv.list(selector, { limit: 4 * MAX_VOCABULARY_WORDS })) {
+  const limit = 4 * MAX_VOCABULARY_WORDS;
+  for await (const e of ctx.kv.list(selector, { limit, batchSize: limit })) {
     read++;
     words.add(String(e.key.at(-1)));
     if (words.size > MAX_VOCABULARY_WORDS) return null;
