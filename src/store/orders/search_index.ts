@@ -32,6 +32,7 @@ import {
   type Cover,
   type Found,
   pageOf,
+  postingsOf,
   type Range,
   type Result,
   scanned,
@@ -44,6 +45,8 @@ export type { SearchFilter, SearchPosting } from "./search_read.ts";
 export const MAX_PREFIX_TERMS = 500;
 /** Words a vocabulary range may give before it is too broad to drive. */
 export const MAX_VOCABULARY_WORDS = 100;
+/** Terms of a one-word query's prefix whose counts are read before their postings. */
+const FEW_TERMS = 16;
 /** The highest code point: every string that starts with a prefix sorts before prefix + it. */
 const LAST = "\u{10ffff}";
 
@@ -109,13 +112,18 @@ async function bestCover(ctx: Ctx, query: string): Promise<Cover | null> {
   return { ...best, exact: exactPairs };
 }
 
-/** One word: every word that contains it (starts with it, or the vocabulary has it inside). */
+/**
+ * One word: every word that contains it (starts with it, or the vocabulary has it inside). When
+ * more than a few words start with it, their postings are read at once if they are not many.
+ */
 async function containing(ctx: Ctx, word: string): Promise<Cover | null> {
-  const [starting, inside] = await Promise.all([
-    prefixed(ctx, word),
+  const [few, inside] = await Promise.all([
+    prefixed(ctx, word, false, FEW_TERMS),
     vocabulary(ctx, keys.searchSuffixes(ctx.userId, word), true),
   ]);
-  if (!starting || !inside) return null;
+  if (!inside) return null;
+  const starting = few ?? await direct(ctx, word) ?? await prefixed(ctx, word);
+  if (!starting) return null;
   const others = await exact(ctx, inside.filter((w) => !w.startsWith(word)));
   return merged([starting, others]);
 }
@@ -159,7 +167,12 @@ async function exact(ctx: Ctx, terms: string[]): Promise<Cover> {
  * Every term that starts with `term` (null past {@link MAX_PREFIX_TERMS}); `cut`: a pair cut
  * at 48 characters, which may stand for longer ones (checked on the text).
  */
-async function prefixed(ctx: Ctx, term: string, cut = false): Promise<Cover | null> {
+async function prefixed(
+  ctx: Ctx,
+  term: string,
+  cut = false,
+  most = MAX_PREFIX_TERMS,
+): Promise<Cover | null> {
   const found: Found[] = [];
   const range = {
     start: keys.searchCount(ctx.userId, term),
@@ -167,15 +180,21 @@ async function prefixed(ctx: Ctx, term: string, cut = false): Promise<Cover | nu
   };
   let read = 0;
   // One batch: a range of a hundred terms is not read in two trips.
-  const options = { limit: MAX_PREFIX_TERMS + 1, batchSize: MAX_PREFIX_TERMS + 1 };
+  const options = { limit: most + 1, batchSize: most + 1 };
   for await (const e of ctx.kv.list<Deno.KvU64>(range, options)) {
-    if (++read > MAX_PREFIX_TERMS) return null;
+    if (++read > most) return null;
     const count = counterValue(e.value);
     if (count > 0) found.push({ term: String(e.key.at(-1)), count });
   }
   const count = found.reduce((sum, f) => sum + f.count, 0);
   const ranges: Range[] = found.length ? [{ term, prefix: true, found, count, cut }] : [];
   return { ranges, count, exact: false };
+}
+
+/** The postings of every term that starts with `term`, read whole when they are not many. */
+async function direct(ctx: Ctx, term: string): Promise<Cover | null> {
+  const range = await postingsOf(ctx.kv, ctx.userId, term);
+  return range && { ranges: [range], count: range.count, exact: false };
 }
 
 /**

@@ -48,6 +48,8 @@ export interface Range {
   count: number;
   /** A pair cut at 48 characters: its postings are checked on the text. */
   cut?: boolean;
+  /** Its postings, already read whole (`found` then empty, `count` their number). */
+  read?: Deno.KvEntry<SearchPosting>[];
 }
 
 /** Ranges whose postings hold every match; `exact`: nothing else (no text check needed). */
@@ -65,6 +67,8 @@ export const MAX_SCANNED = 10_000;
 const READ_WHOLE_BELOW = 2_000;
 /** Terms whose newest postings a broad exact cover merges at most (else it is read whole). */
 const MAX_MERGED_TERMS = 50;
+/** Postings of a prefix read at once, when it has many terms (`postingsOf`). */
+const READ_DIRECTLY = 500;
 const LAST = "\u{10ffff}";
 
 interface Hit {
@@ -95,7 +99,8 @@ export async function pageOf(
   const filtered = filter.status !== undefined || filter.fromMs !== undefined ||
     filter.toMs !== undefined;
   const terms = cover.ranges.flatMap((r) => r.found);
-  if (cover.exact && !filtered && !overflow) {
+  const read = cover.ranges.some((r) => r.read);
+  if (cover.exact && !filtered && !overflow && !read) {
     if (terms.length === 1) return await newestOfTerms(kv, userId, terms, cover.count, paging);
     if (cover.count >= READ_WHOLE_BELOW && terms.length <= MAX_MERGED_TERMS) {
       return await newestOfTerms(kv, userId, terms, cover.count, paging);
@@ -149,18 +154,15 @@ async function matching(
   const to = filter.toMs ?? Infinity;
   const share = Math.min(1, MAX_POSTINGS_READ / Math.max(1, cover.count));
   const lists = await Promise.all(cover.ranges.map(async (range) => {
-    const selector = range.prefix
-      ? {
-        start: keys.searchTerm(userId, range.term),
-        end: keys.searchTerm(userId, range.term + LAST),
-      }
-      : { prefix: keys.searchTerm(userId, range.term) };
     // A few more than counted: orders committed since the count was read.
     const limit = Math.ceil(range.count * share) + 100;
     const check = !cover.exact || range.cut;
     const hits: Hit[] = [];
-    const iter = kv.list<SearchPosting>(selector, { limit, batchSize: Math.min(limit, 1000) });
-    for await (const e of iter) {
+    const entries = range.read ?? kv.list<SearchPosting>(selectorOf(userId, range), {
+      limit,
+      batchSize: Math.min(limit, 1000),
+    });
+    for await (const e of entries) {
       const hit = hitOf(e);
       if (hit.ms < from || hit.ms >= to) continue;
       const [status, text] = hit.order
@@ -173,6 +175,26 @@ async function matching(
     return hits;
   }));
   return lists.flat();
+}
+
+const selectorOf = (userId: string, { term, prefix }: Range): Deno.KvListSelector =>
+  prefix
+    ? { start: keys.searchTerm(userId, term), end: keys.searchTerm(userId, term + LAST) }
+    : { prefix: keys.searchTerm(userId, term) };
+
+/**
+ * The postings of every term that starts with `term`, read whole when there are fewer than
+ * {@link READ_DIRECTLY} (one read instead of the terms' counts and then their postings: a
+ * prefix of many rare terms, like the start of an order number); null when there are more.
+ */
+export async function postingsOf(kv: Deno.Kv, userId: string, term: string) {
+  const range: Range = { term, prefix: true, found: [], count: 0 };
+  const limit = READ_DIRECTLY;
+  const read = await Array.fromAsync(
+    kv.list<SearchPosting>(selectorOf(userId, range), { limit, batchSize: limit }),
+  );
+  if (read.length >= limit) return null;
+  return { ...range, count: read.length, read };
 }
 
 /**
