@@ -223,3 +223,27 @@ Deno.test("a large order's postings hold its status and text: the page reads it 
   eq(page.map((o) => [o.id, o.price ?? ""]), [[small, ""], [big, price]]);
   eq(await ws.search("g ket", { status: "ordered" }), { ids: [big], total: 1 });
 });
+
+Deno.test("a prefix of many rare words is read at once: exact page and total", async () => {
+  using ws = await workspace();
+  const numbered = await ws.add(
+    Array.from({ length: 30 }, (_, i) => ({
+      itemSummary: "Part",
+      orderNumber: `AB-${1000 + i}`,
+      status: i % 2 ? "shipped" as const : "ordered" as const,
+    })),
+  );
+  // Two words of the prefix in one order, and one word that has it inside.
+  const [twice, inside] = await ws.add([
+    { itemSummary: "ab-1090 ab-1091" },
+    { itemSummary: "Xab-1077" },
+  ]);
+  const all = [inside, twice, ...newest(numbered)];
+  eq(await ws.search("ab-10", {}, { limit: 5, offset: 0 }), { ids: all.slice(0, 5), total: 32 });
+  eq(await ws.search("ab-10", {}, { limit: 5, offset: 30 }), { ids: all.slice(30), total: 32 });
+  const shipped = newest(numbered).filter((_, i) => i % 2 === 0);
+  eq(await ws.search("ab-10", { status: "shipped" }), { ids: shipped, total: 15 });
+  // Inside ten words (the vocabulary's), and inside one.
+  eq(await ws.search("b-102"), { ids: newest(numbered).slice(0, 10), total: 10 });
+  eq(await ws.search("b-107"), { ids: [inside], total: 1 });
+});
