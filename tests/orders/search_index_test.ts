@@ -247,3 +247,15 @@ Deno.test("a prefix of many rare words is read at once: exact page and total", a
   eq(await ws.search("b-102"), { ids: newest(numbered).slice(0, 10), total: 10 });
   eq(await ws.search("b-107"), { ids: [inside], total: 1 });
 });
+
+Deno.test("an import whose words need many vocabulary entries commits them first", async () => {
+  using ws = await workspace();
+  const word = (i: number, j: number) => `w${i}x${j}`.padEnd(20, "q");
+  const made = await ws.add(Array.from({ length: 6 }, (_, i) => ({
+    itemSummary: Array.from({ length: 5 }, (_, j) => word(i, j)).join(" "),
+  })));
+  const entries = await Array.fromAsync(ws.kv.list({ prefix: keys.searchVocabulary(ws.userId) }));
+  equal(entries.length, 6 * 5 * 19);
+  eq(await ws.search("3x4q"), { ids: [made[3]], total: 1 });
+  eq((await verifyStore(ws.kv, { repair: false })).accounts[0].differences, []);
+});

@@ -302,6 +302,8 @@ export function mergeIntoOrder(
  * terms each (about 85 keys, 8 KB of keys) within KV's 1,000 mutations and 80 KiB of keys.
  */
 export const IMPORT_BATCH = Math.min(MAX_CHECKS - 1, 6);
+/** Vocabulary entries an import commit holds beside its six orders (about 16 KB of keys). */
+const IMPORT_VOCABULARY = 200;
 
 /**
  * Bulk creation for backfills and benchmark seeding: orders the caller built (new ids) are
@@ -316,14 +318,16 @@ export async function importOrders(kv: Deno.Kv, userId: string, orders: Order[])
       orderNumber ? [keys.orderByNumber(userId, normaliseOrderNumber(orderNumber))] : []
     );
     const changes = batch.map((after) => ({ before: null, after }));
-    // Committed first, on their own: six orders' vocabulary may not fit beside their keys.
-    await commitVocabulary(kv, await vocabularyOf(kv, userId, wordsAdded(userId, changes)));
+    // Beside the orders' keys when it fits KV's limits, else committed first, on its own.
+    const vocabulary = await vocabularyOf(kv, userId, wordsAdded(userId, changes));
+    const inCommit = vocabulary.length <= IMPORT_VOCABULARY ? vocabulary : [];
+    if (!inCommit.length) await commitVocabulary(kv, vocabulary);
     await withRetry(async () => {
       const user = await kv.get<UserRecord>(keys.user(userId));
       if (!user.value) throw new ConflictError("The account is gone");
       const op = kv.atomic().check(user);
       for (const key of numbers) op.check({ key, versionstamp: null });
-      writeChanges(op, userId, changes, insightScope(user.value), []);
+      writeChanges(op, userId, changes, insightScope(user.value), inCommit);
       const result = await commit(op);
       if (!result.ok && (await kv.getMany(numbers)).some((e) => e.versionstamp)) {
         throw new ConflictError("An imported order number is taken");
