@@ -87,6 +87,14 @@ export const keys = {
   /** KvU64: orders with a term (zero once none has it). */
   searchCounts: (userId: string) => ["ws", userId, "search_n"] as const,
   searchCount: (userId: string, term: string) => ["ws", userId, "search_n", term] as const,
+  /**
+   * `true`: `suffix` is a proper suffix of `word`, a word some order had (the vocabulary of
+   * `q`'s substring rule: written when the word's count leaves zero, kept after it returns).
+   */
+  searchVocabulary: (userId: string) => ["ws", userId, "search_sub"] as const,
+  searchSuffixes: (userId: string, suffix: string) => ["ws", userId, "search_sub", suffix] as const,
+  searchSuffix: (userId: string, suffix: string, word: string) =>
+    ["ws", userId, "search_sub", suffix, word] as const,
   /** Rewritten by every order change: a cheap "anything new?" (insights cache, migrations, verifier). */
   orderRevision: (userId: string) => ["ws", userId, "order_rev"] as const,
   /** Sum of the workspace's order values: account deletion subtracts it from the platform's. */

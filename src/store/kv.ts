@@ -179,6 +179,20 @@ export async function getManyChunked<T>(
 }
 
 /** All values under a prefix. */
+/** The part of a time-ordered index (`[...prefix, ms, ...]`) with `ms` in `[fromMs, toMs)`. */
+export function indexSelector(
+  prefix: Deno.KvKey,
+  fromMs?: number,
+  toMs?: number,
+): Deno.KvListSelector {
+  const start = fromMs === undefined ? undefined : [...prefix, fromMs];
+  const end = toMs === undefined ? undefined : [...prefix, toMs];
+  if (start && end) return { start, end };
+  if (start) return { prefix, start };
+  if (end) return { prefix, end };
+  return { prefix };
+}
+
 export async function listValues<T>(
   kv: Deno.Kv,
   selector: Deno.KvListSelector,

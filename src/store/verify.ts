@@ -1,8 +1,8 @@
 /**
  * The verifier (`deno task verify`): recomputes from the orders every entry and counter their
  * footprints stand for (orders/footprint.ts: list copies, number, tracking and search indexes, totals,
- * buckets, insight sums) and the leaderboard list from the accounts, compares them with what
- * is stored, and with `repair` writes the expected values. It runs beside a serving process:
+ * buckets, insight sums), the search vocabulary their words need, and the leaderboard list from
+ * the accounts, compares them with what is stored, and with `repair` writes the expected values. It runs beside a serving process:
  * an account is read against its order revision (`order_rev`, rewritten by every order
  * commit), and its repairs commit in bounded batches, each checking the account record and
  * that revision, so a concurrent change makes the account be read again instead of being
@@ -17,7 +17,8 @@ import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
 import { chunksOf } from "./migrations/chunks.ts";
 import { orderRecordProblem, userBatch } from "./migrations/walk.ts";
-import { footprint } from "./orders/footprint.ts";
+import { footprint, searchIndexOf } from "./orders/footprint.ts";
+import { suffixesOf } from "../domain/orders/search_terms.ts";
 import type { Cursor } from "./migrations/types.ts";
 
 /** One stored value that is not what the orders say. */
@@ -100,6 +101,7 @@ const raw = (value: unknown) => value instanceof Deno.KvU64 ? value.value : valu
 async function expectedOf(kv: Deno.Kv, user: UserRecord) {
   const scope = insightScope(user);
   const expected: Expected = new Map();
+  const words = new Set<string>();
   let orders = 0;
   let skipped = 0;
   for await (const entry of kv.list<unknown>({ prefix: keys.orders(user.id) })) {
@@ -108,6 +110,7 @@ async function expectedOf(kv: Deno.Kv, user: UserRecord) {
       continue;
     }
     orders++;
+    for (const word of searchIndexOf(user.id, entry.value as Order).words) words.add(word);
     const fp = footprint(user.id, entry.value as Order, scope);
     // The order record is what the rest is recomputed from.
     fp.entries.delete(id(entry.key));
@@ -121,7 +124,27 @@ async function expectedOf(kv: Deno.Kv, user: UserRecord) {
     }
   }
   for (const e of expected.values()) if (e.counter && e.value === 0n) expected.delete(id(e.key));
-  return { expected, orders, skipped, scope };
+  return { expected, words, orders, skipped, scope };
+}
+
+/**
+ * The vocabulary entries the orders' words need and lack. Entries of words no order has any
+ * more are not differences: they stay, as every order change leaves them.
+ */
+async function missingVocabulary(kv: Deno.Kv, userId: string, words: Set<string>) {
+  // Suffix and word only (not the whole key): a large account has millions of entries.
+  const stored = new Set<string>();
+  for await (const e of kv.list({ prefix: keys.searchVocabulary(userId) }, { batchSize: 1000 })) {
+    stored.add(`${String(e.key.at(-2))}\0${String(e.key.at(-1))}`);
+  }
+  const out: Difference[] = [];
+  for (const word of words) {
+    for (const suffix of suffixesOf(word)) {
+      if (stored.has(`${suffix}\0${word}`)) continue;
+      out.push({ key: keys.searchSuffix(userId, suffix, word), kind: "missing", expected: true });
+    }
+  }
+  return out;
 }
 
 /** Compares what is stored under the owned prefixes (and the leaderboard entry) with `expected`. */
@@ -194,8 +217,11 @@ export async function verifyAccount(
       keys.orderRevision(userId),
     ]);
     if (!user.value) return { userId, orders: 0, differences: [], repaired, skipped: 0, retries };
-    const { expected, orders, skipped, scope } = await expectedOf(kv, user.value);
-    const diffs = await differences(kv, user.value, expected, scope.state.generation);
+    const { expected, words, orders, skipped, scope } = await expectedOf(kv, user.value);
+    const diffs = [
+      ...await differences(kv, user.value, expected, scope.state.generation),
+      ...await missingVocabulary(kv, userId, words),
+    ];
     const report = { userId, orders, differences: diffs, repaired, skipped, retries };
     if (!repair) {
       const [u, r] = await kv.getMany([user.key, revision.key]);

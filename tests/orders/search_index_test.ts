@@ -8,6 +8,7 @@ import { newId } from "../../src/lib/ids.ts";
 import { deleteOrder, importOrders, updateOrder } from "../../src/store/orders/orders.ts";
 import { listOrders, type OrderQuery } from "../../src/store/orders/list.ts";
 import { MAX_PREFIX_TERMS } from "../../src/store/orders/search_index.ts";
+import { MAX_SCANNED } from "../../src/store/orders/search_read.ts";
 import { createUser } from "../../src/store/account/users.ts";
 import { keys } from "../../src/store/keys.ts";
 import { readCounter } from "../../src/store/kv.ts";
@@ -149,4 +150,112 @@ Deno.test("bounded work: a query of many words, a prefix over many terms", async
   // A rarer word beside the broad prefix drives instead.
   const [rare] = await ws.add([{ itemSummary: "rare t9999" }]);
   eq(await ws.search("rare t"), { ids: [rare], total: 1 });
+});
+
+Deno.test("inside words: the vocabulary finds them, and verify restores a lost entry", async () => {
+  using ws = await workspace();
+  const [kettle, widget, cup] = await ws.add([
+    { itemSummary: "Red Kettle" },
+    { itemSummary: "Widget #5", orderNumber: "AB-1235" },
+    { itemSummary: "Blue cup", store: "Kettle shop" },
+  ]);
+  eq(await ws.search("ettl"), { ids: [cup, kettle], total: 2 });
+  eq(await ws.search("t #5"), { ids: [widget], total: 1 });
+  eq(await ws.search("#5"), { ids: [widget], total: 1 });
+  eq(await ws.search("#123"), { ids: [widget], total: 1 });
+  eq(await ws.search("23"), { ids: [widget], total: 1 });
+  eq(await ws.search("e s"), { ids: [cup], total: 1 });
+  eq(await ws.search("ettle", { status: "ordered" }, { limit: 1, offset: 1 }), {
+    ids: [kettle],
+    total: 2,
+  });
+  // A suffix entry lost: verify names it, repair writes it back, the search finds it again.
+  const lost = keys.searchSuffix(ws.userId, "ettle", "kettle");
+  await ws.kv.delete(lost);
+  eq(await ws.search("ettl"), { ids: [], total: 0 });
+  const report = await verifyStore(ws.kv, { repair: true });
+  eq(report.accounts[0].differences, [{ key: lost, kind: "missing", expected: true }]);
+  eq(await ws.search("ettl"), { ids: [cup, kettle], total: 2 });
+  eq((await verifyStore(ws.kv, { repair: false })).accounts[0].differences, []);
+});
+
+Deno.test("an order the index cannot hold whole is found by its text", async () => {
+  using ws = await workspace();
+  const long = `https://example.com/${"p".repeat(60)}/kettle`;
+  const [linked, plain] = await ws.add([
+    { itemSummary: `Kettle ${long}` },
+    { itemSummary: "Kettle" },
+  ]);
+  eq(await ws.search("kettle"), { ids: [plain, linked], total: 2 });
+  eq(await ws.search("pp/ket"), { ids: [linked], total: 1 });
+  eq(await ws.search("ppp", { status: "shipped" }), { ids: [], total: 0 });
+});
+
+Deno.test("a broad query checks the newest 10,000 orders, exact below that", async () => {
+  using ws = await workspace();
+  const made = await ws.add(
+    Array.from({ length: MAX_SCANNED + 20 }, (_, i) => ({ itemSummary: `part${i}` })),
+  );
+  // "t" is inside 10,020 distinct words: too many to read one by one.
+  const page = await ws.search("t", {}, { limit: 3, offset: 2 });
+  eq(page, { ids: newest(made).slice(2, 5), total: MAX_SCANNED });
+  // A rarer word beside it drives instead: exact.
+  eq(await ws.search("t1234"), { ids: [made[1234]], total: 1 });
+});
+
+Deno.test("a large order's postings hold its status and text: the page reads it by id", async () => {
+  using ws = await workspace();
+  const price = `$${"9".repeat(2_100)}`;
+  const [big, small] = await ws.add([
+    { itemSummary: "Big kettle", price },
+    { itemSummary: "Small kettle" },
+  ]);
+  const posting = await ws.kv.get(keys.searchPosting(ws.userId, "kettle", BASE + 60_000, big));
+  equal(Array.isArray(posting.value), true);
+  const held = await ws.kv.get<Order>(
+    keys.searchPosting(ws.userId, "kettle", BASE + 120_000, small),
+  );
+  equal(held.value?.id, small);
+  const { items: page } = await listOrders(ws.kv, ws.userId, { q: "ettl" }, {
+    limit: 5,
+    offset: 0,
+  });
+  eq(page.map((o) => [o.id, o.price ?? ""]), [[small, ""], [big, price]]);
+  eq(await ws.search("g ket", { status: "ordered" }), { ids: [big], total: 1 });
+});
+
+Deno.test("a prefix of many rare words is read at once: exact page and total", async () => {
+  using ws = await workspace();
+  const numbered = await ws.add(
+    Array.from({ length: 30 }, (_, i) => ({
+      itemSummary: "Part",
+      orderNumber: `AB-${1000 + i}`,
+      status: i % 2 ? "shipped" as const : "ordered" as const,
+    })),
+  );
+  // Two words of the prefix in one order, and one word that has it inside.
+  const [twice, inside] = await ws.add([
+    { itemSummary: "ab-1090 ab-1091" },
+    { itemSummary: "Xab-1077" },
+  ]);
+  const all = [inside, twice, ...newest(numbered)];
+  eq(await ws.search("ab-10", {}, { limit: 5, offset: 0 }), { ids: all.slice(0, 5), total: 32 });
+  eq(await ws.search("ab-10", {}, { limit: 5, offset: 30 }), { ids: all.slice(30), total: 32 });
+  const shipped = newest(numbered).filter((_, i) => i % 2 === 0);
+  eq(await ws.search("ab-10", { status: "shipped" }), { ids: shipped, total: 15 });
+  // Inside ten words (the vocabulary's), and inside one.
+  eq(await ws.search("b-102"), { ids: newest(numbered).slice(0, 10), total: 10 });
+  eq(await ws.search("b-107"), { ids: [inside], total: 1 });
+});
+
+Deno.test("an import whose words need many vocabulary entries commits them first", async () => {
+  using ws = await workspace();
+  const word = (i: number, j: number) => `w${i}x${j}`.padEnd(20, "q");
+  const made = await ws.add(Array.from({ length: 6 }, (_, i) => ({
+    itemSummary: Array.from({ length: 5 }, (_, j) => word(i, j)).join(" "),
+  })));
+  const entries = await Array.fromAsync(ws.kv.list({ prefix: keys.searchVocabulary(ws.userId) }));
+  equal(entries.length, 6 * 5 * 19);
+  eq(await ws.search("3x4q"), { ids: [made[3]], total: 1 });
+  eq((await verifyStore(ws.kv, { repair: false })).accounts[0].differences, []);
 });

@@ -11,14 +11,14 @@ import {
   ORDERS_PER_ACCOUNT,
   writeLegacyStore,
 } from "../../scripts/legacy_fixture.ts";
-import type { Order } from "../../src/domain/orders/order.ts";
+import { type Order, searchText } from "../../src/domain/orders/order.ts";
 import { createLogger } from "../../src/lib/log.ts";
 import { rewriteOrder } from "../../src/store/orders/orders.ts";
 import { verifyStore } from "../../src/store/verify.ts";
 import { keys } from "../../src/store/keys.ts";
 import { deletePrefix, readCounter } from "../../src/store/kv.ts";
 import { listOrders } from "../../src/store/orders/list.ts";
-import { orderTerms } from "../../src/domain/orders/search_terms.ts";
+import { suffixesOf, termsOfText } from "../../src/domain/orders/search_terms.ts";
 import { searchIndex } from "../../src/store/migrations/search_index.ts";
 import { withKvConnectLimits } from "./kv_connect_limits.ts";
 import { LAYOUT_VERSION, MIGRATIONS } from "../../src/store/migrations/index.ts";
@@ -278,30 +278,34 @@ Deno.test("the migrations and a verify --repair stay within KV Connect's limits"
   eq((await verifyStore(store.kv, { repair: false })).accounts.map((a) => a.differences), [[], []]);
 });
 
-Deno.test("search-index: every order gets its postings and counts once, and q finds it", async () => {
+Deno.test("search-index: every order gets its postings and counts once, its words their vocabulary, and q finds it", async () => {
   await using store = await legacyStore();
   const alice = LEGACY_ACCOUNTS[0].id;
   ok((await migrateLayout(store.kv, store.options)).ok);
-  // Every order's terms are posted once and counted once.
+  // Every order's terms are posted once and counted once; each word has its suffixes.
   let postings = 0;
   const counts = new Map<string, number>();
+  const vocabulary = new Set<string>();
   for (let i = 0; i < ORDERS_PER_ACCOUNT; i++) {
     const order = (await store.kv.get<Order>(keys.order(alice, legacyOrder(0, i).id))).value!;
-    for (const term of orderTerms(order)) {
+    const { terms, words } = termsOfText(searchText(order));
+    for (const term of terms) {
       postings++;
       counts.set(term, (counts.get(term) ?? 0) + 1);
     }
+    for (const w of words) for (const s of suffixesOf(w)) vocabulary.add(JSON.stringify([s, w]));
   }
   equal(await count(store.kv, keys.searchPostings(alice)), postings);
   for (const [term, n] of counts) {
     equal(await readCounter(store.kv, keys.searchCount(alice, term)), n, term);
   }
+  const stored = await Array.fromAsync(store.kv.list({ prefix: keys.searchVocabulary(alice) }));
+  eq(new Set(stored.map((e) => JSON.stringify(e.key.slice(-2)))), vocabulary);
   const number = legacyOrder(0, 1).orderNumber!;
-  const found = await listOrders(store.kv, alice, { q: number.toLowerCase() }, {
-    limit: 5,
-    offset: 0,
-  });
-  eq([found.total, found.items.map((o) => o.id)], [1, [legacyOrder(0, 1).id]]);
+  for (const q of [number.toLowerCase(), "0-1001"]) {
+    const found = await listOrders(store.kv, alice, { q }, { limit: 5, offset: 0 });
+    eq([found.total, found.items.map((o) => o.id)], [1, [legacyOrder(0, 1).id]], q);
+  }
 
   // Indexes lost for one account: the migration run again restores exactly them.
   await deletePrefix(store.kv, keys.searchPostings(alice));

@@ -20,7 +20,7 @@ const TIMEZONE = "America/New_York";
 const QUERIES = [
   // 100 matches in both accounts (112-0000400 to 112-0000499).
   { label: "`q=112-00004` (order number)", query: "?limit=50&q=112-00004" },
-  // One order in 81: 123 matches in 10,000, 1,235 in 100,000.
+  // One order in 81: 124 matches in 10,000, 1,235 in 100,000.
   { label: "`q=desk%20lamp`", query: "?limit=50&q=desk%20lamp" },
   // One match in both (order 100's tracking number).
   { label: "`q=1z0000791` (tracking number)", query: "?limit=50&q=1z0000791" },

@@ -1,101 +1,119 @@
 /**
- * The search terms of an order (what the `q` index stores) and of a query (what it looks up).
- * Pure: the store turns terms into keys.
+ * The search terms of an order (what the `q` index stores) and the shape of a query (what a
+ * search looks up). Pure: the store turns terms into keys.
  *
- * An order's terms come from the fields `searchText` holds (normalised order number, item
- * summary, store, tracking number, size): lowercase words (split on whitespace, a
- * leading `#` dropped), each pair of adjacent words of one field, and the tails of words with
- * digits that start at a digit after another character (`112-4567` also gives `4567`), so a
- * number is found by any of its parts. A query matches an order when its words are the start
- * of the order's words: every word but the last whole, the last as a prefix.
+ * `q` matches an order when the query is a substring of its search text (`matchesQuery`). The
+ * index finds the candidates, the text decides:
+ * - an order's terms are its words (the lowercase search text split on whitespace and control
+ *   characters, `#` kept) and each pair of words that one space joins on one line;
+ * - every word with orders has its proper suffixes in the workspace's vocabulary
+ *   (`kettle` -> `ettle` ... `e`), so the words that contain a query word anywhere are the
+ *   words that start with it plus those the vocabulary has under it;
+ * - an order that cannot be indexed whole (a word over 48 characters or not well-formed, more
+ *   than 32 terms or 384 suffixes) has the overflow term alone, and every search checks it.
  */
-import { type Order, searchText } from "./order.ts";
 
-/** Characters of a term at most (longer words are cut). */
+/** Characters of a word at most: an order with a longer one is indexed by the overflow term. */
 export const MAX_TERM_LENGTH = 48;
-/** Terms of an order at most: its words first, then its pairs, then number tails. */
+/** Terms of an order at most (words, then pairs); more and it is an overflow order. */
 export const MAX_TERMS = 32;
-/** Query words looked up at most; the rest are checked against the matched text. */
+/** Vocabulary entries (proper suffixes of its distinct words) an order may need at most. */
+export const MAX_SUFFIXES = 384;
+/** Query words whose terms are looked up at most; the text check covers the rest. */
 export const MAX_QUERY_WORDS = 8;
 
 /** What a pair term starts with: no word does, so a word prefix never reaches a pair. */
 const PAIR = "\u0001";
-/**
- * The term of every order that has more than {@link MAX_TERMS}: such an order may lack a term
- * of a query it matches, so a search also checks these orders' text.
- */
+/** The one term of an order the index cannot hold whole: every search reads and checks it. */
 export const OVERFLOW_TERM = "\u0002";
 
-/** The lowercase words of a field: split on whitespace and control characters (so no word starts with a pair or overflow mark), `#` dropped. */
+/** What separates words: whitespace and control characters (so no word starts with a mark). */
+const SEPARATOR = /[\s\p{Cc}]+/u;
+const SEPARATED = /([\s\p{Cc}]+)/u;
+
+/** The words of lowercase text, in order. */
 export function wordsOf(text: string): string[] {
-  return text.toLowerCase().split(/[\s\p{Cc}]+/u)
-    .map((w) => w.replace(/^#+/, ""))
-    .filter((w) => w !== "");
+  return text.split(SEPARATOR).filter((w) => w !== "");
 }
 
-/** A term at most 48 UTF-16 units; a surrogate left alone by the cut (or sent alone) becomes
- *  U+FFFD, as KV stores it, so a term's key reads back as written. */
-const cut = (term: string) => term.slice(0, MAX_TERM_LENGTH).toWellFormed();
+/** A pair term: at most 48 UTF-16 units, a surrogate left alone by the cut as KV stores it. */
+export const pairTerm = (a: string, b: string) =>
+  `${PAIR}${a} ${b}`.slice(0, MAX_TERM_LENGTH).toWellFormed();
 
-/** The term of two adjacent words. */
-export const pairTerm = (a: string, b: string) => cut(`${PAIR}${a} ${b}`);
+/** True when the pair term may be cut (a search then reads it as a prefix). */
+export const pairCut = (a: string, b: string) =>
+  PAIR.length + a.length + 1 + b.length >= MAX_TERM_LENGTH;
 
-/** Tails of a word with digits, each starting at a digit that follows a non-digit. */
-function numberTails(word: string): string[] {
-  const out: string[] = [];
-  for (let i = 1; i < word.length; i++) {
-    if (/\d/.test(word[i]) && !/\d/.test(word[i - 1])) out.push(word.slice(i));
+/** The proper suffixes of a word, longest first: its vocabulary entries. */
+export function suffixesOf(word: string): string[] {
+  return Array.from({ length: word.length - 1 }, (_, i) => word.slice(i + 1));
+}
+
+export interface OrderTerms {
+  /** Posting and count terms: words, then pairs; or the overflow term alone. */
+  terms: string[];
+  /** The words among them (each needs its vocabulary entries); none for an overflow order. */
+  words: string[];
+}
+
+const OVERFLOW: OrderTerms = { terms: [OVERFLOW_TERM], words: [] };
+
+/** The terms of an order's lowercase search text (`searchText`), lines being its fields. */
+export function termsOfText(text: string): OrderTerms {
+  const words = new Set<string>();
+  const pairs = new Set<string>();
+  for (const line of text.split("\n")) {
+    // Alternating words and separator runs (an empty word at either end).
+    const parts = line.split(SEPARATED);
+    for (let i = 0; i < parts.length; i += 2) {
+      const word = parts[i];
+      if (word === "") continue;
+      if (word.length > MAX_TERM_LENGTH || !word.isWellFormed()) return OVERFLOW;
+      words.add(word);
+      if (i >= 2 && parts[i - 1] === " " && parts[i - 2] !== "") {
+        pairs.add(pairTerm(parts[i - 2], word));
+      }
+    }
   }
-  return out;
+  const terms = [...words, ...pairs];
+  let suffixes = 0;
+  for (const w of words) suffixes += w.length - 1;
+  if (terms.length > MAX_TERMS || suffixes > MAX_SUFFIXES) return OVERFLOW;
+  return { terms, words: [...words] };
 }
 
 /**
- * The order's terms: distinct, at most {@link MAX_TERMS}, each at most 48 characters, and
- * {@link OVERFLOW_TERM} when some were left out.
+ * A query cut into its words and the separator runs between them. A match places the words
+ * side by side in the text: the first may end a longer word, the last may start one, the
+ * others are whole words.
  */
-export function orderTerms(order: Order): string[] {
-  // One line of the search text per field: pairs never span two fields.
-  const fields = searchText(order).split("\n").map(wordsOf);
-  const words = fields.flat();
-  const pairs = fields.flatMap((ws) => ws.slice(1).map((w, i) => pairTerm(ws[i], w)));
-  const tails = words.flatMap(numberTails);
-  const all = [...new Set([...words.map(cut), ...pairs, ...tails.map(cut)])];
-  return all.length > MAX_TERMS ? [...all.slice(0, MAX_TERMS), OVERFLOW_TERM] : all;
+export interface QueryShape {
+  words: string[];
+  /** `gaps[i]` lies between `words[i]` and `words[i + 1]`. */
+  gaps: string[];
+  /** The query is its words and gaps alone (no separator before the first or after the last). */
+  bare: boolean;
 }
 
-/** A term the index is asked for: exact, or every term that starts with it. */
-export interface QueryTerm {
-  term: string;
-  prefix: boolean;
-}
-
-export interface QueryTerms {
-  /** Candidates for driving the search: each matching order has one of each. */
-  terms: QueryTerm[];
-  /** Words of the query (up to {@link MAX_QUERY_WORDS}). */
-  words: number;
-  /**
-   * True when a term's postings are exactly the query's matches (one word, or two words driven
-   * by their pair) with no reason to check the text: no word cut, no `#`, single spaces.
-   */
-  simple: boolean;
+export function queryShape(query: string): QueryShape {
+  const parts = query.split(SEPARATED);
+  const bare = parts[0] !== "" && parts.at(-1) !== "";
+  const words: string[] = [];
+  const gaps: string[] = [];
+  for (let i = 0; i < parts.length; i += 2) {
+    if (parts[i] === "") continue;
+    if (words.length) gaps.push(parts[i - 1]);
+    words.push(parts[i]);
+  }
+  return { words, gaps, bare };
 }
 
 /**
- * The query's terms by the order rule: each word, each adjacent pair; the last word (and so the
- * last pair) a prefix. A query without words has no terms.
+ * The queries whose candidates cover a query's matches: itself, and for `#…` the number
+ * without its `#` (`matchesQuery` finds it in the order number).
  */
-export function queryTerms(query: string): QueryTerms {
-  const all = wordsOf(query);
-  const words = all.slice(0, MAX_QUERY_WORDS);
-  const last = words.length - 1;
-  const terms: QueryTerm[] = words.map((w, i) => ({ term: cut(w), prefix: i === last }));
-  for (let i = 1; i < words.length; i++) {
-    terms.push({ term: pairTerm(words[i - 1], words[i]), prefix: i === last });
-  }
-  const simple = all.length === words.length && !query.includes("#") &&
-    words.every((w) => w.length < MAX_TERM_LENGTH) &&
-    (words.length < 2 || pairTerm(words[0], words[1]).length < MAX_TERM_LENGTH) &&
-    !/[\s\p{Cc}]{2}/u.test(query.trim());
-  return { terms, words: words.length, simple };
+export function queryVariants(query: string): string[] {
+  if (!query.startsWith("#")) return [query];
+  const number = query.slice(1).trim();
+  return number === "" ? [query] : [query, number];
 }

@@ -1,11 +1,13 @@
 /**
  * Orders stored before the `q` index existed get their postings and term counts
- * (orders/footprint.ts `searchIndexOf`). An order counts as indexed when its first term's
+ * (orders/footprint.ts `searchIndexOf`), and the words new to their workspace their
+ * vocabulary entries, committed first (an entry of a word without orders is harmless, a word
+ * with orders must have its entries). An order counts as indexed when its first term's
  * posting is there; the commit checks the account's order revision (every order commit
  * rewrites it), so an order indexed meanwhile is never counted twice.
  */
 import { addToCounter } from "../kv.ts";
-import { searchIndexOf } from "../orders/footprint.ts";
+import { commitVocabulary, searchIndexOf, vocabularyOf } from "../orders/footprint.ts";
 import type { BatchResult, Cursor, Migration, MigrationContext } from "./types.ts";
 import { checkedChunks, ConflictStreak } from "./chunks.ts";
 import { orderBatch, type OrderOf } from "./walk.ts";
@@ -39,6 +41,8 @@ async function batch(ctx: MigrationContext, cursor: Cursor | null): Promise<Batc
   let added = 0;
   for (const ofUser of Map.groupBy(orders, (o) => o.userId).values()) {
     const missing = await unindexed(ctx, ofUser);
+    const words = missing.flatMap(({ index }) => index.words);
+    await commitVocabulary(ctx.kv, await vocabularyOf(ctx.kv, ofUser[0].userId, words), ctx.commit);
     const bytes = ({ index }: Indexed) =>
       index.postings.reduce((sum, p) => sum + JSON.stringify(p.value).length + 300, 0);
     const done = await checkedChunks(ctx, streak, [], missing, bytes, (op, chunk) => {

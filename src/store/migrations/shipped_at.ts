@@ -2,7 +2,7 @@ import { backfilledShippedAt, type Order } from "../../domain/orders/order.ts";
 import type { UserRecord } from "../../domain/account/user.ts";
 import { insightScope } from "../insights/sums.ts";
 import { keys } from "../keys.ts";
-import { writeChanges } from "../orders/footprint.ts";
+import { indexedOf, writeChanges } from "../orders/footprint.ts";
 import type { BatchResult, Cursor, Migration, MigrationContext } from "./types.ts";
 import { checkedChunks, ConflictStreak } from "./chunks.ts";
 import { orderBatch, type OrderOf, userRecordProblem } from "./walk.ts";
@@ -61,14 +61,30 @@ async function backfill(
   // The footprint difference moves the calendar's shipped count with the order.
   // An order's change writes it and its two copies, besides small index and counter keys.
   const bytes = ({ after }: { after: Order }) => 3 * JSON.stringify(after).length + 2000;
-  const done = await checkedChunks(ctx, streak, [user], changes, bytes, (op, chunk) =>
-    writeChanges(
-      op,
-      userId,
-      // shippedAt moves no search term, status or text: the `q` index is its migration's.
-      chunk.map(({ order, after }) => ({ before: order.entry.value, after, search: "untouched" })),
-      insightScope(user.value!),
-    ));
+  // Postings hold the order: an indexed order's are rewritten (its terms, so the counts and
+  // vocabulary, stay); an order not yet indexed is left to the search-index migration. The
+  // commits check the order revision, which an order indexed meanwhile has moved.
+  const indexed = await indexedOf(ctx.kv, userId, changes.map(({ order }) => order.entry.value));
+  const searched = changes.map((c, i) => ({ ...c, stored: indexed[i].stored }));
+  const done = await checkedChunks(
+    ctx,
+    streak,
+    [user],
+    searched,
+    bytes,
+    (op, chunk) =>
+      writeChanges(
+        op,
+        userId,
+        chunk.map(({ order, after, stored }) => ({
+          before: order.entry.value,
+          after,
+          search: stored ? "stored" : "untouched",
+        })),
+        insightScope(user.value!),
+        [],
+      ),
+  );
   return { written: done.written, conflict: !done.ok };
 }
 

@@ -10,12 +10,12 @@ import {
   ORDER_STATUSES,
   searchText,
 } from "../../domain/orders/order.ts";
-import { orderTerms } from "../../domain/orders/search_terms.ts";
+import { suffixesOf, termsOfText } from "../../domain/orders/search_terms.ts";
 import { trackingKey } from "../../domain/tracking/number.ts";
 import { keys } from "../keys.ts";
-import { addToCounter } from "../kv.ts";
+import { addToCounter, commit, counterValue, getManyChunked } from "../kv.ts";
 import { setMarker } from "../group_commit.ts";
-import type { SearchPosting } from "./search_index.ts";
+import { POSTING_ORDER_CHARS, type SearchPosting } from "./search_read.ts";
 import { insightCounters, type InsightScope } from "../insights/sums.ts";
 
 export interface Footprint {
@@ -26,20 +26,81 @@ export interface Footprint {
 type Entries = Footprint["entries"];
 
 /**
- * The order's part of the `q` index (store/orders/search_index.ts): a posting per term, with
- * what a search filters and checks on without reading the order, and the terms' counts (+1).
+ * The order's part of the `q` index (store/orders/search_index.ts): a posting per term, the
+ * terms' counts (+1), and its words (whose vocabulary entries `vocabularyOf` adds when a word
+ * is new to the workspace). A posting holds the order itself (a page of matches is one range
+ * read) unless the order is large, then what a search filters and checks on.
  */
 export function searchIndexOf(userId: string, order: Order) {
   const ms = Date.parse(order.receivedAt);
-  const posting: SearchPosting = [ORDER_STATUSES.indexOf(order.status), searchText(order)];
-  const terms = orderTerms(order);
+  const text = searchText(order);
+  const posting: SearchPosting = JSON.stringify(order).length <= POSTING_ORDER_CHARS
+    ? order
+    : [ORDER_STATUSES.indexOf(order.status), text];
+  const { terms, words } = termsOfText(text);
   return {
     postings: terms.map((term) => ({
       key: keys.searchPosting(userId, term, ms, order.id),
       value: posting,
     })),
     counts: terms.map((term) => keys.searchCount(userId, term)),
+    words,
   };
+}
+
+/**
+ * The vocabulary entries of the words `words` brings to the workspace: those whose count is
+ * zero (one read of their counts). A word with orders always has its entries: the commit that
+ * took its count from zero wrote them, and nothing deletes them but the account's deletion.
+ */
+export async function vocabularyOf(
+  kv: Deno.Kv,
+  userId: string,
+  words: Iterable<string>,
+): Promise<Deno.KvKey[]> {
+  const list = [...new Set(words)];
+  if (!list.length) return [];
+  const counts = await getManyChunked<Deno.KvU64>(
+    kv,
+    list.map((w) => keys.searchCount(userId, w)),
+  );
+  return list.flatMap((word, i) =>
+    counterValue(counts[i].value) > 0
+      ? []
+      : suffixesOf(word).map((suffix) => keys.searchSuffix(userId, suffix, word))
+  );
+}
+
+/** Vocabulary entries per commit when they are committed on their own. */
+const ENTRIES_PER_COMMIT = 500;
+
+/**
+ * Commits vocabulary entries on their own (bulk writes, before the commits that count their
+ * words): no check, since an entry is right whenever it is written.
+ */
+export async function commitVocabulary(
+  kv: Deno.Kv,
+  entries: Deno.KvKey[],
+  commitOp: (op: Deno.AtomicOperation) => Promise<unknown> = commit,
+): Promise<void> {
+  for (let i = 0; i < entries.length; i += ENTRIES_PER_COMMIT) {
+    const op = kv.atomic();
+    for (const key of entries.slice(i, i + ENTRIES_PER_COMMIT)) op.set(key, true);
+    await commitOp(op);
+  }
+}
+
+/** The words the changes add to the index (an order's words it did not have indexed before). */
+export function wordsAdded(userId: string, changes: Change[]): Set<string> {
+  const added = new Set<string>();
+  for (const { before, after, search = "stored" } of changes) {
+    if (!after || search === "untouched") continue;
+    const had = new Set(
+      before && search === "stored" ? searchIndexOf(userId, before).words : [],
+    );
+    for (const w of searchIndexOf(userId, after).words) if (!had.has(w)) added.add(w);
+  }
+  return added;
 }
 
 /** The keys `order`'s existence sets, with their values (the order, its copies, its indexes). */
@@ -97,7 +158,7 @@ export interface Change {
   /**
    * The `q` index of the change: `stored` (the default) moves it; `unstored` (an order stored
    * before the index existed, not yet indexed by its migration) only adds the new one;
-   * `untouched` leaves it (a change that moves no term, status or search text).
+   * `untouched` leaves it (an order not yet indexed, whose migration indexes it as it is then).
    */
   search?: "stored" | "unstored" | "untouched";
 }
@@ -105,14 +166,18 @@ export interface Change {
 /**
  * Adds order moves to `op` (`before` or `after` null: create, delete): keys an order no longer
  * has are deleted, its copies rewritten, and every counter moved once by the summed difference.
- * `scope` comes from the account record the commit checks (its timezone and insight state).
+ * `scope` comes from the account record the commit checks (its timezone and insight state);
+ * `vocabulary` is `vocabularyOf` the words the changes add (`wordsAdded`), read before.
  */
 export function writeChanges(
   op: Deno.AtomicOperation,
   userId: string,
   changes: Change[],
   scope: InsightScope,
+  vocabulary: Deno.KvKey[],
 ): void {
+  // A marker: changes sharing a commit may bring the same new word (one write, not a conflict).
+  for (const key of vocabulary) setMarker(op, key, true);
   const deltas = new Map<string, { key: Deno.KvKey; amount: number }>();
   const add = (id: string, key: Deno.KvKey, amount: number) =>
     deltas.set(id, { key, amount: (deltas.get(id)?.amount ?? 0) + amount });
@@ -131,6 +196,18 @@ export function writeChanges(
   setMarker(op, keys.orderRevision(userId), realNow);
 }
 
+/** Adds `changes` to `op` with the vocabulary of the words they add (read now). */
+export async function writeNewChanges(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  userId: string,
+  changes: Change[],
+  scope: InsightScope,
+): Promise<void> {
+  const vocabulary = await vocabularyOf(kv, userId, wordsAdded(userId, changes));
+  writeChanges(op, userId, changes, scope, vocabulary);
+}
+
 /**
  * Adds the change of a stored order (`before`, as read) to `op`. An order stored before the `q`
  * index existed has no postings until the migration reaches it: its terms are then not taken
@@ -145,17 +222,27 @@ export async function writeStoredChange(
   after: Order | null,
   scope: InsightScope,
 ): Promise<void> {
-  const first = searchIndexOf(userId, before).postings[0];
-  const posting = first ? await kv.get(first.key) : null;
-  const stored = !posting || posting.versionstamp !== null;
-  if (!stored) op.check(posting!);
-  writeChanges(op, userId, [{ before, after, search: stored ? "stored" : "unstored" }], scope);
+  const [{ stored, check }] = await indexedOf(kv, userId, [before]);
+  if (check) op.check(check);
+  const change: Change = { before, after, search: stored ? "stored" : "unstored" };
+  await writeNewChanges(kv, op, userId, [change], scope);
 }
 
-export const writeChange = (
-  op: Deno.AtomicOperation,
+/**
+ * Whether each stored order has its `q` index (its first posting is there; an order without
+ * terms counts as indexed), with the absent posting to check when it has not.
+ */
+export async function indexedOf(
+  kv: Deno.Kv,
   userId: string,
-  before: Order | null,
-  after: Order | null,
-  scope: InsightScope,
-) => writeChanges(op, userId, [{ before, after }], scope);
+  orders: Order[],
+): Promise<{ stored: boolean; check?: Deno.AtomicCheck }[]> {
+  const firsts = orders.map((o) => searchIndexOf(userId, o).postings[0]?.key);
+  const read = await getManyChunked(kv, firsts.filter((k) => k !== undefined));
+  let i = 0;
+  return firsts.map((key) => {
+    if (!key) return { stored: true };
+    const posting = read[i++];
+    return posting.versionstamp ? { stored: true } : { stored: false, check: posting };
+  });
+}

@@ -8,7 +8,14 @@ import { type Order, ORDER_STATUSES, type OrderStatus } from "../../domain/order
 import { usageMonth } from "../../domain/billing/plan.ts";
 import type { UserRecord } from "../../domain/account/user.ts";
 import { keys } from "../keys.ts";
-import { counterValue, getManyChunked, listValues, type Paging, readCounter } from "../kv.ts";
+import {
+  counterValue,
+  getManyChunked,
+  indexSelector,
+  listValues,
+  type Paging,
+  readCounter,
+} from "../kv.ts";
 import { searchOrders } from "./search_index.ts";
 import type { Item } from "../sections.ts";
 
@@ -35,9 +42,14 @@ export async function listOrders(
   const { fromMs, toMs } = query;
   if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) return { items: [], total: 0 };
   if (query.q) {
-    const { ids, total } = await searchOrders(kv, userId, { ...query, q: query.q }, paging);
-    const found = await getManyChunked<Order>(kv, ids.map((id) => keys.order(userId, id)));
-    return { items: found.flatMap((e) => e.value ? [e.value] : []), total };
+    const { ids, orders, total } = await searchOrders(kv, userId, { ...query, q: query.q }, paging);
+    // Only large orders are not in their postings: read by id.
+    const missing = ids.filter((_, i) => !orders[i]);
+    const read = new Map(
+      (await getManyChunked<Order>(kv, missing.map((id) => keys.order(userId, id))))
+        .flatMap((e) => e.value ? [[e.value.id, e.value] as const] : []),
+    );
+    return { items: ids.flatMap((id, i) => orders[i] ?? read.get(id) ?? []), total };
   }
   const prefix = query.status
     ? keys.ordersByStatus(userId, query.status)
@@ -52,15 +64,6 @@ export async function listOrders(
       : countReceived(kv, userId, query.status, fromMs, toMs),
   ]);
   return { items, total };
-}
-
-function indexSelector(prefix: Deno.KvKey, fromMs?: number, toMs?: number): Deno.KvListSelector {
-  const start = fromMs === undefined ? undefined : [...prefix, fromMs];
-  const end = toMs === undefined ? undefined : [...prefix, toMs];
-  if (start && end) return { start, end };
-  if (start) return { prefix, start };
-  if (end) return { prefix, end };
-  return { prefix };
 }
 
 async function pageOfIndex(

@@ -30,7 +30,6 @@ import {
   usageMonth,
 } from "../../domain/billing/plan.ts";
 import { trackingKey } from "../../domain/tracking/number.ts";
-import { ConflictError } from "../../errors.ts";
 import {
   buildEvent,
   buildEventOf,
@@ -49,7 +48,7 @@ import {
   MAX_CHECKS,
   withRetry,
 } from "../kv.ts";
-import { writeChange, writeChanges, writeStoredChange } from "./footprint.ts";
+import { writeNewChanges, writeStoredChange } from "./footprint.ts";
 import { sharedAtomic } from "../group_commit.ts";
 import { insightScope } from "../insights/sums.ts";
 
@@ -240,7 +239,7 @@ export function ingestOrder(
     // A number read as free (or pointing at an order just deleted) must still be so.
     if (byNumber) op.check(byNumber);
     if (month) op.check(month);
-    writeChange(op, userId, null, order, insightScope(user));
+    await writeNewChanges(kv, op, userId, [{ before: null, after: order }], insightScope(user));
     addToCounter(op, monthKey, 1);
     extension?.write(op, { order, merged: false });
     const value: IngestResult = { ok: true, order, merged: false, events };
@@ -289,40 +288,7 @@ export function mergeIntoOrder(
   }, ATTEMPTS);
 }
 
-/**
- * Orders per import commit: one check per order number and one for the account (its timezone
- * places the sums) stay within MAX_CHECKS, and the footprints of orders with 32 long search
- * terms each (about 85 keys, 8 KB of keys) within KV's 1,000 mutations and 80 KiB of keys.
- */
-export const IMPORT_BATCH = Math.min(MAX_CHECKS - 1, 6);
-
-/**
- * Bulk creation for backfills and benchmark seeding: orders the caller built (new ids) are
- * written six per commit (`IMPORT_BATCH`), each one's number checked free, with every index
- * and counter but no events and no plan count. Throws ConflictError when a number is taken (nothing of that
- * batch is written).
- */
-export async function importOrders(kv: Deno.Kv, userId: string, orders: Order[]): Promise<void> {
-  for (let i = 0; i < orders.length; i += IMPORT_BATCH) {
-    const batch = orders.slice(i, i + IMPORT_BATCH);
-    const numbers = batch.flatMap(({ orderNumber }) =>
-      orderNumber ? [keys.orderByNumber(userId, normaliseOrderNumber(orderNumber))] : []
-    );
-    await withRetry(async () => {
-      const user = await kv.get<UserRecord>(keys.user(userId));
-      if (!user.value) throw new ConflictError("The account is gone");
-      const op = kv.atomic().check(user);
-      for (const key of numbers) op.check({ key, versionstamp: null });
-      const changes = batch.map((after) => ({ before: null, after }));
-      writeChanges(op, userId, changes, insightScope(user.value));
-      const result = await commit(op);
-      if (!result.ok && (await kv.getMany(numbers)).some((e) => e.versionstamp)) {
-        throw new ConflictError("An imported order number is taken");
-      }
-      return { commit: result, value: undefined };
-    });
-  }
-}
+export { IMPORT_BATCH, importOrders } from "./import.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Read, edit, delete.

@@ -1,202 +1,220 @@
 /**
  * `q` over the search index the order footprint maintains (footprint.ts): a posting per (term,
- * order) `(term, receivedAt ms, id) -> [status, search text]` and a count per term. A search
- * reads the counts of the query's terms (domain/orders/search_terms.ts), picks the rarest as
- * its driver and reads only the driver's postings:
+ * order) `(term, receivedAt ms, id) -> [status, search text]`, a count per term, and the
+ * vocabulary (each word's proper suffixes). `q` is a substring of the order's search text
+ * (domain `matchesQuery`); the index gives candidates that hold every match, chosen as the
+ * rarest of several covers (domain/orders/search_terms.ts `queryShape`):
  *
- * - a one-word query (or a two-word one driven by its pair) without filters is answered by the
- *   driver alone: `total` is its count and the page its newest postings;
- * - anything else reads the driver's postings (bounded), keeps those whose status, time and
- *   text (`matchesQuery`, the substring rule) pass, and sorts them newest first.
+ * - one word `w`: the words that contain it (those that start with it, one range of counts, and
+ *   those the vocabulary has under it) and their postings;
+ * - several words: a middle word (whole), the last word (a prefix), a pair of middle words,
+ *   the last pair (a prefix), or for two words the pairs of each word that ends with the first
+ *   (itself and the vocabulary's words under it exactly) with the second as a prefix.
  *
- * Orders with more terms than an order keeps (domain `MAX_TERMS`) carry the overflow term: a
- * search reads those too and checks their text, since they may lack the driver.
- *
- * Work is bounded by the rarest term's count, not by the account's size.
+ * When the cover is the matches themselves (one word, or two joined by one space and covered
+ * by their pairs) and there is no other filter, `total` is its count and the page the newest
+ * postings; otherwise its postings are read (bounded), filtered and checked against the text
+ * (search_read.ts). A cover whose ranges hold too many terms is broad: when every cover is, the
+ * newest orders are checked one by one instead (bounded). Orders with the overflow term are
+ * read and checked on every search. Work is bounded by the rarest cover, not the account's size.
  */
-import { matchesQuery, ORDER_STATUSES, type OrderStatus } from "../../domain/orders/order.ts";
-import { OVERFLOW_TERM, type QueryTerm, queryTerms } from "../../domain/orders/search_terms.ts";
+import {
+  MAX_QUERY_WORDS,
+  OVERFLOW_TERM,
+  pairCut,
+  pairTerm,
+  queryShape,
+  queryVariants,
+} from "../../domain/orders/search_terms.ts";
 import { keys } from "../keys.ts";
 import { counterValue, getManyChunked, type Paging } from "../kv.ts";
+import {
+  type Cover,
+  type Found,
+  pageOf,
+  postingsOf,
+  type Range,
+  type Result,
+  scanned,
+  type SearchFilter,
+} from "./search_read.ts";
 
-/** A posting's value: the order's status (index in ORDER_STATUSES) and its search text. */
-export type SearchPosting = [status: number, text: string];
+export type { SearchFilter, SearchPosting } from "./search_read.ts";
 
-/** Count keys a prefix's range may hold before it is treated as too broad to drive. */
+/** Count keys a prefix's range may hold before it is too broad to drive. */
 export const MAX_PREFIX_TERMS = 500;
-/** Postings one search reads at most (past it, the matches found so far are the answer). */
-export const MAX_POSTINGS_READ = 10_000;
-/** Below this many postings a multi-term range is read whole (exact total) rather than merged. */
-const READ_WHOLE_BELOW = 2_000;
+/** Words a vocabulary range may give before it is too broad to drive. */
+export const MAX_VOCABULARY_WORDS = 100;
+/** Terms of a one-word query's prefix whose counts are read before their postings. */
+const FEW_TERMS = 16;
 /** The highest code point: every string that starts with a prefix sorts before prefix + it. */
 const LAST = "\u{10ffff}";
 
-export interface SearchFilter {
-  /** Normalised query (lowercase, trimmed). */
-  q: string;
-  status?: OrderStatus;
-  fromMs?: number;
-  toMs?: number;
-}
+type Ctx = { kv: Deno.Kv; userId: string };
 
-/** A query term with the terms of the index it stands for and their summed count. */
-interface Counted extends QueryTerm {
-  found: { term: string; count: number }[];
-  count: number;
-  /** More than {@link MAX_PREFIX_TERMS} terms in its range: `found` is cut short. */
-  huge: boolean;
-}
-
-interface Hit {
-  id: string;
-  ms: number;
-}
-
-/** The page's order ids (newest `receivedAt` first, ties by id) and the number of matches. */
+/**
+ * The page's order ids (newest `receivedAt` first, ties by id) with the orders their postings
+ * held, and the number of matches.
+ */
 export async function searchOrders(
   kv: Deno.Kv,
   userId: string,
   filter: SearchFilter,
   paging: Paging,
-): Promise<{ ids: string[]; total: number }> {
-  const { terms, words, simple } = queryTerms(filter.q);
-  if (terms.length === 0) return { ids: [], total: 0 };
-  const { counted, overflow } = await countTerms(kv, userId, terms);
-  // The rarest term drives; on a tie the pair (it covers two words).
-  const driver = counted.reduce((best, t) =>
-    rank(t) < rank(best) || (rank(t) === rank(best) && t.term.length > best.term.length) ? t : best
-  );
-  const filtered = filter.status !== undefined || filter.fromMs !== undefined ||
-    filter.toMs !== undefined;
-  const covers = words === 1 || (words === 2 && driver === counted[2]);
-  const trusted = simple && covers;
-  if (trusted && !filtered && !driver.huge && overflow === 0) {
-    if (driver.found.length === 1 || driver.count >= READ_WHOLE_BELOW) {
-      return await newestOfTerms(kv, userId, driver, paging);
-    }
-  }
-  // Orders with more terms than the index keeps may lack the driver: their text is checked.
-  const [hits, more] = await Promise.all([
-    matching(kv, userId, driver, filter, trusted),
-    overflow ? matching(kv, userId, overflowTerm, filter, false) : [],
+): Promise<Result> {
+  const ctx = { kv, userId };
+  const variants = queryVariants(filter.q);
+  const [overflow, ...covers] = await Promise.all([
+    exact(ctx, [OVERFLOW_TERM]),
+    ...variants.map((q) => bestCover(ctx, q)),
   ]);
-  const all = newestFirst(unique([...hits, ...more]));
-  return {
-    ids: all.slice(paging.offset, paging.offset + paging.limit).map((h) => h.id),
-    total: all.length,
+  if (covers.some((c) => c === null)) return await scanned(kv, userId, filter, paging);
+  const chosen = covers as Cover[];
+  const cover: Cover = chosen.length === 1 ? chosen[0] : {
+    ranges: chosen.flatMap((c) => c.ranges),
+    count: chosen.reduce((sum, c) => sum + c.count, 0),
+    exact: false,
   };
+  return await pageOf(kv, userId, filter, paging, cover, overflow.count ? overflow : null);
 }
 
-const overflowTerm: Counted = {
-  term: OVERFLOW_TERM,
-  prefix: false,
-  found: [],
-  count: 0,
-  huge: false,
-};
-
-const rank = (t: Counted) => t.huge ? Infinity : t.count;
-
-/**
- * Each query term's count (one read for the exact ones and the overflow term, a bounded range
- * for a prefix), and how many orders carry the overflow term.
- */
-async function countTerms(kv: Deno.Kv, userId: string, terms: QueryTerm[]) {
-  const exact = terms.filter((t) => !t.prefix);
-  const got = await getManyChunked<Deno.KvU64>(kv, [
-    keys.searchCount(userId, OVERFLOW_TERM),
-    ...exact.map((t) => keys.searchCount(userId, t.term)),
-  ]);
-  const overflow = counterValue(got[0].value);
-  const counts = new Map(exact.map((t, i) => [t.term, counterValue(got[i + 1].value)]));
-  const counted = await Promise.all(terms.map(async (t): Promise<Counted> => {
-    if (!t.prefix) {
-      const count = counts.get(t.term) ?? 0;
-      return { ...t, count, huge: false, found: count ? [{ term: t.term, count }] : [] };
-    }
-    const found: Counted["found"] = [];
-    let read = 0;
-    const range = {
-      start: keys.searchCount(userId, t.term),
-      end: keys.searchCount(userId, t.term + LAST),
-    };
-    for await (const e of kv.list<Deno.KvU64>(range, { limit: MAX_PREFIX_TERMS + 1 })) {
-      read++;
-      const count = counterValue(e.value);
-      if (count > 0) found.push({ term: String(e.key.at(-1)), count });
-    }
-    const count = found.reduce((sum, f) => sum + f.count, 0);
-    return { ...t, found, count, huge: read > MAX_PREFIX_TERMS };
-  }));
-  return { counted, overflow };
-}
-
-/**
- * The newest postings of the driver's terms, merged (an order found twice counted once on the
- * page): `total` is the summed count, exact for one term.
- */
-async function newestOfTerms(
-  kv: Deno.Kv,
-  userId: string,
-  driver: Counted,
-  paging: Paging,
-): Promise<{ ids: string[]; total: number }> {
-  const want = paging.offset + paging.limit;
-  const lists = await Promise.all(driver.found.map(async ({ term }) => {
-    const hits: Hit[] = [];
-    const iter = kv.list({ prefix: keys.searchTerm(userId, term) }, {
-      reverse: true,
-      limit: want,
-      batchSize: Math.min(want, 500),
-    });
-    for await (const e of iter) hits.push(hitOf(e.key));
-    return hits;
-  }));
-  const merged = newestFirst(unique(lists.flat())).slice(paging.offset, want);
-  return { ids: merged.map((h) => h.id), total: driver.count };
-}
-
-/** Every posting of the driver that passes the filters (and the text rule unless `trusted`). */
-async function matching(
-  kv: Deno.Kv,
-  userId: string,
-  driver: Counted,
-  filter: SearchFilter,
-  trusted: boolean,
-): Promise<Hit[]> {
-  const selector = driver.prefix
-    ? {
-      start: keys.searchTerm(userId, driver.term),
-      end: keys.searchTerm(userId, driver.term + LAST),
-    }
-    : { prefix: keys.searchTerm(userId, driver.term) };
-  const wanted = filter.status === undefined ? -1 : ORDER_STATUSES.indexOf(filter.status);
-  const from = filter.fromMs ?? -Infinity;
-  const to = filter.toMs ?? Infinity;
-  const hits: Hit[] = [];
-  const iter = kv.list<SearchPosting>(selector, {
-    limit: MAX_POSTINGS_READ,
-    batchSize: 1000,
-  });
-  for await (const e of iter) {
-    const [status, text] = e.value;
-    const hit = hitOf(e.key);
-    if (wanted >= 0 && status !== wanted) continue;
-    if (hit.ms < from || hit.ms >= to) continue;
-    if (!trusted && !matchesQuery(text, filter.q)) continue;
-    hits.push(hit);
+/** The rarest cover of one query; null when every cover is broad (or it has no words). */
+async function bestCover(ctx: Ctx, query: string): Promise<Cover | null> {
+  const { words: all, gaps, bare } = queryShape(query);
+  const words = all.slice(0, MAX_QUERY_WORDS);
+  const k = words.length;
+  if (k === 0) return null;
+  if (k === 1) {
+    const cover = await containing(ctx, words[0]);
+    return cover && { ...cover, exact: bare };
   }
-  return hits;
+  const last = k - 1;
+  const spaced = (i: number) => gaps[i] === " ";
+  const pair = (a: string, b: string, prefix: boolean) =>
+    prefix || pairCut(a, b)
+      ? prefixed(ctx, pairTerm(a, b), pairCut(a, b))
+      : exact(ctx, [pairTerm(a, b)]);
+  const candidates: Promise<Cover | null>[] = [
+    k === 2 ? endingWith(ctx, words[0], spaced(0) ? words[1] : null) : Promise.resolve(null),
+    prefixed(ctx, words[last]),
+  ];
+  for (let i = 1; i < last; i++) {
+    candidates.push(exact(ctx, [words[i]]));
+    if (i + 1 < last && spaced(i)) candidates.push(pair(words[i], words[i + 1], false));
+  }
+  if (last >= 2 && spaced(last - 1)) candidates.push(pair(words[last - 1], words[last], true));
+  const covers = await Promise.all(candidates);
+  const found = covers.filter((c): c is Cover => c !== null);
+  if (!found.length) return null;
+  const best = found.reduce((a, b) => b.count < a.count ? b : a);
+  // Two words joined by one space, covered by their uncut pairs: the pairs are the matches.
+  const exactPairs = best === covers[0] && bare && spaced(0) && best.ranges.every((r) => !r.cut);
+  return { ...best, exact: exactPairs };
 }
 
-const hitOf = (key: Deno.KvKey): Hit => ({ id: String(key.at(-1)), ms: Number(key.at(-2)) });
-
-function unique(hits: Hit[]): Hit[] {
-  const seen = new Set<string>();
-  return hits.filter((h) => !seen.has(h.id) && seen.add(h.id));
+/**
+ * One word: every word that contains it (starts with it, or the vocabulary has it inside). When
+ * more than a few words start with it, their postings are read at once if they are not many.
+ */
+async function containing(ctx: Ctx, word: string): Promise<Cover | null> {
+  const [few, inside] = await Promise.all([
+    prefixed(ctx, word, false, FEW_TERMS),
+    vocabulary(ctx, keys.searchSuffixes(ctx.userId, word), true),
+  ]);
+  if (!inside) return null;
+  const starting = few ?? await direct(ctx, word) ?? await prefixed(ctx, word);
+  if (!starting) return null;
+  const others = await exact(ctx, inside.filter((w) => !w.startsWith(word)));
+  return merged([starting, others]);
 }
 
-/** The list's order: newest `receivedAt` first, then the greater id. */
-function newestFirst(hits: Hit[]): Hit[] {
-  return hits.sort((a, b) => b.ms - a.ms || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+/**
+ * Two words: the words that end with the first (itself and the vocabulary's words it is a
+ * suffix of), with the second as a prefix of the next word when one space joins them (their
+ * pairs), else alone (those words).
+ */
+async function endingWith(ctx: Ctx, first: string, next: string | null): Promise<Cover | null> {
+  const inside = await vocabulary(ctx, keys.searchSuffixes(ctx.userId, first), false);
+  if (!inside) return null;
+  const words = [first, ...inside];
+  if (next === null) return await exact(ctx, words);
+  return merged(
+    await Promise.all(words.map((w) => prefixed(ctx, pairTerm(w, next), pairCut(w, next)))),
+  );
+}
+
+function merged(covers: (Cover | null)[]): Cover | null {
+  if (covers.some((c) => c === null)) return null;
+  const ranges = (covers as Cover[]).flatMap((c) => c.ranges);
+  return { ranges, count: ranges.reduce((sum, r) => sum + r.count, 0), exact: false };
+}
+
+/** Exact terms, their counts in one read (terms without orders left out). */
+async function exact(ctx: Ctx, terms: string[]): Promise<Cover> {
+  const got = await getManyChunked<Deno.KvU64>(
+    ctx.kv,
+    terms.map((t) => keys.searchCount(ctx.userId, t)),
+  );
+  const ranges: Range[] = [];
+  terms.forEach((term, i) => {
+    const count = counterValue(got[i].value);
+    if (count > 0) ranges.push({ term, prefix: false, found: [{ term, count }], count });
+  });
+  return { ranges, count: ranges.reduce((sum, r) => sum + r.count, 0), exact: false };
+}
+
+/**
+ * Every term that starts with `term` (null past {@link MAX_PREFIX_TERMS}); `cut`: a pair cut
+ * at 48 characters, which may stand for longer ones (checked on the text).
+ */
+async function prefixed(
+  ctx: Ctx,
+  term: string,
+  cut = false,
+  most = MAX_PREFIX_TERMS,
+): Promise<Cover | null> {
+  const found: Found[] = [];
+  const range = {
+    start: keys.searchCount(ctx.userId, term),
+    end: keys.searchCount(ctx.userId, term + LAST),
+  };
+  let read = 0;
+  // One batch: a range of a hundred terms is not read in two trips.
+  const options = { limit: most + 1, batchSize: most + 1 };
+  for await (const e of ctx.kv.list<Deno.KvU64>(range, options)) {
+    if (++read > most) return null;
+    const count = counterValue(e.value);
+    if (count > 0) found.push({ term: String(e.key.at(-1)), count });
+  }
+  const count = found.reduce((sum, f) => sum + f.count, 0);
+  const ranges: Range[] = found.length ? [{ term, prefix: true, found, count, cut }] : [];
+  return { ranges, count, exact: false };
+}
+
+/** The postings of every term that starts with `term`, read whole when they are not many. */
+async function direct(ctx: Ctx, term: string): Promise<Cover | null> {
+  const range = await postingsOf(ctx.kv, ctx.userId, term);
+  return range && { ranges: [range], count: range.count, exact: false };
+}
+
+/**
+ * Words of the vocabulary under `key` (`["search_sub", suffix]`): exactly that suffix, or
+ * (`within`) every suffix that starts with it. Null past {@link MAX_VOCABULARY_WORDS}.
+ */
+async function vocabulary(ctx: Ctx, key: Deno.KvKey, within: boolean): Promise<string[] | null> {
+  const suffix = String(key.at(-1));
+  const selector = within
+    ? { start: key, end: [...key.slice(0, -1), suffix + LAST] }
+    : { prefix: key };
+  const words = new Set<string>();
+  let read = 0;
+  const limit = 4 * MAX_VOCABULARY_WORDS;
+  for await (const e of ctx.kv.list(selector, { limit, batchSize: limit })) {
+    read++;
+    words.add(String(e.key.at(-1)));
+    if (words.size > MAX_VOCABULARY_WORDS) return null;
+  }
+  // Read to the bound on entries (one word has many suffixes under a short one): too broad.
+  if (read >= 4 * MAX_VOCABULARY_WORDS) return null;
+  return [...words];
 }

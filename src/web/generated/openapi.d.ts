@@ -5621,7 +5621,7 @@ export interface operations {
                 offset?: string | string[];
                 /** @description One of the five statuses; an unrecognised (or repeated) value is ignored */
                 status?: string | string[];
-                /** @description Case-insensitive words of the order number, item summary, store, tracking number or size: one word finds the orders with a word that starts with it (or a part of a number starting at a digit: `4567` finds `112-4567`); several words must stand side by side in one field, whole but the last, which may be the start of a word. A leading `#` is ignored */
+                /** @description Case-insensitive text in the order number, item summary, store, tracking number or size (trimmed; any part of it: `ettl` finds Kettle, `sk lamp` finds Desk lamp). A leading `#` also finds it in the order number without the `#` */
                 q?: string;
                 /** @description Received on or after this date (YYYY-MM-DD, the account's timezone) */
                 from?: string;
