@@ -16,7 +16,7 @@
  * failed check, or a limit the estimate missed) is committed again change by change, so the
  * change whose check failed gets its own refusal and the others are stored.
  */
-import { commit, MAX_CHECKS, type SelfCommitting } from "./kv.ts";
+import { commit, MAX_CHECKS, type SelfCommitting, writerOf } from "./kv.ts";
 import { Batcher } from "../lib/batcher.ts";
 import { metrics } from "../lib/metrics.ts";
 
@@ -310,19 +310,20 @@ const groups = new WeakMap<Deno.Kv, GroupCommit>();
 /**
  * An atomic operation on `kv` that may share its commit with others made at the same moment
  * (order creates and merges, intake). Its `commit()`, or the store's `commit(op)`, hands it over.
+ * It commits through the store's writing connection (`writerOf`).
  */
 export function sharedAtomic(kv: Deno.Kv): SharedAtomic {
   let group = groups.get(kv);
-  if (!group) groups.set(kv, group = new GroupCommit(kv));
+  if (!group) groups.set(kv, group = new GroupCommit(writerOf(kv)));
   return new SharedAtomic(group);
 }
 
 /**
  * Makes every change on `kv` commit alone, one commit per change (the benchmarks' one-commit
- * ceiling). Call before its first change.
+ * ceiling), through the same connection as shared commits would. Call before its first change.
  */
 export function commitEachAlone(kv: Deno.Kv): void {
-  groups.set(kv, new GroupCommit(kv, false));
+  groups.set(kv, new GroupCommit(writerOf(kv), false));
 }
 
 /** Sets `key` as a marker when `op` may share its commit, else as a plain set. */
