@@ -27,8 +27,10 @@ type EnqueueOptions = Parameters<Deno.AtomicOperation["enqueue"]>[1];
 const MAX_MUTATIONS = 900;
 const MAX_KEY_BYTES_TOTAL = 60 * 1024;
 const MAX_VALUE_BYTES_TOTAL = 600 * 1024;
-/** What a structured value is assumed to take: orders and events are a few KiB at most. */
-const OBJECT_BYTES = 8 * 1024;
+/** What a value too deep or too large to walk is taken to be: KV's largest value. */
+const UNWALKED_BYTES = 64 * 1024;
+/** Nesting walked by {@link bytesOf}: orders and events are three or four levels deep. */
+const MAX_DEPTH = 8;
 /** Changes in one commit, whatever their size. */
 const MAX_CHANGES = 64;
 
@@ -62,10 +64,25 @@ function keyBytes(key: Deno.KvKey): number {
   return n;
 }
 
-function bytesOf(value: unknown): number {
+/**
+ * The bytes `value` takes in KV, or more: strings at 3 bytes a character, 16 for anything
+ * scalar, arrays and plain objects by their parts. A flat guess per object (8 KiB) held a
+ * create's dozen small index values to 100 KiB and its commit to 5 creates; walking them costs
+ * a few microseconds. Deeper or larger than {@link UNWALKED_BYTES}: that.
+ */
+function bytesOf(value: unknown, depth = 0): number {
   if (value instanceof Uint8Array) return value.byteLength;
   if (typeof value === "string") return value.length * 3;
-  return typeof value === "object" && value !== null ? OBJECT_BYTES : 16;
+  if (typeof value !== "object" || value === null || value instanceof Deno.KvU64) return 16;
+  const proto = Object.getPrototypeOf(value);
+  const plain = Array.isArray(value) || proto === Object.prototype || proto === null;
+  if (!plain || depth >= MAX_DEPTH) return UNWALKED_BYTES;
+  let n = 16;
+  for (const [k, v] of Object.entries(value)) {
+    n += k.length * 3 + bytesOf(v, depth + 1);
+    if (n >= UNWALKED_BYTES) return UNWALKED_BYTES;
+  }
+  return n;
 }
 
 interface Sum {
