@@ -207,15 +207,14 @@ class Batch {
   mutations = 0;
   keyBytes = 0;
   valueBytes = 0;
+  /** A change was left out for the commit's limits: waiting longer cannot make it larger. */
+  full = false;
 
   /** Takes `w` when it is compatible with the changes already in and the commit stays small. */
   offer(w: Waiting): boolean {
     const { op } = w;
     if (this.members.length && !this.#fits(op)) return false;
-    for (const [id, c] of op.checks) this.checks.set(id, c);
-    for (const id of op.writes.keys()) this.written.add(id);
-    for (const id of op.sums.keys()) this.sums.add(id);
-    for (const id of op.markers.keys()) this.markers.add(id);
+    this.note(op);
     this.mutations += op.mutationCount;
     this.keyBytes += op.keyBytes;
     this.valueBytes += op.valueBytes;
@@ -223,20 +222,47 @@ class Batch {
     return true;
   }
 
+  /** Records the keys `op` touches (of a change taken, or of one left waiting). */
+  note(op: SharedAtomic): void {
+    for (const [id, c] of op.checks) this.checks.set(id, c);
+    for (const id of op.writes.keys()) this.written.add(id);
+    for (const id of op.sums.keys()) this.sums.add(id);
+    for (const id of op.markers.keys()) this.markers.add(id);
+  }
+
+  /**
+   * Whether `op` must wait for this commit, in flight (or for changes left waiting before it): it checks a key this commit changes, or
+   * changes a key this commit checks or sets. Sums and markers may land in either order.
+   */
+  holdsBack(op: SharedAtomic): boolean {
+    for (const id of op.checks.keys()) {
+      if (this.written.has(id) || this.sums.has(id) || this.markers.has(id)) return true;
+    }
+    for (const id of op.writes.keys()) if (this.written.has(id) || this.checks.has(id)) return true;
+    for (const id of op.sums.keys()) if (this.checks.has(id)) return true;
+    for (const id of op.markers.keys()) if (this.checks.has(id)) return true;
+    return false;
+  }
+
   #fits(op: SharedAtomic): boolean {
     if (op.selfConflict || this.members[0].op.selfConflict) return false;
-    if (this.members.length >= MAX_CHANGES) return false;
-    if (this.mutations + op.mutationCount > MAX_MUTATIONS) return false;
-    if (this.keyBytes + op.keyBytes > MAX_KEY_BYTES_TOTAL) return false;
-    if (this.valueBytes + op.valueBytes > MAX_VALUE_BYTES_TOTAL) return false;
     let newChecks = 0;
+    for (const id of op.checks.keys()) if (!this.checks.has(id)) newChecks++;
+    if (
+      this.members.length >= MAX_CHANGES ||
+      this.mutations + op.mutationCount > MAX_MUTATIONS ||
+      this.keyBytes + op.keyBytes > MAX_KEY_BYTES_TOTAL ||
+      this.valueBytes + op.valueBytes > MAX_VALUE_BYTES_TOTAL ||
+      this.checks.size + newChecks > MAX_CHECKS
+    ) {
+      this.full = true;
+      return false;
+    }
     for (const [id, c] of op.checks) {
       const held = this.checks.get(id);
       if (held && held.versionstamp !== c.versionstamp) return false;
-      if (!held) newChecks++;
       if (this.written.has(id) || this.sums.has(id) || this.markers.has(id)) return false;
     }
-    if (this.checks.size + newChecks > MAX_CHECKS) return false;
     for (const id of op.writes.keys()) {
       if (this.written.has(id) || this.checks.has(id) || this.sums.has(id)) return false;
       if (this.markers.has(id)) return false;
@@ -273,17 +299,52 @@ function atomicOf(kv: Deno.Kv, members: Waiting[]): Deno.AtomicOperation {
   return op;
 }
 
-/** One store's changes waiting to share a commit; one commit in flight at a time. */
+/**
+ * Whether the waiting changes, all together, reach a limit of one commit: without that, a
+ * commit of them cannot be full (a cheap test before assembling one while another is in flight).
+ */
+function mayFill(waiting: Waiting[]): boolean {
+  if (waiting.length > MAX_CHANGES) return true;
+  let checks = 0, mutations = 0, keyBytes = 0, valueBytes = 0;
+  for (const { op } of waiting) {
+    checks += op.checks.size;
+    mutations += op.mutationCount;
+    keyBytes += op.keyBytes;
+    valueBytes += op.valueBytes;
+  }
+  return checks > MAX_CHECKS || mutations > MAX_MUTATIONS || keyBytes > MAX_KEY_BYTES_TOTAL ||
+    valueBytes > MAX_VALUE_BYTES_TOTAL;
+}
+
+/**
+ * One store's changes waiting to share a commit. One commit is in flight at a time, and a
+ * second only when the next one is full (a change was left out for its limits, so it cannot
+ * grow by waiting) and none of its changes must wait for the first (`holdsBack`): under load the
+ * connection has the next commit queued when one ends, instead of idling while this process
+ * answers the ended one and assembles the next.
+ */
 export class GroupCommit {
+  readonly #inFlight = new Map<Waiting[], Batch>();
   readonly #batcher = new Batcher<Waiting>({
-    parallel: 1,
+    parallel: 2,
     take: (waiting) => {
+      const running = [...this.#inFlight.values()];
+      if (running.length && !mayFill(waiting)) return [];
       const batch = new Batch();
-      const left = waiting.filter((w) => !batch.offer(w));
+      // The keys of changes left waiting: a later change touching them waits too, behind them.
+      const skipped = new Batch();
+      const left = waiting.filter((w) => {
+        const wait = running.some((b) => b.holdsBack(w.op)) || skipped.holdsBack(w.op) ||
+          !batch.offer(w);
+        if (wait) skipped.note(w.op);
+        return wait;
+      });
+      if (running.length && !batch.full) return [];
       waiting.splice(0, waiting.length, ...left);
+      if (batch.members.length) this.#inFlight.set(batch.members, batch);
       return batch.members;
     },
-    run: (members) => this.#commit(members),
+    run: (members) => this.#commit(members).finally(() => this.#inFlight.delete(members)),
   });
 
   /** `shared` false: every change commits alone at once, as without group commit. */
