@@ -1,7 +1,8 @@
 /**
  * Group commit: order changes made at the same moment share one KV commit. Deno KV's commits
  * are serialised, so one commit per request caps a busy workspace at what one commit takes;
- * a commit holding ten changes costs little more than one holding a single change.
+ * a shared commit pays its fixed cost (about 0.4 ms) and its counters' writes once for all its
+ * changes (their other writes cost the same shared or not: docs/benchmarks.md).
  *
  * A change is recorded in a {@link SharedAtomic} (the `Deno.AtomicOperation` methods) and handed
  * to its store's {@link GroupCommit}. The first change of a quiet moment commits at once, alone;
@@ -11,7 +12,8 @@
  *   change checks is written by no other (so the commit means what the changes one after another
  *   would mean: every check reads the state before the commit);
  * - sums to one key become one sum; a marker (a "last change" stamp) is written once;
- * - a change left out waits for the next commit, ahead of later arrivals.
+ * - a change left out waits for the next commit, ahead of later arrivals touching its keys.
+ * A second commit is sent while one is in flight only when it is full (see {@link GroupCommit}).
  * Each change is answered when the commit holding it is stored. A shared commit refused (a
  * failed check, or a limit the estimate missed) is committed again change by change, so the
  * change whose check failed gets its own refusal and the others are stored.
