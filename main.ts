@@ -45,7 +45,8 @@ try {
   Deno.exit(1);
 }
 
-const { kv, persistence } = await openStore(config.kvPath);
+const store = await openStore(config.kvPath);
+const { kv, persistence } = store;
 const deps = createDeps({ kv, config, persistence });
 // Pending data-layout migrations run (one instance at a time) before anything is served.
 await upgradeLayout(deps);
@@ -122,7 +123,7 @@ async function shutdown(signal: string) {
   const complete = await Promise.race([finished, late]);
   clearTimeout(timer);
   if (complete) {
-    kv.close();
+    store.close();
     await queue.close();
   } else {
     deps.log.warn("shutdown budget spent; unfinished work is left to its transport", {

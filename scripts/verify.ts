@@ -31,7 +31,8 @@ if (import.meta.main) {
     console.error("usage: deno task verify <kv file or KV Connect URL> [--repair]");
     Deno.exit(2);
   }
-  const { kv } = await openStore(path);
+  const store = await openStore(path);
+  const { kv } = store;
   const report = await verifyStore(kv, {
     repair,
     onAccount: (a) => {
@@ -47,7 +48,7 @@ if (import.meta.main) {
       }));
     },
   });
-  kv.close();
+  store.close();
   const differing = report.accounts.filter((a) => a.differences.length);
   const summary = {
     accounts: report.accounts.length,

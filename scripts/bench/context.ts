@@ -96,7 +96,8 @@ export class BenchContext {
     this.#dirs.push(dir);
     const kvPath = join(dir, "kv.sqlite3");
     if (options.seed) {
-      const { kv } = await openStore(kvPath);
+      const store = await openStore(kvPath);
+      const { kv } = store;
       try {
         await options.seed(kv);
         // Seeded by this release's code: its layout, so the service starts without migrating
@@ -109,7 +110,7 @@ export class BenchContext {
         };
         await kv.set(keys.layout(), marker);
       } finally {
-        kv.close();
+        store.close();
       }
     }
     return kvPath;

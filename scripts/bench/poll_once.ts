@@ -23,7 +23,8 @@ const rssMiB = (field: "VmRSS" | "VmHWM") => {
 
 const env = Deno.env.toObject();
 const config = loadConfig(env);
-const { kv, persistence } = await openStore(config.kvPath);
+const store = await openStore(config.kvPath);
+const { kv, persistence } = store;
 const deps = createDeps({ kv, config, persistence });
 const user = await createUser(kv, { email: "bench-imap@example.com" });
 if (!user.ok) throw new Error("bench account not created");
@@ -56,5 +57,5 @@ let orders = 0;
 for await (const _ of kv.list({ prefix: keys.orders(user.user.id) })) orders++;
 const peakRssMiB = rssMiB("VmHWM");
 await drainDeps(deps);
-kv.close();
+store.close();
 console.log(JSON.stringify({ ms, cpuS, ...counts, orders, rssBeforeMiB, peakRssMiB }));

@@ -1,7 +1,7 @@
 import type { Logger } from "../lib/log.ts";
 import type { Events } from "./events.ts";
 import type { EventMessage } from "./emit.ts";
-import { commit } from "../store/kv.ts";
+import { commit, writerOf } from "../store/kv.ts";
 import { watchGauge } from "../lib/metrics.ts";
 
 /** A queue message: its `kind` picks the handler, which validates the rest. */
@@ -117,7 +117,11 @@ export function startQueueListener(deps: QueueDeps, handlers: QueueHandlers): Qu
   const putBack = (message: unknown) =>
     track(enqueueAll(deps.kv, [{ message: message as QueueMessage, delay: HAND_BACK_DELAY_MS }]));
   const fromQueue = (message: unknown) => handingBack ? putBack(message) : run(message);
-  const listening = deps.events.transport.name === "queue" ? deps.kv.listenQueue(fromQueue) : null;
+  // On the store's writing connection: taking and acknowledging messages are writes, which on
+  // the store's own connection would hold up the reads of requests.
+  const listening = deps.events.transport.name === "queue"
+    ? writerOf(deps.kv).listenQueue(fromQueue)
+    : null;
   const unsubscribe = deps.events.bus.onCommitted((events) => {
     for (const event of events) {
       run({ kind: "event", event, atCommit: true } satisfies EventMessage).catch((err) =>

@@ -1,7 +1,8 @@
 /**
  * Group commit: order changes made at the same moment share one KV commit. Deno KV's commits
  * are serialised, so one commit per request caps a busy workspace at what one commit takes;
- * a commit holding ten changes costs little more than one holding a single change.
+ * a shared commit pays its fixed cost (about 0.4 ms) and its counters' writes once for all its
+ * changes (their other writes cost the same shared or not: docs/benchmarks.md).
  *
  * A change is recorded in a {@link SharedAtomic} (the `Deno.AtomicOperation` methods) and handed
  * to its store's {@link GroupCommit}. The first change of a quiet moment commits at once, alone;
@@ -11,13 +12,15 @@
  *   change checks is written by no other (so the commit means what the changes one after another
  *   would mean: every check reads the state before the commit);
  * - sums to one key become one sum; a marker (a "last change" stamp) is written once;
- * - a change left out waits for the next commit, ahead of later arrivals.
+ * - a change left out waits for the next commit, ahead of later arrivals touching its keys.
+ * A second commit is sent while one is in flight only when it is full (see {@link GroupCommit}).
  * Each change is answered when the commit holding it is stored. A shared commit refused (a
  * failed check, or a limit the estimate missed) is committed again change by change, so the
  * change whose check failed gets its own refusal and the others are stored.
  */
-import { commit, MAX_CHECKS, type SelfCommitting } from "./kv.ts";
+import { commit, MAX_CHECKS, type SelfCommitting, writerOf } from "./kv.ts";
 import { Batcher } from "../lib/batcher.ts";
+import { bytesOf, keyBytes, keyId } from "./commit_size.ts";
 import { metrics } from "../lib/metrics.ts";
 
 type Result = Deno.KvCommitResult | Deno.KvCommitError;
@@ -27,46 +30,10 @@ type EnqueueOptions = Parameters<Deno.AtomicOperation["enqueue"]>[1];
 const MAX_MUTATIONS = 900;
 const MAX_KEY_BYTES_TOTAL = 60 * 1024;
 const MAX_VALUE_BYTES_TOTAL = 600 * 1024;
-/** What a structured value is assumed to take: orders and events are a few KiB at most. */
-const OBJECT_BYTES = 8 * 1024;
 /** Changes in one commit, whatever their size. */
 const MAX_CHANGES = 64;
 
 const U64 = 1n << 64n;
-
-/** A key as a string that tells every two different keys apart. */
-function keyId(key: Deno.KvKey): string {
-  let id = "";
-  for (const part of key) {
-    if (typeof part === "string") id += `s${part.length}:${part}`;
-    else if (part instanceof Uint8Array) id += `u${part.length}:${part.join(",")}`;
-    else id += `${(typeof part)[0]}${String(part)};`;
-  }
-  return id;
-}
-
-/** Anything but printable ASCII (one byte each in a key; a zero byte would take two). */
-const NOT_PLAIN_ASCII = /[^ -~]/;
-
-/**
- * The bytes of `key` in KV's encoding, or a few more, without encoding it (`keySize` is exact
- * but costs a UTF-8 encoding per part, on every change): a character takes at most 3 bytes.
- */
-function keyBytes(key: Deno.KvKey): number {
-  let n = 0;
-  for (const part of key) {
-    if (typeof part === "string") n += 2 + part.length * (NOT_PLAIN_ASCII.test(part) ? 3 : 1);
-    else if (part instanceof Uint8Array) n += 2 + part.length * 2;
-    else n += 10;
-  }
-  return n;
-}
-
-function bytesOf(value: unknown): number {
-  if (value instanceof Uint8Array) return value.byteLength;
-  if (typeof value === "string") return value.length * 3;
-  return typeof value === "object" && value !== null ? OBJECT_BYTES : 16;
-}
 
 interface Sum {
   key: Deno.KvKey;
@@ -190,15 +157,14 @@ class Batch {
   mutations = 0;
   keyBytes = 0;
   valueBytes = 0;
+  /** A change was left out for the commit's limits: waiting longer cannot make it larger. */
+  full = false;
 
   /** Takes `w` when it is compatible with the changes already in and the commit stays small. */
   offer(w: Waiting): boolean {
     const { op } = w;
     if (this.members.length && !this.#fits(op)) return false;
-    for (const [id, c] of op.checks) this.checks.set(id, c);
-    for (const id of op.writes.keys()) this.written.add(id);
-    for (const id of op.sums.keys()) this.sums.add(id);
-    for (const id of op.markers.keys()) this.markers.add(id);
+    this.note(op);
     this.mutations += op.mutationCount;
     this.keyBytes += op.keyBytes;
     this.valueBytes += op.valueBytes;
@@ -206,20 +172,47 @@ class Batch {
     return true;
   }
 
+  /** Records the keys `op` touches (of a change taken, or of one left waiting). */
+  note(op: SharedAtomic): void {
+    for (const [id, c] of op.checks) this.checks.set(id, c);
+    for (const id of op.writes.keys()) this.written.add(id);
+    for (const id of op.sums.keys()) this.sums.add(id);
+    for (const id of op.markers.keys()) this.markers.add(id);
+  }
+
+  /**
+   * Whether `op` must wait for this commit, in flight (or for changes left waiting before it): it checks a key this commit changes, or
+   * changes a key this commit checks or sets. Sums and markers may land in either order.
+   */
+  holdsBack(op: SharedAtomic): boolean {
+    for (const id of op.checks.keys()) {
+      if (this.written.has(id) || this.sums.has(id) || this.markers.has(id)) return true;
+    }
+    for (const id of op.writes.keys()) if (this.written.has(id) || this.checks.has(id)) return true;
+    for (const id of op.sums.keys()) if (this.checks.has(id)) return true;
+    for (const id of op.markers.keys()) if (this.checks.has(id)) return true;
+    return false;
+  }
+
   #fits(op: SharedAtomic): boolean {
     if (op.selfConflict || this.members[0].op.selfConflict) return false;
-    if (this.members.length >= MAX_CHANGES) return false;
-    if (this.mutations + op.mutationCount > MAX_MUTATIONS) return false;
-    if (this.keyBytes + op.keyBytes > MAX_KEY_BYTES_TOTAL) return false;
-    if (this.valueBytes + op.valueBytes > MAX_VALUE_BYTES_TOTAL) return false;
     let newChecks = 0;
+    for (const id of op.checks.keys()) if (!this.checks.has(id)) newChecks++;
+    if (
+      this.members.length >= MAX_CHANGES ||
+      this.mutations + op.mutationCount > MAX_MUTATIONS ||
+      this.keyBytes + op.keyBytes > MAX_KEY_BYTES_TOTAL ||
+      this.valueBytes + op.valueBytes > MAX_VALUE_BYTES_TOTAL ||
+      this.checks.size + newChecks > MAX_CHECKS
+    ) {
+      this.full = true;
+      return false;
+    }
     for (const [id, c] of op.checks) {
       const held = this.checks.get(id);
       if (held && held.versionstamp !== c.versionstamp) return false;
-      if (!held) newChecks++;
       if (this.written.has(id) || this.sums.has(id) || this.markers.has(id)) return false;
     }
-    if (this.checks.size + newChecks > MAX_CHECKS) return false;
     for (const id of op.writes.keys()) {
       if (this.written.has(id) || this.checks.has(id) || this.sums.has(id)) return false;
       if (this.markers.has(id)) return false;
@@ -256,17 +249,52 @@ function atomicOf(kv: Deno.Kv, members: Waiting[]): Deno.AtomicOperation {
   return op;
 }
 
-/** One store's changes waiting to share a commit; one commit in flight at a time. */
+/**
+ * Whether the waiting changes, all together, reach a limit of one commit: without that, a
+ * commit of them cannot be full (a cheap test before assembling one while another is in flight).
+ */
+function mayFill(waiting: Waiting[]): boolean {
+  if (waiting.length > MAX_CHANGES) return true;
+  let checks = 0, mutations = 0, keyBytes = 0, valueBytes = 0;
+  for (const { op } of waiting) {
+    checks += op.checks.size;
+    mutations += op.mutationCount;
+    keyBytes += op.keyBytes;
+    valueBytes += op.valueBytes;
+  }
+  return checks > MAX_CHECKS || mutations > MAX_MUTATIONS || keyBytes > MAX_KEY_BYTES_TOTAL ||
+    valueBytes > MAX_VALUE_BYTES_TOTAL;
+}
+
+/**
+ * One store's changes waiting to share a commit. One commit is in flight at a time, and a
+ * second only when the next one is full (a change was left out for its limits, so it cannot
+ * grow by waiting) and none of its changes must wait for the first (`holdsBack`): under load the
+ * connection has the next commit queued when one ends, instead of idling while this process
+ * answers the ended one and assembles the next.
+ */
 export class GroupCommit {
+  readonly #inFlight = new Map<Waiting[], Batch>();
   readonly #batcher = new Batcher<Waiting>({
-    parallel: 1,
+    parallel: 2,
     take: (waiting) => {
+      const running = [...this.#inFlight.values()];
+      if (running.length && !mayFill(waiting)) return [];
       const batch = new Batch();
-      const left = waiting.filter((w) => !batch.offer(w));
+      // The keys of changes left waiting: a later change touching them waits too, behind them.
+      const skipped = new Batch();
+      const left = waiting.filter((w) => {
+        const wait = running.some((b) => b.holdsBack(w.op)) || skipped.holdsBack(w.op) ||
+          !batch.offer(w);
+        if (wait) skipped.note(w.op);
+        return wait;
+      });
+      if (running.length && !batch.full) return [];
       waiting.splice(0, waiting.length, ...left);
+      if (batch.members.length) this.#inFlight.set(batch.members, batch);
       return batch.members;
     },
-    run: (members) => this.#commit(members),
+    run: (members) => this.#commit(members).finally(() => this.#inFlight.delete(members)),
   });
 
   /** `shared` false: every change commits alone at once, as without group commit. */
@@ -310,19 +338,20 @@ const groups = new WeakMap<Deno.Kv, GroupCommit>();
 /**
  * An atomic operation on `kv` that may share its commit with others made at the same moment
  * (order creates and merges, intake). Its `commit()`, or the store's `commit(op)`, hands it over.
+ * It commits through the store's writing connection (`writerOf`).
  */
 export function sharedAtomic(kv: Deno.Kv): SharedAtomic {
   let group = groups.get(kv);
-  if (!group) groups.set(kv, group = new GroupCommit(kv));
+  if (!group) groups.set(kv, group = new GroupCommit(writerOf(kv)));
   return new SharedAtomic(group);
 }
 
 /**
  * Makes every change on `kv` commit alone, one commit per change (the benchmarks' one-commit
- * ceiling). Call before its first change.
+ * ceiling), through the same connection as shared commits would. Call before its first change.
  */
 export function commitEachAlone(kv: Deno.Kv): void {
-  groups.set(kv, new GroupCommit(kv, false));
+  groups.set(kv, new GroupCommit(writerOf(kv), false));
 }
 
 /** Sets `key` as a marker when `op` may share its commit, else as a plain set. */

@@ -18,17 +18,50 @@ export interface EventCommitter {
 export interface OpenedStore {
   kv: Deno.Kv;
   persistence: Persistence;
+  /** Closes `kv` and the store's other connections. */
+  close(): void;
+}
+
+/** A store's connection for shared order commits, where it has one of its own. */
+const writers = new WeakMap<Deno.Kv, Deno.Kv>();
+
+/**
+ * The connection `kv`'s shared commits (`group_commit.ts`) go through: a second connection to
+ * the same SQLite file where {@link openStore} opened one, else `kv` itself.
+ */
+export function writerOf(kv: Deno.Kv): Deno.Kv {
+  return writers.get(kv) ?? kv;
 }
 
 /**
  * Opens KV at a file (parent directories created), `:memory:`, a KV Connect URL, or, with no
  * path (on Deno Deploy), the app's own database.
+ *
+ * A file gets a second connection for the shared order commits. Deno KV runs one
+ * connection's reads and writes one after another, so every read of a request (its token, the
+ * account, the order number) would wait for the order commit in progress; SQLite (WAL) lets
+ * one connection read while another writes, each read seeing every commit finished before it.
  */
 export async function openStore(path: string | undefined): Promise<OpenedStore> {
   const persistence = persistenceOf(path);
-  if (path === undefined) return { kv: await Deno.openKv(), persistence };
-  if (persistence === "sqlite") await Deno.mkdir(dirname(path), { recursive: true });
-  return { kv: await Deno.openKv(path), persistence };
+  if (path === undefined) return opened(await Deno.openKv(), persistence);
+  if (persistence !== "sqlite") return opened(await Deno.openKv(path), persistence);
+  await Deno.mkdir(dirname(path), { recursive: true });
+  const kv = await Deno.openKv(path);
+  const writer = await Deno.openKv(path);
+  writers.set(kv, writer);
+  return opened(kv, persistence, writer);
+}
+
+function opened(kv: Deno.Kv, persistence: Persistence, writer?: Deno.Kv): OpenedStore {
+  return {
+    kv,
+    persistence,
+    close: () => {
+      writer?.close();
+      kv.close();
+    },
+  };
 }
 
 /** A page of a list: what the paging rules of the spec leave after clamping. */

@@ -145,7 +145,8 @@ async function trackerPasses(): Promise<PassRun[]> {
   const runs: PassRun[] = [];
   try {
     const path = join(dir, "kv.sqlite3");
-    const { kv, persistence } = await openStore(path);
+    const store = await openStore(path);
+    const { kv, persistence } = store;
     await seed(kv);
     // Noon UTC: 24 half-hour passes are left in the day.
     let clock = Date.parse("2025-03-10T12:00:00Z");
@@ -186,7 +187,7 @@ async function trackerPasses(): Promise<PassRun[]> {
     await pass("budget 1,000,000/day, no pacing: every due number", 1_000_000, false);
     clock += 30 * 60_000;
     await pass("next pass, nothing due (discovery only)", 1_000_000, false);
-    kv.close();
+    store.close();
   } finally {
     await fakes.close();
     await Deno.remove(dir, { recursive: true });

@@ -83,17 +83,19 @@ async function measure(path: Path) {
     const botPaths: string[] = [];
     let userId = "";
     {
-      const { kv } = await openStore(kvPath);
+      const store = await openStore(kvPath);
+      const { kv } = store;
       const user = await seedAccount(kv, (k) => apiKey = k);
       userId = user.id;
       for (let i = 0; i < BOTS; i++) {
         const bot = await createBot(kv, user, { name: `Bot ${i}`, active: true }, Date.now());
         botPaths.push(`/api/webhooks/chat/${bot!.handle}/${bot!.slug}`);
       }
-      kv.close();
+      store.close();
     }
     const before = await fileBytes(kvPath);
-    const { kv, persistence } = await openStore(kvPath);
+    const store = await openStore(kvPath);
+    const { kv, persistence } = store;
     const config = loadConfig({ ...Deno.env.toObject(), KV_PATH: kvPath, LOG_LEVEL: "error" });
     const deps = createDeps({ kv, config, persistence });
     const app = createApp(deps);
@@ -109,7 +111,7 @@ async function measure(path: Path) {
     await queue.drain();
     await drainDeps(deps);
     await queue.drain({ quietMs: 200 });
-    kv.close();
+    store.close();
     await queue.close();
     return { before, after: await fileBytes(kvPath), orders: orders.length, statuses };
   } finally {

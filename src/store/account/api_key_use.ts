@@ -1,5 +1,5 @@
 import { keys } from "../keys.ts";
-import { commit } from "../kv.ts";
+import { commit, writerOf } from "../kv.ts";
 
 interface Use {
   userId: string;
@@ -49,8 +49,10 @@ export class ApiKeyUseRecorder {
   async #write(keyId: string, use: Use) {
     const record = await this.kv.get(keys.apiKey(use.userId, keyId));
     if (!record.versionstamp) return;
+    // Through the store's writing connection: a steady stream of these writes under load would
+    // otherwise hold up the reads of requests on the store's own connection.
     await commit(
-      this.kv.atomic().check(record).set(keys.apiKeyLastUsed(use.userId, keyId), use.at),
+      writerOf(this.kv).atomic().check(record).set(keys.apiKeyLastUsed(use.userId, keyId), use.at),
     );
   }
 }
