@@ -168,6 +168,20 @@ Deno.test("q: an edited or deleted order leaves no match behind", async () => {
   eq(await ids("ettl"), [c.id]);
 });
 
+Deno.test("q longer than any indexed word: found in a longer word, else nothing, never an error", async () => {
+  await using ctx = await testApp();
+  const { token } = await signUp(ctx);
+  const long = "Super" + "calli".repeat(12) + "docious"; // one 72-character word: not indexed alone
+  const a = await create(ctx, token, { itemSummary: `${long} kite` });
+  const b = await create(ctx, token, { itemSummary: "Plain kite" });
+  eq(await searchIds(ctx, token, long.slice(3, 63)), [a.id]);
+  eq(await searchIds(ctx, token, `${long.slice(10)} ki`), [a.id]);
+  eq(await searchIds(ctx, token, "kite"), [b.id, a.id]);
+  eq(await searchIds(ctx, token, "x".repeat(3000)), []);
+  eq(await searchIds(ctx, token, `kite ${"k".repeat(3000)}`), []);
+  eq(await searchIds(ctx, token, "\u{1F600}".repeat(30)), []);
+});
+
 Deno.test("q finds a tracking number written with hyphens by either form", async () => {
   await using ctx = await testApp();
   const { token } = await signUp(ctx);

@@ -20,6 +20,7 @@
  */
 import {
   MAX_QUERY_WORDS,
+  MAX_TERM_LENGTH,
   OVERFLOW_TERM,
   pairCut,
   pairTerm,
@@ -84,6 +85,11 @@ async function bestCover(ctx: Ctx, query: string): Promise<Cover | null> {
   const words = all.slice(0, MAX_QUERY_WORDS);
   const k = words.length;
   if (k === 0) return null;
+  // A word no indexed word can hold (too long, or not well formed) lies inside a word that only
+  // an overflow order has, and those are checked on every search: nothing else can match.
+  if (words.some((w) => w.length > MAX_TERM_LENGTH || !w.isWellFormed())) {
+    return { ranges: [], count: 0, exact: false };
+  }
   if (k === 1) {
     const cover = await containing(ctx, words[0]);
     return cover && { ...cover, exact: bare };
