@@ -81,7 +81,8 @@ const BRACKET_LABEL_WORDS =
  * to the product's name opens a name; a bracket holding a field's or section's words stays a label.
  */
 function bracketedMaker(text: string): boolean {
-  const m = /^(?:【([^】]{1,20})】|<([^>]{1,20})>)(\S.*)$/.exec(text);
+  // `＜今治タオル＞ 藤高 …`: a space may stand between the bracket and the name.
+  const m = /^(?:【([^】]{1,20})】|<([^>]{1,20})>) ?(\S.*)$/.exec(text);
   if (!m) return false;
   const inside = (m[1] ?? m[2]).trim();
   const rest = m[3];

@@ -1,0 +1,55 @@
+/**
+ * General rules of the email reader learned from a twenty-third set: a currency code written
+ * before a dollar sign (`CAD $304.49`) belongs to the figure; a maker's name in brackets before
+ * the product's name opens the name also with a space after the bracket (`＜有田焼＞ 豆皿`).
+ */
+import { equal } from "node:assert/strict";
+import { findMoney } from "../../../src/intake/money.ts";
+import { readEmail } from "../../../src/intake/email/read.ts";
+import { bytes, mail, NOW } from "./mail.ts";
+
+async function fieldsOf(text: string, from = "Birchwood Outfitters <orders@birchwood.example>") {
+  const read = (await readEmail(bytes(mail({ from, subject: "Your order #BW-55120", text })), {
+    now: NOW,
+  })).reading;
+  equal(read.kind, "order");
+  return read.kind === "order" ? read.fields : undefined;
+}
+
+Deno.test("a currency code before a dollar sign is part of the figure", async () => {
+  const [found] = findMoney("Grand total NZD $1,045.10 incl. GST");
+  equal(found.display, "NZD $1,045.10");
+  equal(found.currency, "NZD");
+  equal(found.cents, 104510);
+  // A code before another sign, or a code alone, reads as before.
+  equal(findMoney("Total USD 45.00")[0].display, "USD 45.00");
+  equal(findMoney("Paid $12.00")[0].display, "$12.00");
+  const fields = await fieldsOf(
+    "Thanks for your order #BW-55120.\n\nCanvas Trail Pack 30L\nQty: 1\nPrice: $210.00\n\n" +
+      "Subtotal $210.00\nShipping FREE\nOrder Total AUD $231.00\n",
+  );
+  equal(fields?.total, "AUD $231.00");
+});
+
+Deno.test("a maker in brackets and a space before the name opens the item's name", async () => {
+  const from = "Kobo Hinata <info@kobo-hinata.example>";
+  for (const name of ["＜有田焼＞ 染付 豆皿5枚組", "【信楽焼】 土鍋 七号"]) {
+    const text = "ご注文ありがとうございます。\n\n■ご注文番号：KH-2026-11552\n\n" +
+      `【ご注文商品】\n商品名：${name}\n単価：4,400円（税込）\n数量：2\n\n` +
+      "ご請求金額：8,800円\n";
+    const fields = (await readEmail(bytes(mail({ from, subject: "ご注文確認", text })), {
+      now: NOW,
+    })).reading;
+    equal(fields.kind, "order");
+    if (fields.kind !== "order") continue;
+    equal(fields.fields.itemSummary, name.normalize("NFKC"));
+    equal(fields.fields.quantity, 2);
+    equal(fields.fields.price, "4,400円");
+  }
+  // A bracket holding a field's words stays a label, with or without the space.
+  const text = "■ご注文番号：KH-2026-11553\n\n【お届け予定】 12月3日\n" +
+    "商品名：染付 豆皿5枚組\n数量：1\n単価：2,200円\n";
+  const read = (await readEmail(bytes(mail({ from, subject: "ご注文確認", text })), { now: NOW }))
+    .reading;
+  equal(read.kind === "order" ? read.fields.itemSummary : undefined, "染付 豆皿5枚組");
+});
