@@ -1,7 +1,8 @@
 /**
  * General rules of the email reader learned from a twenty-third set: a currency code written
  * before a dollar sign (`CAD $304.49`) belongs to the figure; a maker's name in brackets before
- * the product's name opens the name also with a space after the bracket (`＜有田焼＞ 豆皿`).
+ * the product's name opens the name also with a space after the bracket (`＜有田焼＞ 豆皿`); the
+ * Japanese order's reception number (`[受付番号]`, `ご注文受付番号`) is its order number.
  */
 import { equal } from "node:assert/strict";
 import { findMoney } from "../../../src/intake/money.ts";
@@ -52,4 +53,29 @@ Deno.test("a maker in brackets and a space before the name opens the item's name
   const read = (await readEmail(bytes(mail({ from, subject: "ご注文確認", text })), { now: NOW }))
     .reading;
   equal(read.kind === "order" ? read.fields.itemSummary : undefined, "染付 豆皿5枚組");
+});
+
+Deno.test("the reception number of a Japanese order is its order number", async () => {
+  const from = "Denki no Hibari <shop@denki-hibari.example>";
+  for (const label of ["[受付番号]", "ご注文受付番号：", "受付番号:"]) {
+    const text = "ご注文内容を下記の通り確認させていただきます。\n\n" +
+      `${label} 20261105-0004471\n[注文日時] 2026年11月5日 09時12分\n\n` +
+      "--------------------------------\n[商品名]   電気ケトル 1.0L ホワイト\n[価格]     5,980円\n" +
+      "[数量]     1個\n--------------------------------\n[お支払い合計] 5,980円\n";
+    const read = (await readEmail(bytes(mail({ from, subject: "ご注文確認メール", text })), {
+      now: NOW,
+    })).reading;
+    equal(read.kind, "order", label);
+    if (read.kind !== "order") continue;
+    equal(read.fields.orderNumber, "20261105-0004471");
+    equal(read.fields.itemSummary, "電気ケトル 1.0L ホワイト");
+    equal(read.fields.total, "5,980円");
+  }
+  // An enquiry's reception number is no order.
+  const text = "お問い合わせありがとうございます。\n\nお問い合わせ受付番号：20261105-0000012\n" +
+    "担当者より2営業日以内にご連絡いたします。\n";
+  const read = (await readEmail(bytes(mail({ from, subject: "お問い合わせ受付", text })), {
+    now: NOW,
+  })).reading;
+  equal(read.kind === "order", false);
 });
