@@ -2,7 +2,10 @@
  * General rules of the email reader learned from a twenty-third set: a currency code written
  * before a dollar sign (`CAD $304.49`) belongs to the figure; a maker's name in brackets before
  * the product's name opens the name also with a space after the bracket (`＜有田焼＞ 豆皿`); the
- * Japanese order's reception number (`[受付番号]`, `ご注文受付番号`) is its order number.
+ * Japanese order's reception number (`[受付番号]`, `ご注文受付番号`) is its order number; a
+ * tracking label hands its number over inside running text: an S10 number right after the label
+ * in a sentence (its check digit vouches), and a lone number in the block after a sentence that
+ * ends with the label and a colon.
  */
 import { equal } from "node:assert/strict";
 import { findMoney } from "../../../src/intake/money.ts";
@@ -78,4 +81,32 @@ Deno.test("the reception number of a Japanese order is its order number", async 
     now: NOW,
   })).reading;
   equal(read.kind === "order", false);
+});
+
+async function trackingOf(html: string, subject: string) {
+  const from = "Atelier Perle <contact@atelier-perle.example>";
+  const read = (await readEmail(bytes(mail({ from, subject, html })), { now: NOW })).reading;
+  return read.kind === "order" ? read.fields.trackingNumber : undefined;
+}
+
+Deno.test("an S10 number right after a tracking label inside a sentence", async () => {
+  const body = (n: string) =>
+    "<p>Commande KQPWZRTXM - Expédition en cours</p><p>Votre commande portant la référence " +
+    "<strong>KQPWZRTXM</strong> a été expédiée. Vous pouvez suivre votre colis avec le numéro " +
+    `de suivi <strong>${n}</strong> en cliquant sur le lien de votre espace client.</p>`;
+  equal(await trackingOf(body("RR123456785FR"), "Commande KQPWZRTXM expédiée"), "RR123456785FR");
+  // A wrong check digit is no S10 number: left blank.
+  equal(await trackingOf(body("RR123456784FR"), "Commande KQPWZRTXM expédiée"), undefined);
+});
+
+Deno.test("a sentence ending with a tracking label and a colon hands over the next block", async () => {
+  const body = (n: string) =>
+    "<h2>Je bestelling is verzonden</h2><p>Beste Sanne,</p><p>Je bestelling " +
+    "<strong>WK00071123</strong> is vandaag verzonden. Volg je pakket met de volgende " +
+    `track &amp; trace code:</p><p><b>${n}</b></p><p>Verwachte bezorgdatum: vrijdag 4 december</p>`;
+  const subject = "Je bestelling WK00071123 is verzonden";
+  equal(await trackingOf(body("3STBKW7730411"), subject), "3STBKW7730411");
+  // A block of words, or of too few digits, is not the number.
+  equal(await trackingOf(body("Bekijk de status"), subject), undefined);
+  equal(await trackingOf(body("ABCDEF12"), subject), undefined);
 });
