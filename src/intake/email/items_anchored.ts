@@ -242,3 +242,37 @@ export function pricedRows(
   }
   return items;
 }
+
+/**
+ * Rows of a table that hold a name and a cell that is only its count (`粉引 八寸皿` | `× 2`) and
+ * nothing else, as a shipping notice lists what the parcel holds without prices: tried after
+ * every other method, the count cell anchoring the name. The rows stop at a total row.
+ */
+export function countedRows(
+  blocks: Block[],
+  isName: (b: Block) => boolean,
+  isTotal: (folded: string) => boolean,
+): Item[] {
+  const items: Item[] = [];
+  for (let i = 0; i + 1 < blocks.length && items.length < MAX_ITEMS; i++) {
+    const [b, next] = [blocks[i], blocks[i + 1]];
+    if (!b.cell || !next.cell || !sameRow(b, next) || !COUNT_CELL.test(next.text.trim())) continue;
+    if (isTotal(foldKeepingOffsets(b.text))) break;
+    const [before, after] = [blocks[i - 1], blocks[i + 2]];
+    const rowStarts = !before || !before.cell || !sameRow(before, b);
+    const rowEnds = !after || !after.cell || !sameRow(after, b);
+    if (!rowStarts || !rowEnds || !isName(b)) continue;
+    const quantity = Number(/\d{1,3}/.exec(next.text)![0]);
+    if (quantity < 1) continue;
+    const item: Item = {
+      name: b.text,
+      block: i,
+      quantity,
+      evidence: evidence("generic", "name and count in one row"),
+    };
+    note(item, "quantity", evidence("generic", next.text.trim()));
+    items.push(item);
+    i++;
+  }
+  return items;
+}

@@ -5,9 +5,10 @@
  * Japanese order's reception number (`[受付番号]`, `ご注文受付番号`) is its order number; a
  * tracking label hands its number over inside running text: an S10 number right after the label
  * in a sentence (its check digit vouches), and a lone number in the block after a sentence that
- * ends with the label and a colon.
+ * ends with the label and a colon; a table row of a name and a cell that is only its count
+ * (`× 2`) is an item, as a shipping notice lists what the parcel holds without prices.
  */
-import { equal } from "node:assert/strict";
+import { deepStrictEqual as eq, equal } from "node:assert/strict";
 import { findMoney } from "../../../src/intake/money.ts";
 import { readEmail } from "../../../src/intake/email/read.ts";
 import { bytes, mail, NOW } from "./mail.ts";
@@ -109,4 +110,28 @@ Deno.test("a sentence ending with a tracking label and a colon hands over the ne
   // A block of words, or of too few digits, is not the number.
   equal(await trackingOf(body("Bekijk de status"), subject), undefined);
   equal(await trackingOf(body("ABCDEF12"), subject), undefined);
+});
+
+Deno.test("a row of a name and a count cell is an item of a shipping notice", async () => {
+  const from = "Tsubame Kobo <no-reply@tsubame-kobo.example>";
+  const html = (rows: string) =>
+    "<h1>商品を発送しました</h1><p>ご注文いただいた商品を発送しました。</p>" +
+    "<div>注文番号　#50118832</div><div>お問い合わせ番号　412277306618</div>" +
+    `<table>${rows}</table><p>このメールは送信専用です。</p>`;
+  const read = async (rows: string) => {
+    const r =
+      (await readEmail(bytes(mail({ from, subject: "商品を発送しました", html: html(rows) })), {
+        now: NOW,
+      })).reading;
+    return r.kind === "order" ? [r.fields.itemSummary, r.fields.quantity] : [];
+  };
+  eq(await read("<tr><td>鎚目 ぐい呑み 錫</td><td align=right>&times; 2</td></tr>"), [
+    "鎚目 ぐい呑み 錫",
+    2,
+  ]);
+  // A row with more cells than the name and its count is not read so.
+  eq(
+    await read("<tr><td>鎚目 ぐい呑み 錫</td><td>&times; 2</td><td>ギフト包装</td></tr>"),
+    ["Order 50118832", undefined],
+  );
 });
