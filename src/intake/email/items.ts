@@ -12,7 +12,6 @@ import { attributeKind, describe, type Item, note, sameRow, splitLine } from "./
 import {
   countedItems,
   countedLine,
-  countedRows,
   countedRun,
   labelledItems,
   pricedRows,
@@ -327,7 +326,6 @@ export function findItems(all: Block[], storeNames: string[], subject = ""): Ite
     () => countedItems(blocks, isName),
     () => labelledItems(blocks, isName, (folded) => TOTAL_ROW.test(folded)),
     () => pricedRows(blocks, isName, (folded) => TOTAL_ROW.test(folded)),
-    () => countedRows(blocks, isName, (folded) => TOTAL_ROW.test(folded)),
   ];
   for (const find of methods) {
     const method = find();
