@@ -10,6 +10,7 @@
  */
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
 import { findMoney } from "../../../src/intake/money.ts";
+import { isBoilerplate } from "../../../src/intake/email/boilerplate.ts";
 import { readEmail } from "../../../src/intake/email/read.ts";
 import { bytes, mail, NOW } from "./mail.ts";
 
@@ -51,6 +52,25 @@ Deno.test("a maker in brackets and a space before the name opens the item's name
     equal(fields.fields.quantity, 2);
     equal(fields.fields.price, "4,400円");
   }
+  // A notice's tag in brackets (`【重要】`) opens no name, with or without the space.
+  const block = (text: string) => ({
+    text,
+    tag: "p",
+    heading: false,
+    links: [],
+    images: [],
+    quote: 0,
+  });
+  for (
+    const text of [
+      "【重要】 年末年始の配送について",
+      "【重要】年末年始の配送について",
+      "<注意> 配送遅延",
+    ]
+  ) {
+    equal(isBoilerplate(block(text)), true, text);
+  }
+  equal(isBoilerplate(block("【信楽焼】 土鍋 七号")), false);
   // A bracket holding a field's words stays a label, with or without the space.
   const text = "■ご注文番号：KH-2026-11553\n\n【お届け予定】 12月3日\n" +
     "商品名：染付 豆皿5枚組\n数量：1\n単価：2,200円\n";
