@@ -77,7 +77,7 @@ const NUMBER = String.raw`\d{1,3}(?:[.,' \u00A0\u202F]\d{3})+(?:[.,]\d{1,2})?|\d
 const WHOLE = String.raw`(?:(?<=\d)[.,][-–—]{1,2}(?![\d-–—]))?`;
 const PREFIX = new RegExp(
   String
-    .raw`(?<![\w$€£])(?:(${SYMBOL})\s?|(${CODES})\s)-?(${NUMBER})${WHOLE}(?:\s(${TRAILING_CODES})\b)?(?![\d.,]*\d)`,
+    .raw`(?<![\w$€£])(?:(?:(${CODES})\s(?=\S*\$))?(${SYMBOL})\s?|(${CODES})\s)-?(${NUMBER})${WHOLE}(?:\s(${TRAILING_CODES})\b)?(?![\d.,]*\d)`,
   "g",
 );
 const SUFFIX = new RegExp(
@@ -112,10 +112,10 @@ export function findMoney(text: string, max = 50): Money[] {
   PREFIX.lastIndex = 0;
   for (let m = PREFIX.exec(text); m; m = PREFIX.exec(text)) {
     if (found.length >= max) break;
-    const cents = parseAmount(m[3]);
+    const cents = parseAmount(m[4]);
     if (cents === null) continue;
-    const currency = m[4] ?? m[2] ?? SYMBOLS[m[1]?.replace(/\s/g, " ") ?? ""] ??
-      SYMBOLS[m[1] ?? ""];
+    const currency = m[5] ?? m[1] ?? m[3] ?? SYMBOLS[m[2]?.replace(/\s/g, " ") ?? ""] ??
+      SYMBOLS[m[2] ?? ""];
     found.push({ display: m[0].trim(), cents, currency, index: m.index! });
     taken.push([m.index!, m.index! + m[0].length]);
   }

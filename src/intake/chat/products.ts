@@ -41,7 +41,9 @@ export function homeLinks(description: string | undefined): string[] {
  * content) whose first line (after a success header) is the product or a run of cart lines;
  * `Success: <product>` or `Checked out <product>` in a header; a field named after the product
  * whose value holds its details; the title when the success words are elsewhere and it says
- * nothing else (a bare `Checkout` is no product).
+ * nothing else (a bare `Checkout` is no product), or, with no word of the outcome anywhere, when
+ * the embed's own fields give an order number and a figure under their labels (`figured`): an
+ * order number exists only once a checkout went through, and the title is then its product.
  */
 export function pickItems(
   labelled: LineItem[],
@@ -51,6 +53,7 @@ export function pickItems(
   header: Header,
   headerLines: [HeaderPlace, string][],
   botNames: string[],
+  figured = false,
 ): LineItem[] {
   if (labelled.length > 0) return labelled;
   // The header line itself is loose text too: what follows it is where a product may be.
@@ -80,8 +83,10 @@ export function pickItems(
   if (heading) return [readLineItem(heading, false)];
   // A title, when the success words are elsewhere: the checkout embed's own, else that of an
   // embed of the same checkout (not a part's heading: `Order Details`, `Shipping Info`).
-  if (header.verdict.kind !== "success") return [];
-  for (const [n, card] of cards.entries()) {
+  if (header.verdict.kind !== "success" && !(figured && header.verdict.kind === "none")) return [];
+  // With no success words, only the title of the embed that holds the figures.
+  const titled = header.verdict.kind === "success" ? cards : cards.slice(0, 1);
+  for (const [n, card] of titled.entries()) {
     const title = cleanText(card.title);
     const plain = title && judgeLine(title).kind === "none" && isName(title);
     const own = (n > 0 || header.where !== "title") && !isSectionName(title);

@@ -115,9 +115,12 @@ function readPost(post: ChatBody): Outcome {
     const read = readCheckout(post, group(post.embeds, byFooter, true), footers[byFooter]);
     if (read.reading.kind === "order" && read.reading.fields.orderNumber) return read;
   }
+  // With no word of the outcome anywhere (a footer's failure is one), a card's plain title may
+  // name its product when its fields give an order number and a figure.
+  const silent = !footers.some((h) => h.verdict.kind === "not_checkout");
   const cards = embeds.length > 0 ? embeds.map((e) => group(post.embeds, e.index)) : [[]];
   for (const [n, card] of cards.entries()) {
-    const read = readCheckout(post, card, embeds[n]?.header ?? contentHeader);
+    const read = readCheckout(post, card, embeds[n]?.header ?? contentHeader, silent);
     if (read.reading.kind === "order" && read.reading.fields.orderNumber) return read;
   }
   return ignored("no checkout header", first);
@@ -161,7 +164,12 @@ function group(embeds: readonly ChatEmbed[], index: number, backward = false): C
   return [...out, ...before];
 }
 
-function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outcome {
+function readCheckout(
+  post: ChatBody,
+  cards: ChatEmbed[],
+  header: Header,
+  silent = false,
+): Outcome {
   const [embed] = cards;
   const description = readText(embed?.description, "description");
   const content = readText(post.content, "content");
@@ -186,6 +194,7 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
     ...contentHeaderLines(post.content),
   ];
   const botNames = [post.username ?? "", ...footerBotNames(embed?.footer?.text, post.username)];
+  const read = fieldsFromPairs(pairs);
   const items = pickItems(
     itemsFromPairs(pairs),
     text,
@@ -194,6 +203,7 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
     header,
     headerLines,
     botNames,
+    silent && figured(embed),
   );
   const redacted = embed ? { embed: redactEmbed(embed) } : {};
   // A status field that says the checkout failed outweighs any header (`Status: Declined`).
@@ -202,7 +212,6 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
   if (refusal?.kind === "not_checkout") {
     return ignored(`${refusal.category}: status says "${refusal.word}"`, embed);
   }
-  const read = fieldsFromPairs(pairs);
   const orderNumber = read.orderNumber ?? orderFromHeaders(headerLines);
   // A success post with an order number is a checkout even when it names only a SKU: the
   // item is left blank rather than filled with a code. So is a header that names the checkout
@@ -251,6 +260,12 @@ function readCheckout(post: ChatBody, cards: ChatEmbed[], header: Header): Outco
     ...redacted,
     ...(feed ? { feed } : {}),
   };
+}
+
+/** An embed whose own fields give an order number and a figure under their labels. */
+function figured(embed: ChatEmbed | undefined): boolean {
+  const own = fieldsFromPairs(readFields(embed?.fields ?? []));
+  return !!own.orderNumber && !!(own.price ?? own.total);
 }
 
 function orderFromHeaders(lines: [HeaderPlace, string][]): string | undefined {

@@ -74,14 +74,15 @@ const PRODUCT_TAG =
 
 /** Words of a Japanese section or field label (`【お届け先】`, `【ご注文番号】`, `【お支払方法】`). */
 const BRACKET_LABEL_WORDS =
-  /注文|番号|日時|届け|支払|配送|発送|送料|合計|金額|方法|連絡|問い?合わ?せ|備考|住所|内容|明細|情報|案内|知らせ|確認|状況|予定|期間|会社|伝票|商品|数量|価格|単価|請求/;
+  /注文|番号|日時|届け|支払|配送|発送|送料|合計|金額|方法|連絡|問い?合わ?せ|備考|住所|内容|明細|情報|案内|知らせ|確認|状況|予定|期間|会社|伝票|商品|数量|価格|単価|請求|重要|注意/;
 
 /**
  * `【ほぼ日】ほぼ日手帳 2027`, `<ル・クルーゼ>ココット・ロンド`: a maker's name in brackets glued
  * to the product's name opens a name; a bracket holding a field's or section's words stays a label.
  */
 function bracketedMaker(text: string): boolean {
-  const m = /^(?:【([^】]{1,20})】|<([^>]{1,20})>)(\S.*)$/.exec(text);
+  // `＜今治タオル＞ 藤高 …`: a space may stand between the bracket and the name.
+  const m = /^(?:【([^】]{1,20})】|<([^>]{1,20})>) ?(\S.*)$/.exec(text);
   if (!m) return false;
   const inside = (m[1] ?? m[2]).trim();
   const rest = m[3];

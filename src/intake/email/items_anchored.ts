@@ -201,8 +201,10 @@ const COUNT_CELL = /^(?:[×x]\s?\d{1,3}|\d{1,3}\s?[×x])$/i;
 
 /**
  * Rows of a table that hold a name and its price and nothing else (`Trail Shoe X2 - Size 10` |
- * `$139.95`, or with a count cell between them): tried last, when no picture, header, count or label anchors an item. The rows
- * stop at the first total or shipping row.
+ * `$139.95`, or with a count cell between them): tried last, when no picture, header, count or
+ * label anchors an item. The rows stop at the first total or shipping row. When no row has a
+ * price, rows of a name and a cell that is only its count (`粉引 八寸皿` | `× 2`), as a shipping
+ * notice lists what the parcel holds, are the items: the count cell anchors the name.
  */
 export function pricedRows(
   blocks: Block[],
@@ -210,35 +212,59 @@ export function pricedRows(
   isTotal: (folded: string) => boolean,
 ): Item[] {
   const items: Item[] = [];
+  const countOnly: Item[] = [];
   for (let i = 0; i + 1 < blocks.length && items.length < MAX_ITEMS; i++) {
     const [b, next] = [blocks[i], blocks[i + 1]];
     if (!b.cell || !next.cell || !sameRow(b, next)) continue;
     if (isTotal(foldKeepingOffsets(b.text))) {
-      if (items.length > 0) break;
+      if (items.length > 0 || countOnly.length > 0) break;
       continue;
     }
     // `Name` | `× 1` | `39,95 €`: a cell holding only the count may stand between them.
-    const counted = COUNT_CELL.test(next.text.trim()) && !!blocks[i + 2]?.cell &&
-      sameRow(blocks[i + 2], b);
+    const count = COUNT_CELL.test(next.text.trim()) ? next.text.trim() : undefined;
+    const counted = !!count && !!blocks[i + 2]?.cell && sameRow(blocks[i + 2], b);
+    if (count && !counted) {
+      if (countOnly.length < MAX_ITEMS && wholeRow(blocks, i, 2) && isName(b)) {
+        countOnly.push(countedItem(b.text, i, count));
+        i++;
+      }
+      continue;
+    }
     const price = counted ? blocks[i + 2] : next;
     const width = counted ? 3 : 2;
-    const [before, after] = [blocks[i - 1], blocks[i + width]];
     // The row holds those cells and nothing else (`Name` | `Gift wrap` | `€ 9,90` is not one).
-    const rowStarts = !before || !before.cell || !sameRow(before, b);
-    const rowEnds = !after || !after.cell || !sameRow(after, b);
-    if (!rowStarts || !rowEnds || !isMoney(price) || !isName(b)) continue;
+    if (!wholeRow(blocks, i, width) || !isMoney(price) || !isName(b)) continue;
     const item = describe(
       { name: b.text, block: i, evidence: evidence("generic", "name and price in one row") },
       blocks,
       i,
       i + width,
     );
-    if (counted && item.quantity === undefined) {
-      item.quantity = Number(/\d{1,3}/.exec(next.text)![0]);
-      note(item, "quantity", evidence("generic", next.text.trim()));
+    if (count && item.quantity === undefined) {
+      item.quantity = Number(/\d{1,3}/.exec(count)![0]);
+      note(item, "quantity", evidence("generic", count));
     }
     items.push(item);
     i += width - 1;
   }
-  return items;
+  return items.length > 0 ? items : countOnly.filter((item) => item.quantity! >= 1);
+}
+
+/** An item of a name and its count cell. */
+function countedItem(name: string, block: number, count: string): Item {
+  const item: Item = {
+    name,
+    block,
+    quantity: Number(/\d{1,3}/.exec(count)![0]),
+    evidence: evidence("generic", "name and count in one row"),
+  };
+  note(item, "quantity", evidence("generic", count));
+  return item;
+}
+
+/** Whether the `width` cells from block `i` on are a table row of their own. */
+function wholeRow(blocks: Block[], i: number, width: number): boolean {
+  const [first, before, after] = [blocks[i], blocks[i - 1], blocks[i + width]];
+  return (!before || !before.cell || !sameRow(before, first)) &&
+    (!after || !after.cell || !sameRow(after, first));
 }

@@ -49,7 +49,7 @@ export const LABELS: Record<LabelField, string> = {
     // Polish, folded (`Numer zamówienia`, `Zamówienie nr`).
     String.raw`|(?:numer|nr\.?) zamowienia|zamowienie(?: nr\.?)?` +
     // `注文 #1043`: the word for order right before its number's `#`.
-    "|ご?注文番号|オーダー番号|受注番号|ご?注文(?= ?#)|注文id|取引(?:id|番号)",
+    "|ご?注文番号|オーダー番号|受注番号|(?:ご?注文)?受付番号|ご?注文(?= ?#)|注文id|取引(?:id|番号)",
   // `PostNL-trackingnummer`, `Número de seguimiento de Correos`: a carrier's name may open or
   // close the label (see TRACKING_OF below).
   trackingNumber: String

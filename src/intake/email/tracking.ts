@@ -28,6 +28,7 @@ import {
   oneCarrierNamed,
 } from "./carrier_names.ts";
 import { isCarrierUrl, isOpaqueTracker, trackingNumbersInUrl, unwrapLink } from "./links.ts";
+import { numberAfterColon, PHONE, s10InSentence } from "./tracking_sentences.ts";
 
 export interface Tracking {
   trackingNumber?: string;
@@ -99,8 +100,6 @@ function carrierLabelNamesOther(blocks: Block[]): boolean {
 const TRACK_LINK_TEXT =
   /\b(?:track|tracking|trace|verfolgen|sendungsverfolgung|suivre|suivi|seguir|seguimiento|rastrear|traccia)\b/;
 const MAX_LINKS = 300;
-/** A phone number printed next to a tracking label (`call 1-800-555-0100`). */
-const PHONE = /(?:^|\D)(?:\+?1[-. ])?\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}(?!\d)/;
 /** A tracking number of any carrier: 8 to 30 letters and digits, groups split by one space or dash. */
 const OTHER_CARRIER_NUMBER = /^[#:\s]*([A-Z0-9]{2,30}(?:[ -][A-Z0-9]{2,30}){0,7})(?:$|[\s,;.)])/i;
 
@@ -228,6 +227,17 @@ export function findTracking(
     if (s10) {
       found = { trackingNumber: s10.value };
       how = fromLabel(s10);
+    }
+  }
+  // 3c'. The same S10 number right after a tracking label inside a sentence, with no colon
+  // (`suivre votre colis avec le numéro de suivi XR…FR en cliquant`): its check digit vouches.
+  // 3c''. A sentence that ends with a tracking label and a colon hands the value to the next
+  // block when that block is only the number (`… de volgende track & trace code:` / `3S…`).
+  if (!found) {
+    const said = s10InSentence(blocks, isOrder) ?? numberAfterColon(blocks, isOrder);
+    if (said) {
+      found = { trackingNumber: said.trackingNumber };
+      how = evidence("label", said.label);
     }
   }
   // 3d. A long number of letters and digits right after the word for the parcel in a sentence
