@@ -45,13 +45,14 @@ Deno.test("a read on the store's connection answers while a shared commit is wri
   const committing = commit(op).finally(() => answered = true);
   // Reads one after another until the commit is answered: on the commit's own connection each
   // read would wait for the commit, so at most the one sent before it could answer meanwhile.
+  // (How many more answer depends on the disk: 8 to 40 here; three already prove it.)
   let reads = 0;
   while (!answered) {
     assert.equal((await kv.get<string>(["read"])).value, "here");
     reads++;
   }
   assert.equal((await committing).ok, true);
-  assert.ok(reads >= 10, `${reads} reads answered during the commit`);
+  assert.ok(reads >= 3, `${reads} reads answered during the commit`);
   // Once answered, the commit is what the store's connection reads.
   let stored = 0;
   for await (const _ of kv.list({ prefix: ["big"] })) stored++;
