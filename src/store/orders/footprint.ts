@@ -105,6 +105,12 @@ export function wordsAdded(userId: string, changes: Change[]): Set<string> {
 
 /** The keys `order`'s existence sets, with their values (the order, its copies, its indexes). */
 export function footprintEntries(userId: string, order: Order, withSearch = true): Entries {
+  return entriesOf(userId, order, withSearch ? searchIndexOf(userId, order) : null);
+}
+
+type SearchIndex = ReturnType<typeof searchIndexOf>;
+
+function entriesOf(userId: string, order: Order, search: SearchIndex | null): Entries {
   const entries: Entries = new Map();
   const entry = (key: Deno.KvKey, value: unknown) =>
     entries.set(JSON.stringify(key), { key, value });
@@ -117,8 +123,7 @@ export function footprintEntries(userId: string, order: Order, withSearch = true
   }
   const tracking = order.trackingNumber ? trackingKey(order.trackingNumber) : null;
   if (tracking) entry(keys.orderByTracking(userId, tracking, order.id), order.id);
-  if (!withSearch) return entries;
-  for (const { key, value } of searchIndexOf(userId, order).postings) entry(key, value);
+  for (const { key, value } of search?.postings ?? []) entry(key, value);
   return entries;
 }
 
@@ -130,10 +135,9 @@ export function footprint(
   withSearch = true,
 ): Footprint {
   if (!order) return { entries: new Map(), counters: new Map() };
-  const fp: Footprint = {
-    entries: footprintEntries(userId, order, withSearch),
-    counters: new Map(),
-  };
+  // One reading of the order's terms for its postings and their counts.
+  const search = withSearch ? searchIndexOf(userId, order) : null;
+  const fp: Footprint = { entries: entriesOf(userId, order, search), counters: new Map() };
   const count = (key: Deno.KvKey, amount = 1) => {
     if (amount) fp.counters.set(JSON.stringify(key), { key, amount });
   };
@@ -148,7 +152,7 @@ export function footprint(
     count(keys.orderBucket(userId, order.status, level, bucket));
   });
   for (const { key, amount } of insightCounters(userId, order, scope)) count(key, amount);
-  if (withSearch) { for (const key of searchIndexOf(userId, order).counts) count(key); }
+  for (const key of search?.counts ?? []) count(key);
   return fp;
 }
 
