@@ -2,6 +2,7 @@ import type { Logger } from "../lib/log.ts";
 import type { Events } from "./events.ts";
 import type { EventMessage } from "./emit.ts";
 import { commit, writerOf } from "../store/kv.ts";
+import { messagesOfBatch } from "../store/queue_batch.ts";
 import { watchGauge } from "../lib/metrics.ts";
 
 /** A queue message: its `kind` picks the handler, which validates the rest. */
@@ -54,11 +55,9 @@ export function combineHandlers(...sets: QueueHandlers[]): QueueHandlers {
   }
   const out: QueueHandlers = {};
   for (const [kind, handlers] of byKind) {
-    out[kind] = handlers.length === 1 ? handlers[0] : async (message) => {
-      const results = await Promise.allSettled(handlers.map((handle) => handle(message)));
-      const failed = results.find((r) => r.status === "rejected");
-      if (failed) throw failed.reason;
-    };
+    out[kind] = handlers.length === 1
+      ? handlers[0]
+      : (message) => settleAll(handlers.map((handle) => handle(message)));
   }
   return out;
 }
@@ -74,12 +73,26 @@ export interface QueueDeps {
  * Routes one message to the handler of its `kind`. A message without a handler is logged and
  * acknowledged (retrying it cannot help). This is the transport-free entry point: the KV queue
  * calls it here, and the outbox drain job (`src/jobs/outbox_drain.ts`) where KV has no queues.
+ * A batch (the messages of one shared commit, store/queue_batch.ts) routes each of its messages,
+ * concurrently, and fails (to come again whole) if any of them does: handlers are safe to rerun.
  */
 export async function dispatch(
   deps: Pick<QueueDeps, "log">,
   handlers: QueueHandlers,
   raw: unknown,
 ) {
+  const batch = messagesOfBatch(raw);
+  if (batch) await settleAll(batch.map((m) => dispatchOne(deps, handlers, m)));
+  else await dispatchOne(deps, handlers, raw);
+}
+
+/** Waits for every task to end, then throws the first failure, if any. */
+async function settleAll(tasks: Promise<void>[]): Promise<void> {
+  const failed = (await Promise.allSettled(tasks)).find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
+}
+
+async function dispatchOne(deps: Pick<QueueDeps, "log">, handlers: QueueHandlers, raw: unknown) {
   const kind = (raw as { kind?: unknown } | null)?.kind;
   const handler = typeof kind === "string" && Object.hasOwn(handlers, kind)
     ? handlers[kind]

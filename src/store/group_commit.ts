@@ -22,6 +22,7 @@ import { commit, MAX_CHECKS, type SelfCommitting, writerOf } from "./kv.ts";
 import { Batcher } from "../lib/batcher.ts";
 import { bytesOf, keyBytes, keyId } from "./commit_size.ts";
 import { metrics } from "../lib/metrics.ts";
+import { batchedEnqueues, type Enqueue } from "./queue_batch.ts";
 
 type Result = Deno.KvCommitResult | Deno.KvCommitError;
 type EnqueueOptions = Parameters<Deno.AtomicOperation["enqueue"]>[1];
@@ -49,7 +50,7 @@ export class SharedAtomic implements Deno.AtomicOperation, SelfCommitting {
   readonly writes = new Map<string, Deno.KvMutation>();
   readonly sums = new Map<string, Sum>();
   readonly markers = new Map<string, { key: Deno.KvKey; value: unknown }>();
-  readonly enqueues: { value: unknown; options?: EnqueueOptions }[] = [];
+  readonly enqueues: Enqueue[] = [];
   /** A check this operation contradicts itself on: it can only fail. */
   selfConflict = false;
   keyBytes = 0;
@@ -111,8 +112,9 @@ export class SharedAtomic implements Deno.AtomicOperation, SelfCommitting {
   }
 
   enqueue(value: unknown, options?: EnqueueOptions): this {
-    this.enqueues.push({ value, options });
-    this.valueBytes += bytesOf(value);
+    const bytes = bytesOf(value);
+    this.enqueues.push({ value, options, bytes });
+    this.valueBytes += bytes;
     return this;
   }
 
@@ -227,23 +229,28 @@ class Batch {
   }
 }
 
-/** One atomic operation holding the changes, sums to one key and markers folded. */
+/**
+ * One atomic operation holding the changes, sums to one key and markers folded, their queue
+ * messages enqueued as few (queue_batch.ts).
+ */
 function atomicOf(kv: Deno.Kv, members: Waiting[]): Deno.AtomicOperation {
   const op = kv.atomic();
   const sums = new Map<string, Sum>();
   const markers = new Map<string, { key: Deno.KvKey; value: unknown }>();
   // A key several changes check (their account) is checked once: KV counts every check.
   const checks = new Map<string, Deno.AtomicCheck>();
+  const enqueues: Enqueue[] = [];
   for (const { op: member } of members) {
     for (const [id, c] of member.checks) checks.set(id, c);
     op.mutate(...member.writes.values());
-    for (const { value, options } of member.enqueues) op.enqueue(value, options);
+    enqueues.push(...member.enqueues);
     for (const [id, s] of member.sums) {
       sums.set(id, { key: s.key, amount: ((sums.get(id)?.amount ?? 0n) + s.amount) % U64 });
     }
     for (const [id, m] of member.markers) markers.set(id, m);
   }
   op.check(...checks.values());
+  for (const { value, options } of batchedEnqueues(enqueues)) op.enqueue(value, options);
   for (const { key, amount } of sums.values()) op.sum(key, amount);
   for (const { key, value } of markers.values()) op.set(key, value);
   return op;
