@@ -14,6 +14,8 @@ export interface CompileTask {
   flags: string[];
   /** `--allow-*` flags: what the binary may do. */
   permissions: string[];
+  /** `--v8-flags=...`: how the binary's JavaScript engine runs (its heap's young generation). */
+  v8Flags: string[];
   includes: string[];
   output: string;
   entry: string;
@@ -36,6 +38,7 @@ export function compileTask(root = ROOT): CompileTask {
   return {
     flags,
     permissions: flags.filter((f) => f.startsWith("--allow-")),
+    v8Flags: flags.filter((f) => f.startsWith("--v8-flags=")),
     includes: valuesOf("--include"),
     output: valuesOf("--output")[0] ?? valuesOf("-o")[0],
     entry,

@@ -5,6 +5,14 @@
 
 const ROOT = new URL("../", import.meta.url);
 
+/**
+ * The V8 flags `deno task start` gives the service (deno.json), so tests and benchmarks run it
+ * as it is deployed.
+ */
+export const START_V8_FLAGS: string[] = (JSON.parse(
+  Deno.readTextFileSync(new URL("deno.json", ROOT)),
+).tasks.start as string).split(" ").filter((arg) => arg.startsWith("--v8-flags="));
+
 export interface ServiceOptions {
   /** Script path relative to the project root. */
   script?: string;
@@ -13,7 +21,10 @@ export interface ServiceOptions {
   startTimeoutMs?: number;
   /** Runs the script under `ulimit -n` of this many descriptors (soft and hard limit). */
   maxOpenFiles?: number;
-  /** The whole command instead of `deno run --allow-all <script>` (a compiled binary). */
+  /**
+   * The whole command instead of `deno run <start's V8 flags> --allow-all <script>` (a compiled
+   * binary).
+   */
   command?: string[];
   /** Working directory (default: the project root). */
   cwd?: string;
@@ -38,7 +49,7 @@ export interface RunningService {
 
 function spawn(options: ServiceOptions): Deno.ChildProcess {
   const command = options.command ??
-    [Deno.execPath(), "run", "--allow-all", options.script ?? "main.ts"];
+    [Deno.execPath(), "run", ...START_V8_FLAGS, "--allow-all", options.script ?? "main.ts"];
   // The shell sets the limit, then becomes the script's process (exec), so pid and signals hold.
   if (options.maxOpenFiles) {
     command.unshift("sh", "-c", `ulimit -n ${options.maxOpenFiles} && exec "$@"`, "sh");

@@ -3,7 +3,8 @@
  * benchmark's mails (`benchMail`) posted to `POST /api/email/import` at 16 at a time, as the
  * `email` scenario posts them.
  *
- *   deno run -A scripts/bench/email_path.ts [seconds=8] [-- deno flags for the service]
+ *   deno run -A scripts/bench/email_path.ts [seconds=8] [-- deno flags for the service, instead
+ *     of the V8 flags of `deno task start`]
  *   deno run -A scripts/bench/email_path.ts 8 -- --v8-flags=--trace-gc   (GC trace to a file)
  *   RSS_TRACE=1 deno run -A scripts/bench/email_path.ts 8   (resident memory every 0.5 s)
  *   deno run -A scripts/bench/email_path.ts --count=1500   (a fixed number of imports: peak RSS)
@@ -28,7 +29,7 @@ import { createApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createDeps, drainDeps } from "../../src/deps.ts";
 import { openStore } from "../../src/store/kv.ts";
-import { startService } from "../service.ts";
+import { START_V8_FLAGS, startService } from "../service.ts";
 import { BenchContext, seedAccount } from "./context.ts";
 import { load } from "./load.ts";
 import { benchMail } from "./mails.ts";
@@ -95,7 +96,13 @@ async function viaServer(seconds: number) {
     seed: async (kv) => void await seedAccount(kv, (k) => key = k, "UTC", "bench@example.com"),
   }).then((bare) => bare.kvPath!);
   const service = await startService({
-    command: [Deno.execPath(), "run", "--allow-all", ...serviceFlags, script],
+    command: [
+      Deno.execPath(),
+      "run",
+      "--allow-all",
+      ...(serviceFlags.length ? serviceFlags : START_V8_FLAGS),
+      script,
+    ],
     env: { KV_PATH: kvPath, LOG_LEVEL: "error" },
   });
   try {

@@ -7,12 +7,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { compileFiles, compileTask, copyFiles } from "../../scripts/compile_files.ts";
-import { startService } from "../../scripts/service.ts";
+import { START_V8_FLAGS, startService } from "../../scripts/service.ts";
 import { orderMail } from "../intake/helpers.ts";
 import { checkService } from "../../scripts/binary_checks.ts";
 
 Deno.test("binary file set: the service runs from the compile task's files alone", async () => {
   const task = compileTask();
+  // The binary runs its engine as `deno task start` does (the young generation's size).
+  assert.deepEqual(task.v8Flags, START_V8_FLAGS);
+  assert.equal(task.v8Flags.length, 1);
   const files = await compileFiles();
   // The parts that break in compiled programs are in the set.
   for (const f of ["main.ts", "deno.lock", "src/intake/email/reader_worker.ts"]) {
@@ -23,7 +26,14 @@ Deno.test("binary file set: the service runs from the compile task's files alone
   const workdir = await Deno.makeTempDir({ prefix: "binary-cwd-" });
   await copyFiles(files, app);
   const service = await startService({
-    command: [Deno.execPath(), "run", "--cached-only", ...task.permissions, join(app, task.entry)],
+    command: [
+      Deno.execPath(),
+      "run",
+      "--cached-only",
+      ...task.v8Flags,
+      ...task.permissions,
+      join(app, task.entry),
+    ],
     cwd: workdir,
     env: { EMAIL_READERS: "1", LOG_LEVEL: "info" },
     startTimeoutMs: 60_000,
