@@ -94,31 +94,29 @@ export async function pageOf(
   if (merge) {
     const ranked = [[largest.term], ...others.map((f) => [f.term])];
     const sources = [
-      { read: [], check: false },
-      ...others.map((f) => ({
-        selector: selectorOf(userId, f.term, false),
-        check: false,
-      })),
+      { read: [] },
+      ...others.map((f) => ({ selector: selectorOf(userId, f.term, false) })),
     ];
     // The largest term's orders are its count (source 0 ranks it, reads nothing).
     const [page, more] = await Promise.all([
       newestOfTerms(kv, userId, terms, paging),
-      tally(kv, sources, ranked, filter, new Newest(0)),
+      tally(kv, sources, ranked, false, filter, new Newest(0)),
     ]);
     return resultOf(page, largest.count + more);
   }
   const ranges = [...cover.ranges, ...(overflow?.ranges ?? [])];
-  const sources: Source[] = ranges.map((range, i) => ({
+  const sources: Source[] = ranges.map((range) => ({
     selector: selectorOf(userId, range.term, range.prefix),
     read: range.read,
-    check: !cover.exact || Boolean(range.cut) || i >= cover.ranges.length,
   }));
+  // The text decides unless every posting read is a match (an exact cover of uncut terms alone).
+  const check = !cover.exact || overflow !== null || ranges.some((r) => r.cut);
   // The terms in the order their postings are read: an order is counted at the first it holds.
   const ranked = ranges.map((r) =>
     r.read ? [...new Set(r.read.map((e) => String(e.key.at(-3))))] : r.found.map((f) => f.term)
   );
   const newest = new Newest(paging.offset + paging.limit);
-  const total = await tally(kv, sources, ranked, filter, newest);
+  const total = await tally(kv, sources, ranked, check, filter, newest);
   return resultOf(newest.page(paging), total);
 }
 

@@ -83,16 +83,16 @@ export class Newest {
   }
 }
 
-/** Postings to stream: a range of the index, or entries already read; `check`: on the text. */
+/** Postings to stream: a range of the index, or entries already read. */
 export interface Source {
   selector?: Deno.KvListSelector;
   read?: Deno.KvEntry<SearchPosting>[];
-  check: boolean;
 }
 
 /**
- * The number of orders among the postings of `sources` that pass the filters (and, where
- * `check`, the text rule), each added to `newest`. `terms[i]` are the terms source `i` reads,
+ * The number of orders among the postings of `sources` that pass the filters (and, with
+ * `check`, the text rule: on every source alike, so an order passes or fails at each term), each
+ * added to `newest`. `terms[i]` are the terms source `i` reads,
  * ranked in that order (a term read by two sources belongs to the first): an order is counted
  * at the first ranked term it holds, decided on its text by the domain's terms, so nothing is
  * remembered per order. A term not ranked (written since they were read) ranks last.
@@ -101,6 +101,7 @@ export async function tally(
   kv: Deno.Kv,
   sources: Source[],
   terms: string[][],
+  check: boolean,
   filter: SearchFilter,
   newest: Newest,
 ): Promise<number> {
@@ -127,9 +128,9 @@ export async function tally(
       const ranked = rank.get(String(e.key.at(-3)));
       if (ranked && ranked.source !== i) continue;
       const r = ranked?.rank ?? rank.size;
-      if (source.check || r > 0) {
+      if (check || r > 0) {
         const text = hit.order ? searchText(hit.order) : (e.value as [number, string])[1];
-        if (source.check && !matchesQuery(text, filter.q)) continue;
+        if (check && !matchesQuery(text, filter.q)) continue;
         if (r > 0 && heldBefore(text, r)) continue;
       }
       total++;
