@@ -100,7 +100,7 @@ export async function pageOf(
     // The largest term's orders are its count (source 0 ranks it, reads nothing).
     const [page, more] = await Promise.all([
       newestOfTerms(kv, userId, terms, paging),
-      tally(kv, sources, ranked, false, filter, new Newest(0)),
+      tally(kv, sources, ranked, { check: false, filter, newest: new Newest(0) }),
     ]);
     return resultOf(page, largest.count + more);
   }
@@ -116,7 +116,8 @@ export async function pageOf(
     r.read ? [...new Set(r.read.map((e) => String(e.key.at(-3))))] : r.found.map((f) => f.term)
   );
   const newest = new Newest(paging.offset + paging.limit);
-  const total = await tally(kv, sources, ranked, check, filter, newest);
+  const few = postings < READ_WHOLE_BELOW;
+  const total = await tally(kv, sources, ranked, { check, filter, newest, few });
   return resultOf(newest.page(paging), total);
 }
 

@@ -89,26 +89,39 @@ export interface Source {
   read?: Deno.KvEntry<SearchPosting>[];
 }
 
+/** How a read of postings checks and counts (`tally`). */
+export interface Reading {
+  /** Each posting checked on the text (not when every posting read is a match). */
+  check: boolean;
+  filter: SearchFilter;
+  /** Where the counted hits go (the page). */
+  newest: Newest;
+  /** A few postings (under 2,000): orders told apart by their ids, a set of them kept. */
+  few?: boolean;
+}
+
 /**
  * The number of orders among the postings of `sources` that pass the filters (and, with
  * `check`, the text rule: on every source alike, so an order passes or fails at each term), each
- * added to `newest`. `terms[i]` are the terms source `i` reads,
- * ranked in that order (a term read by two sources belongs to the first): an order is counted
- * at the first ranked term it holds, decided on its text by the domain's terms, so nothing is
- * remembered per order. A term not ranked (written since they were read) ranks last.
+ * added to `newest`. An order read under several terms counts once: among a few postings by its
+ * id; else `terms[i]` are the terms source `i` reads, ranked in that order (a term read by two
+ * sources belongs to the first), and an order is counted at the first ranked term it holds,
+ * decided on its text by the domain's terms, so nothing is remembered per order. A term not
+ * ranked (written since they were read) ranks last.
  */
 export async function tally(
   kv: Deno.Kv,
   sources: Source[],
   terms: string[][],
-  check: boolean,
-  filter: SearchFilter,
-  newest: Newest,
+  { check, filter, newest, few }: Reading,
 ): Promise<number> {
+  const seen = few ? new Set<string>() : null;
   const rank = new Map<string, { rank: number; source: number }>();
-  terms.forEach((list, source) => {
-    for (const t of list) if (!rank.has(t)) rank.set(t, { rank: rank.size, source });
-  });
+  if (!seen) {
+    terms.forEach((list, source) => {
+      for (const t of list) if (!rank.has(t)) rank.set(t, { rank: rank.size, source });
+    });
+  }
   const heldBefore = (text: string, r: number) =>
     termsOfText(text).terms.some((t) => (rank.get(t)?.rank ?? r) < r);
   const wanted = filter.status === undefined ? -1 : ORDER_STATUSES.indexOf(filter.status);
@@ -125,14 +138,16 @@ export async function tally(
         ? ORDER_STATUSES.indexOf(hit.order.status)
         : (e.value as [number, string])[0];
       if (wanted >= 0 && status !== wanted) continue;
-      const ranked = rank.get(String(e.key.at(-3)));
+      if (seen?.has(hit.id)) continue;
+      const ranked = seen ? undefined : rank.get(String(e.key.at(-3)));
       if (ranked && ranked.source !== i) continue;
-      const r = ranked?.rank ?? rank.size;
+      const r = seen ? 0 : ranked?.rank ?? rank.size;
       if (check || r > 0) {
         const text = hit.order ? searchText(hit.order) : (e.value as [number, string])[1];
         if (check && !matchesQuery(text, filter.q)) continue;
         if (r > 0 && heldBefore(text, r)) continue;
       }
+      seen?.add(hit.id);
       total++;
       newest.add(hit);
     }
