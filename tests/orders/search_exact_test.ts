@@ -106,7 +106,7 @@ Deno.test("q over 10,600 orders: page and total exact by every way of reading", 
   );
 
   await t.step(
-    "a cover over 10,000 postings with filters: its postings read, or the fewer orders of the status",
+    "a cover over 10,000 postings with filters: its postings or the orders of the range, the fewer",
     async () => {
       await check({ q: "lamp", from: "2025-01-07", to: "2025-01-08" });
       await check({ q: "lamp", from: "2025-01-07", to: "2025-01-08", status: "delivered" });

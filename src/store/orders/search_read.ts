@@ -7,12 +7,12 @@
  */
 import { keys } from "../keys.ts";
 import type { Paging } from "../kv.ts";
+import { ordersIn } from "./counts.ts";
 import {
   type Hit,
   hitOf,
   newer,
   Newest,
-  ordersOf,
   type Result,
   resultOf,
   scanned,
@@ -88,7 +88,7 @@ export async function pageOf(
     (terms.length === 1 || (cover.count >= READ_WHOLE_BELOW && terms.length <= MAX_MERGED_TERMS));
   const [largest, ...others] = [...terms].sort((a, b) => b.count - a.count);
   const postings = merge ? cover.count - largest.count : cover.count + (overflow?.count ?? 0);
-  if (postings >= READ_WHOLE_BELOW && postings > await ordersOf(kv, userId, filter)) {
+  if (postings >= READ_WHOLE_BELOW && postings > await ordersIn(kv, userId, filter)) {
     return await scanned(kv, userId, filter, paging);
   }
   if (merge) {

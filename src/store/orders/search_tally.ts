@@ -12,7 +12,7 @@ import {
 } from "../../domain/orders/order.ts";
 import { termsOfText } from "../../domain/orders/search_terms.ts";
 import { keys } from "../keys.ts";
-import { indexSelector, type Paging, readCounter } from "../kv.ts";
+import { indexSelector, type Paging } from "../kv.ts";
 
 export interface SearchFilter {
   /** Normalised query (lowercase, trimmed). */
@@ -153,14 +153,6 @@ export async function tally(
     }
   }));
   return total;
-}
-
-/** The orders in the filters' status (all without one): what a scan reads at most. */
-export function ordersOf(kv: Deno.Kv, userId: string, filter: SearchFilter): Promise<number> {
-  return readCounter(
-    kv,
-    filter.status ? keys.orderStatusCount(userId, filter.status) : keys.orderCount(userId),
-  );
 }
 
 /**
