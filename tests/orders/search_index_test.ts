@@ -100,6 +100,9 @@ Deno.test("status and date filters with q", async () => {
   });
   const window = { fromMs: BASE + 2 * 60_000, toMs: BASE + 4 * 60_000 };
   eq(await ws.search("kett", window), { ids: [made[2], made[1]], total: 2 });
+  // Inside a word (the vocabulary's exact term): its postings read within the window's times.
+  eq(await ws.search("ettle", window), { ids: [made[2], made[1]], total: 2 });
+  eq(await ws.search("ettle", { fromMs: window.toMs }), { ids: [made[4], made[3]], total: 2 });
   eq(await ws.search("kettle", { ...window, status: "delivered" }), {
     ids: [made[2]],
     total: 1,

@@ -6,7 +6,7 @@
  * orders checked one by one (search_tally.ts). Every answer is exact.
  */
 import { keys } from "../keys.ts";
-import type { Paging } from "../kv.ts";
+import { indexSelector, type Paging } from "../kv.ts";
 import { ordersIn } from "./counts.ts";
 import {
   type Hit,
@@ -106,7 +106,7 @@ export async function pageOf(
   }
   const ranges = [...cover.ranges, ...(overflow?.ranges ?? [])];
   const sources: Source[] = ranges.map((range) => ({
-    selector: selectorOf(userId, range.term, range.prefix),
+    selector: selectorOf(userId, range.term, range.prefix, filter),
     read: range.read,
   }));
   // The text decides unless every posting read is a match (an exact cover of uncut terms alone).
@@ -146,10 +146,16 @@ async function newestOfTerms(
     .slice(paging.offset, want);
 }
 
-const selectorOf = (userId: string, term: string, prefix: boolean): Deno.KvListSelector =>
+/** The postings of a term (within the filters' times: they are in its keys), or of a prefix. */
+const selectorOf = (
+  userId: string,
+  term: string,
+  prefix: boolean,
+  { fromMs, toMs }: Pick<SearchFilter, "fromMs" | "toMs"> = {},
+): Deno.KvListSelector =>
   prefix
     ? { start: keys.searchTerm(userId, term), end: keys.searchTerm(userId, term + LAST) }
-    : { prefix: keys.searchTerm(userId, term) };
+    : indexSelector(keys.searchTerm(userId, term), fromMs, toMs);
 
 /**
  * The postings of every term that starts with `term`, read whole when there are fewer than
