@@ -24,6 +24,10 @@ const QUERIES = [
   { label: "`q=desk%20lamp`", query: "?limit=50&q=desk%20lamp" },
   // One match in both (order 100's tracking number).
   { label: "`q=1z0000791` (tracking number)", query: "?limit=50&q=1z0000791" },
+  // Broad: a letter in 96% of the orders (its words' postings outnumber the orders, so every
+  // order is checked), and two digits in every order number (inside too many words to look up).
+  { label: "`q=e` (broad)", query: "?limit=50&q=e" },
+  { label: "`q=12` (broad)", query: "?limit=50&q=12" },
 ];
 
 export const search: Scenario = {

@@ -3,7 +3,6 @@
  * and time buckets, the search index for `q`, and whole-workspace reads (snapshot, export,
  * usage).
  */
-import { BUCKET_LEVELS_MS, planRange } from "../../domain/orders/buckets.ts";
 import { type Order, ORDER_STATUSES, type OrderStatus } from "../../domain/orders/order.ts";
 import { usageMonth } from "../../domain/billing/plan.ts";
 import type { UserRecord } from "../../domain/account/user.ts";
@@ -17,6 +16,7 @@ import {
   readCounter,
 } from "../kv.ts";
 import { searchOrders } from "./search_index.ts";
+import { ordersIn } from "./counts.ts";
 import type { Item } from "../sections.ts";
 
 export interface OrderQuery {
@@ -56,12 +56,7 @@ export async function listOrders(
     : keys.ordersByReceived(userId);
   const [items, total] = await Promise.all([
     pageOfIndex(kv, indexSelector(prefix, fromMs, toMs), paging),
-    fromMs === undefined && toMs === undefined
-      ? readCounter(
-        kv,
-        query.status ? keys.orderStatusCount(userId, query.status) : keys.orderCount(userId),
-      )
-      : countReceived(kv, userId, query.status, fromMs, toMs),
+    ordersIn(kv, userId, query),
   ]);
   return { items, total };
 }
@@ -83,54 +78,6 @@ async function pageOfIndex(
     else out.push(e.value);
   }
   return out;
-}
-
-/**
- * Orders received in `[fromMs, toMs)` (status optional), from the bucket counters. An open end
- * is closed at the first or last order, widened to the coarsest bucket boundary: buckets hold
- * nothing beyond the orders, so the sum stays exact with the fewest reads.
- */
-async function countReceived(
-  kv: Deno.Kv,
-  userId: string,
-  status: OrderStatus | undefined,
-  fromMs: number | undefined,
-  toMs: number | undefined,
-): Promise<number> {
-  const prefix = status ? keys.ordersByStatus(userId, status) : keys.ordersByReceived(userId);
-  const coarsest = BUCKET_LEVELS_MS[BUCKET_LEVELS_MS.length - 1];
-  const edge = async (reverse: boolean) => {
-    for await (const e of kv.list({ prefix }, { limit: 1, reverse })) return Number(e.key.at(-2));
-    return null;
-  };
-  const [first, last] = await Promise.all([
-    fromMs === undefined ? edge(false) : fromMs,
-    toMs === undefined ? edge(true) : toMs,
-  ]);
-  if (first === null || last === null) return 0;
-  const from = fromMs ?? Math.floor(first / coarsest) * coarsest;
-  const to = toMs ?? (Math.floor(last / coarsest) + 1) * coarsest;
-  const dim = status ?? "all";
-  const plan = planRange(from, to);
-  const sums = await Promise.all([
-    ...plan.buckets.map(async ({ level, from, to }) => {
-      let sum = 0;
-      const selector = {
-        start: keys.orderBucket(userId, dim, level, from),
-        end: keys.orderBucket(userId, dim, level, to),
-      };
-      for await (const e of kv.list<Deno.KvU64>(selector, { batchSize: 1000 })) {
-        sum += counterValue(e.value);
-      }
-      return sum;
-    }),
-    ...plan.raw.map(async ([a, b]) => {
-      let n = 0;
-      for await (const _ of kv.list({ start: [...prefix, a], end: [...prefix, b] })) n++;
-      return n;
-    }),
-  ]);
-  return sums.reduce((a, b) => a + b, 0);
 }
 
 // ---------------------------------------------------------------------------------------------

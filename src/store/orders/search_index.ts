@@ -12,11 +12,14 @@
  *   (itself and the vocabulary's words under it exactly) with the second as a prefix.
  *
  * When the cover is the matches themselves (one word, or two joined by one space and covered
- * by their pairs) and there is no other filter, `total` is its count and the page the newest
- * postings; otherwise its postings are read (bounded), filtered and checked against the text
- * (search_read.ts). A cover whose ranges hold too many terms is broad: when every cover is, the
- * newest orders are checked one by one instead (bounded). Orders with the overflow term are
- * read and checked on every search. Work is bounded by the rarest cover, not the account's size.
+ * by their pairs) and there is no other filter, `total` is its count (several terms: the largest
+ * count and the others' orders that hold no term counted before) and the page the newest
+ * postings; otherwise its postings are streamed, filtered and checked against the text, each
+ * order counted once (search_read.ts, search_tally.ts). A cover whose ranges hold too many terms
+ * is broad: when every cover is (or the cover's postings outnumber the orders of the filters'
+ * status), every order of the filters' range is checked instead. Orders with the overflow term
+ * are read and checked on every search. Every answer is exact; work is the rarest cover's
+ * postings, or the range's orders when they are fewer.
  */
 import {
   MAX_QUERY_WORDS,

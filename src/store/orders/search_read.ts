@@ -1,31 +1,29 @@
 /**
  * Reading the page of a `q` search once its cover is chosen (search_index.ts): the newest
- * postings of one term, a merge of several terms' newest, every posting of the cover checked,
- * or, when every cover is broad, the newest orders checked one by one.
+ * postings of one term (its count the total), a merge of several terms' newest with the orders
+ * of all but the largest counted once, every posting of the cover streamed and checked, or,
+ * when that is more than the orders of the filters' range (or every cover is broad), those
+ * orders checked one by one (search_tally.ts). Every answer is exact.
  */
-import {
-  matchesQuery,
-  type Order,
-  ORDER_STATUSES,
-  type OrderStatus,
-  searchText,
-} from "../../domain/orders/order.ts";
 import { keys } from "../keys.ts";
 import { indexSelector, type Paging } from "../kv.ts";
+import { ordersIn } from "./counts.ts";
+import {
+  type Hit,
+  hitOf,
+  newer,
+  Newest,
+  type Result,
+  resultOf,
+  scanned,
+  type SearchFilter,
+  type SearchPosting,
+  type Source,
+  tally,
+} from "./search_tally.ts";
 
-export interface SearchFilter {
-  /** Normalised query (lowercase, trimmed). */
-  q: string;
-  status?: OrderStatus;
-  fromMs?: number;
-  toMs?: number;
-}
-
-/**
- * A posting's value: the order, or for an order over {@link POSTING_ORDER_CHARS} its status
- * (index in ORDER_STATUSES) and search text.
- */
-export type SearchPosting = Order | [status: number, text: string];
+export type { Result, SearchFilter, SearchPosting } from "./search_tally.ts";
+export { scanned } from "./search_tally.ts";
 
 /**
  * Orders up to this size (JSON characters) are copied into their postings: a page of matches is
@@ -59,33 +57,17 @@ export interface Cover {
   exact: boolean;
 }
 
-/** Postings one search reads at most (past it, the matches found so far are the answer). */
-export const MAX_POSTINGS_READ = 10_000;
-/** Orders a search whose every cover is broad checks at most, newest first. */
-export const MAX_SCANNED = 10_000;
-/** Below this many postings a cover of several terms is read whole (exact total). */
+/**
+ * Postings (summed counts) a search streams before it compares them with the orders of the
+ * filters' range: past both, checking those orders is less work. Below it, a cover of several
+ * terms is read whole.
+ */
 const READ_WHOLE_BELOW = 2_000;
-/** Terms whose newest postings a broad exact cover merges at most (else it is read whole). */
+/** Terms whose newest postings an exact cover merges at most (else it is read whole). */
 const MAX_MERGED_TERMS = 50;
 /** Postings of a prefix read at once, when it has many terms (`postingsOf`). */
 const READ_DIRECTLY = 500;
 const LAST = "\u{10ffff}";
-
-interface Hit {
-  id: string;
-  ms: number;
-  /** The order, when its posting holds it. */
-  order?: Order;
-}
-
-/** The page (ids, and the orders the postings held) and the number of matches. */
-export type Result = { ids: string[]; orders: (Order | undefined)[]; total: number };
-
-const resultOf = (page: Hit[], total: number): Result => ({
-  ids: page.map((h) => h.id),
-  orders: page.map((h) => h.order),
-  total,
-});
 
 /** The page and total of `cover` (and of the overflow orders, always checked on their text). */
 export async function pageOf(
@@ -100,31 +82,52 @@ export async function pageOf(
     filter.toMs !== undefined;
   const terms = cover.ranges.flatMap((r) => r.found);
   const read = cover.ranges.some((r) => r.read);
-  if (cover.exact && !filtered && !overflow && !read) {
-    if (terms.length === 1) return await newestOfTerms(kv, userId, terms, cover.count, paging);
-    if (cover.count >= READ_WHOLE_BELOW && terms.length <= MAX_MERGED_TERMS) {
-      return await newestOfTerms(kv, userId, terms, cover.count, paging);
-    }
+  // The matches are the postings of a few terms: the page is their newest, the total one
+  // term's count and the others' orders that hold none of the terms counted before them.
+  const merge = cover.exact && !filtered && !overflow && !read &&
+    (terms.length === 1 || (cover.count >= READ_WHOLE_BELOW && terms.length <= MAX_MERGED_TERMS));
+  const [largest, ...others] = [...terms].sort((a, b) => b.count - a.count);
+  const postings = merge ? cover.count - largest.count : cover.count + (overflow?.count ?? 0);
+  if (postings >= READ_WHOLE_BELOW && postings > await ordersIn(kv, userId, filter)) {
+    return await scanned(kv, userId, filter, paging);
   }
-  const [hits, more] = await Promise.all([
-    matching(kv, userId, cover, filter),
-    overflow ? matching(kv, userId, { ...overflow, exact: false }, filter) : [],
-  ]);
-  const all = newestFirst(unique([...hits, ...more]));
-  return resultOf(all.slice(paging.offset, paging.offset + paging.limit), all.length);
+  if (merge) {
+    const ranked = [[largest.term], ...others.map((f) => [f.term])];
+    const sources = [
+      { read: [] },
+      ...others.map((f) => ({ selector: selectorOf(userId, f.term, false) })),
+    ];
+    // The largest term's orders are its count (source 0 ranks it, reads nothing).
+    const [page, more] = await Promise.all([
+      newestOfTerms(kv, userId, terms, paging),
+      tally(kv, sources, ranked, { check: false, filter, newest: new Newest(0) }),
+    ]);
+    return resultOf(page, largest.count + more);
+  }
+  const ranges = [...cover.ranges, ...(overflow?.ranges ?? [])];
+  const sources: Source[] = ranges.map((range) => ({
+    selector: selectorOf(userId, range.term, range.prefix, filter),
+    read: range.read,
+  }));
+  // The text decides unless every posting read is a match (an exact cover of uncut terms alone).
+  const check = !cover.exact || overflow !== null || ranges.some((r) => r.cut);
+  // The terms in the order their postings are read: an order is counted at the first it holds.
+  const ranked = ranges.map((r) =>
+    r.read ? [...new Set(r.read.map((e) => String(e.key.at(-3))))] : r.found.map((f) => f.term)
+  );
+  const newest = new Newest(paging.offset + paging.limit);
+  const few = postings < READ_WHOLE_BELOW;
+  const total = await tally(kv, sources, ranked, { check, filter, newest, few });
+  return resultOf(newest.page(paging), total);
 }
 
-/**
- * The newest postings of `terms`, merged (an order found twice counted once on the page):
- * `total` is the summed count, exact for one term.
- */
+/** The newest postings of `terms`, merged (an order found twice is on the page once). */
 async function newestOfTerms(
   kv: Deno.Kv,
   userId: string,
   terms: Found[],
-  total: number,
   paging: Paging,
-): Promise<Result> {
+): Promise<Hit[]> {
   const want = paging.offset + paging.limit;
   const lists = await Promise.all(terms.map(async ({ term }) => {
     const hits: Hit[] = [];
@@ -136,51 +139,23 @@ async function newestOfTerms(
     for await (const e of iter) hits.push(hitOf(e));
     return hits;
   }));
-  return resultOf(newestFirst(unique(lists.flat())).slice(paging.offset, want), total);
+  const seen = new Set<string>();
+  return lists.flat()
+    .filter((h) => !seen.has(h.id) && seen.add(h.id))
+    .sort((a, b) => newer(a, b) ? -1 : newer(b, a) ? 1 : 0)
+    .slice(paging.offset, want);
 }
 
-/**
- * Every posting of the cover's ranges that passes the filters and (unless the cover is exact)
- * the text rule; at most {@link MAX_POSTINGS_READ}, shared by the ranges by their counts.
- */
-async function matching(
-  kv: Deno.Kv,
+/** The postings of a term (within the filters' times: they are in its keys), or of a prefix. */
+const selectorOf = (
   userId: string,
-  cover: Cover,
-  filter: SearchFilter,
-): Promise<Hit[]> {
-  const wanted = filter.status === undefined ? -1 : ORDER_STATUSES.indexOf(filter.status);
-  const from = filter.fromMs ?? -Infinity;
-  const to = filter.toMs ?? Infinity;
-  const share = Math.min(1, MAX_POSTINGS_READ / Math.max(1, cover.count));
-  const lists = await Promise.all(cover.ranges.map(async (range) => {
-    // A few more than counted: orders committed since the count was read.
-    const limit = Math.ceil(range.count * share) + 100;
-    const check = !cover.exact || range.cut;
-    const hits: Hit[] = [];
-    const entries = range.read ?? kv.list<SearchPosting>(selectorOf(userId, range), {
-      limit,
-      batchSize: Math.min(limit, 1000),
-    });
-    for await (const e of entries) {
-      const hit = hitOf(e);
-      if (hit.ms < from || hit.ms >= to) continue;
-      const [status, text] = hit.order
-        ? [ORDER_STATUSES.indexOf(hit.order.status), check ? searchText(hit.order) : ""]
-        : e.value as [number, string];
-      if (wanted >= 0 && status !== wanted) continue;
-      if (check && !matchesQuery(text, filter.q)) continue;
-      hits.push(hit);
-    }
-    return hits;
-  }));
-  return lists.flat();
-}
-
-const selectorOf = (userId: string, { term, prefix }: Range): Deno.KvListSelector =>
+  term: string,
+  prefix: boolean,
+  { fromMs, toMs }: Pick<SearchFilter, "fromMs" | "toMs"> = {},
+): Deno.KvListSelector =>
   prefix
     ? { start: keys.searchTerm(userId, term), end: keys.searchTerm(userId, term + LAST) }
-    : { prefix: keys.searchTerm(userId, term) };
+    : indexSelector(keys.searchTerm(userId, term), fromMs, toMs);
 
 /**
  * The postings of every term that starts with `term`, read whole when there are fewer than
@@ -191,49 +166,8 @@ export async function postingsOf(kv: Deno.Kv, userId: string, term: string) {
   const range: Range = { term, prefix: true, found: [], count: 0 };
   const limit = READ_DIRECTLY;
   const read = await Array.fromAsync(
-    kv.list<SearchPosting>(selectorOf(userId, range), { limit, batchSize: limit }),
+    kv.list<SearchPosting>(selectorOf(userId, term, true), { limit, batchSize: limit }),
   );
   if (read.length >= limit) return null;
   return { ...range, count: read.length, read };
-}
-
-/**
- * Every cover broad (a one- or two-letter word in a large account): the newest orders in the
- * filters' range (at most {@link MAX_SCANNED}) checked on their text; exact when the range
- * holds no more, else the page and `total` cover those orders only.
- */
-export async function scanned(
-  kv: Deno.Kv,
-  userId: string,
-  filter: SearchFilter,
-  paging: Paging,
-): Promise<Result> {
-  const prefix = filter.status
-    ? keys.ordersByStatus(userId, filter.status)
-    : keys.ordersByReceived(userId);
-  const selector = indexSelector(prefix, filter.fromMs, filter.toMs);
-  const found: Hit[] = [];
-  const iter = kv.list<Order>(selector, { reverse: true, limit: MAX_SCANNED, batchSize: 1000 });
-  for await (const e of iter) {
-    if (matchesQuery(searchText(e.value), filter.q)) {
-      found.push({ id: e.value.id, ms: 0, order: e.value });
-    }
-  }
-  return resultOf(found.slice(paging.offset, paging.offset + paging.limit), found.length);
-}
-
-const hitOf = ({ key, value }: Deno.KvEntry<SearchPosting>): Hit => ({
-  id: String(key.at(-1)),
-  ms: Number(key.at(-2)),
-  order: Array.isArray(value) ? undefined : value,
-});
-
-function unique(hits: Hit[]): Hit[] {
-  const seen = new Set<string>();
-  return hits.filter((h) => !seen.has(h.id) && seen.add(h.id));
-}
-
-/** The list's order: newest `receivedAt` first, then the greater id. */
-function newestFirst(hits: Hit[]): Hit[] {
-  return hits.sort((a, b) => b.ms - a.ms || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
