@@ -57,6 +57,12 @@ export interface Scenario {
   run(ctx: BenchContext): Promise<string>;
 }
 
+/** How long `settle` waits for idle servers at most, and how it samples their CPU time. */
+const SETTLE_MAX_MS = 20_000;
+const SETTLE_SAMPLE_MS = 300;
+/** CPU seconds the servers may use in one sample and still count as idle (10 ms ticks). */
+const SETTLE_IDLE_CPU_S = 0.03;
+
 export class BenchContext {
   #running: RunningService[] = [];
   #dirs: string[] = [];
@@ -122,8 +128,28 @@ export class BenchContext {
     return { name, url: running.url, pid: running.pid, kvPath };
   }
 
-  /** One second of warm-up, then `seconds` of load on `server` with CPU and memory readings. */
+  /**
+   * Waits (at most {@link SETTLE_MAX_MS}) until every server started is idle: work a server
+   * left queued by the previous measurement (its KV queue's event messages, taken and
+   * acknowledged after the load ends) would otherwise run during the next server's measurement.
+   */
+  async settle(): Promise<void> {
+    const pids = this.#running.map((r) => r.pid);
+    const cpu = () => Promise.all(pids.map(cpuSeconds)).then((s) => s.reduce((a, b) => a + b, 0));
+    const deadline = Date.now() + SETTLE_MAX_MS;
+    while (Date.now() < deadline) {
+      const before = await cpu();
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_SAMPLE_MS));
+      if (await cpu() - before < SETTLE_IDLE_CPU_S) return;
+    }
+  }
+
+  /**
+   * Once every server is idle, one second of warm-up, then `seconds` of load on `server` with
+   * CPU and memory readings.
+   */
   async measure(server: BenchServer, options: MeasureOptions): Promise<Measurement> {
+    await this.settle();
     const { path, ...rest } = options;
     const base = { connections: this.connections, ...rest, url: server.url + path };
     await load({ ...base, durationMs: 1000 });
