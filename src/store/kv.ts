@@ -211,7 +211,6 @@ export async function getManyChunked<T>(
   return (await Promise.all(chunks)).flat();
 }
 
-/** All values under a prefix. */
 /** The part of a time-ordered index (`[...prefix, ms, ...]`) with `ms` in `[fromMs, toMs)`. */
 export function indexSelector(
   prefix: Deno.KvKey,
@@ -226,6 +225,7 @@ export function indexSelector(
   return { prefix };
 }
 
+/** All values under a prefix. */
 export async function listValues<T>(
   kv: Deno.Kv,
   selector: Deno.KvListSelector,

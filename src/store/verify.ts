@@ -1,12 +1,12 @@
 /**
  * The verifier (`deno task verify`): recomputes from the orders every entry and counter their
- * footprints stand for (orders/footprint.ts: list copies, number, tracking and search indexes, totals,
- * buckets, insight sums), the search vocabulary their words need, and the leaderboard list from
- * the accounts, compares them with what is stored, and with `repair` writes the expected values. It runs beside a serving process:
- * an account is read against its order revision (`order_rev`, rewritten by every order
- * commit), and its repairs commit in bounded batches, each checking the account record and
- * that revision, so a concurrent change makes the account be read again instead of being
- * overwritten with figures of the past.
+ * footprints stand for (orders/footprint.ts: list copies, number, tracking and search indexes,
+ * totals, buckets, insight sums), the search vocabulary their words need, and the leaderboard
+ * list from the accounts, compares them with what is stored, and with `repair` writes the
+ * expected values. It runs beside a serving process: an account is read against its order
+ * revision (`order_rev`, rewritten by every order commit), and its repairs commit in bounded
+ * batches, each checking the account record and that revision, so a concurrent change makes the
+ * account be read again instead of being overwritten with figures of the past.
  */
 import { onLeaderboard } from "../domain/insights/leaderboard.ts";
 import type { Order } from "../domain/orders/order.ts";
