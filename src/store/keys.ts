@@ -95,6 +95,10 @@ export const keys = {
   searchSuffixes: (userId: string, suffix: string) => ["ws", userId, "search_sub", suffix] as const,
   searchSuffix: (userId: string, suffix: string, word: string) =>
     ["ws", userId, "search_sub", suffix, word] as const,
+  /** Recent order changes, (real time ms, id) -> search entry or deletion; live an hour. */
+  orderChanges: (userId: string) => ["ws", userId, "order_change"] as const,
+  orderChange: (userId: string, ms: number, orderId: string) =>
+    ["ws", userId, "order_change", ms, orderId] as const,
   /** Rewritten by every order change: a cheap "anything new?" (insights cache, migrations, verifier). */
   orderRevision: (userId: string) => ["ws", userId, "order_rev"] as const,
   /** Sum of the workspace's order values: account deletion subtracts it from the platform's. */

@@ -117,3 +117,28 @@ export function queryVariants(query: string): string[] {
   const number = query.slice(1).trim();
   return number === "" ? [query] : [query, number];
 }
+
+/**
+ * The grams of lowercase text, for answers read from memory (store/orders/search_memory.ts):
+ * each UTF-16 unit (as minus its code, less one) and each pair of adjacent units (first code
+ * times 65,536 plus the second), each once. A text holds a query only if it holds every gram
+ * of the query.
+ */
+export function gramsOf(text: string): Set<number> {
+  const grams = new Set<number>();
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    grams.add(-unit - 1);
+    if (i + 1 < text.length) grams.add(unit * 65_536 + text.charCodeAt(i + 1));
+  }
+  return grams;
+}
+
+/**
+ * The grams every text that holds `query` holds: its one unit, or its pairs. For a query of
+ * one or two units, the texts with them are exactly the texts that hold it.
+ */
+export function queryGrams(query: string): number[] {
+  if (query.length === 1) return [...gramsOf(query)];
+  return [...gramsOf(query)].filter((gram) => gram >= 0);
+}

@@ -16,6 +16,7 @@ import { keys } from "../keys.ts";
 import { addToCounter, commit, counterValue, getManyChunked } from "../kv.ts";
 import { setMarker } from "../group_commit.ts";
 import { POSTING_ORDER_CHARS, type SearchPosting } from "./search_read.ts";
+import { CHANGE_TTL_MS, changeEntryOf } from "./search_memory.ts";
 import { insightCounters, type InsightScope } from "../insights/sums.ts";
 
 export interface Footprint {
@@ -195,6 +196,13 @@ export function writeChanges(
     for (const { key, value } of next.entries.values()) op.set(key, value);
     for (const [id, c] of old.counters) add(id, c.key, -c.amount);
     for (const [id, c] of next.counters) add(id, c.key, c.amount);
+    // What the search memories of every process read to stay fresh (search_changes.ts).
+    const id = (after ?? before)?.id;
+    if (id) {
+      op.set(keys.orderChange(userId, realNow, id), changeEntryOf(after), {
+        expireIn: CHANGE_TTL_MS,
+      });
+    }
   }
   for (const { key, amount } of deltas.values()) addToCounter(op, key, amount);
   setMarker(op, keys.orderRevision(userId), realNow);

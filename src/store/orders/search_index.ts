@@ -17,9 +17,9 @@
  * postings; otherwise its postings are streamed, filtered and checked against the text, each
  * order counted once (search_read.ts, search_tally.ts). A cover whose ranges hold too many terms
  * is broad: when every cover is (or the cover's postings outnumber the orders of the filters'
- * status), every order of the filters' range is checked instead. Orders with the overflow term
- * are read and checked on every search. Every answer is exact; work is the rarest cover's
- * postings, or the range's orders when they are fewer.
+ * range), the answer comes from the process's search memory of the workspace (search_changes.ts).
+ * Orders with the overflow term are read and checked on every search. Every answer is exact;
+ * work is the rarest cover's postings, or the memory's sets when they are fewer.
  */
 import {
   MAX_QUERY_WORDS,
@@ -39,9 +39,9 @@ import {
   postingsOf,
   type Range,
   type Result,
-  scanned,
   type SearchFilter,
 } from "./search_read.ts";
+import { broadSearch } from "./search_changes.ts";
 
 export type { SearchFilter, SearchPosting } from "./search_read.ts";
 
@@ -72,7 +72,7 @@ export async function searchOrders(
     exact(ctx, [OVERFLOW_TERM]),
     ...variants.map((q) => bestCover(ctx, q)),
   ]);
-  if (covers.some((c) => c === null)) return await scanned(kv, userId, filter, paging);
+  if (covers.some((c) => c === null)) return await broadSearch(kv, userId, filter, paging);
   const chosen = covers as Cover[];
   const cover: Cover = chosen.length === 1 ? chosen[0] : {
     ranges: chosen.flatMap((c) => c.ranges),

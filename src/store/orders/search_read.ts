@@ -1,13 +1,14 @@
 /**
  * Reading the page of a `q` search once its cover is chosen (search_index.ts): the newest
  * postings of one term (its count the total), a merge of several terms' newest with the orders
- * of all but the largest counted once, every posting of the cover streamed and checked, or,
- * when that is more than the orders of the filters' range (or every cover is broad), those
- * orders checked one by one (search_tally.ts). Every answer is exact.
+ * of all but the largest counted once, every posting of the cover streamed and checked
+ * (search_tally.ts), or, when that is more than the orders of the filters' range (or every cover
+ * is broad), the search memory's answer (search_changes.ts). Every answer is exact.
  */
 import { keys } from "../keys.ts";
 import { indexSelector, type Paging } from "../kv.ts";
 import { ordersIn } from "./counts.ts";
+import { broadSearch } from "./search_changes.ts";
 import {
   type Hit,
   hitOf,
@@ -15,7 +16,6 @@ import {
   Newest,
   type Result,
   resultOf,
-  scanned,
   type SearchFilter,
   type SearchPosting,
   type Source,
@@ -23,7 +23,6 @@ import {
 } from "./search_tally.ts";
 
 export type { Result, SearchFilter, SearchPosting } from "./search_tally.ts";
-export { scanned } from "./search_tally.ts";
 
 /**
  * Orders up to this size (JSON characters) are copied into their postings: a page of matches is
@@ -89,7 +88,7 @@ export async function pageOf(
   const [largest, ...others] = [...terms].sort((a, b) => b.count - a.count);
   const postings = merge ? cover.count - largest.count : cover.count + (overflow?.count ?? 0);
   if (postings >= READ_WHOLE_BELOW && postings > await ordersIn(kv, userId, filter)) {
-    return await scanned(kv, userId, filter, paging);
+    return await broadSearch(kv, userId, filter, paging);
   }
   if (merge) {
     const ranked = [[largest.term], ...others.map((f) => [f.term])];

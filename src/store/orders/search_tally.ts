@@ -157,7 +157,8 @@ export async function tally(
 
 /**
  * Every order in the filters' range checked on its text, newest first (the index's order): the
- * page kept, the rest counted. Work grows with the range, not with the matches.
+ * page kept, the rest counted. Work grows with the range, not with the matches: the answer for a
+ * workspace too large for the search memory (search_changes.ts).
  */
 export async function scanned(
   kv: Deno.Kv,
