@@ -170,7 +170,8 @@ export interface Change {
 
 /**
  * Adds order moves to `op` (`before` or `after` null: create, delete): keys an order no longer
- * has are deleted, its copies rewritten, and every counter moved once by the summed difference.
+ * has are deleted, its copies rewritten, and every counter moved once by the summed difference;
+ * with a change entry per order for the search memories, and the workspace's order revision.
  * `scope` comes from the account record the commit checks (its timezone and insight state);
  * `vocabulary` is `vocabularyOf` the words the changes add (`wordsAdded`), read before.
  */
