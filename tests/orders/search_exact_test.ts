@@ -118,8 +118,11 @@ Deno.test("q over 10,600 orders: page and total exact by every way of reading", 
     },
   );
 
-  await t.step("every cover broad: every order of the filters' range checked", async () => {
-    // "t" is inside 2,120 distinct words (part0 ... part10595, and lamps x…'s x-words have none).
+  await t.step("every cover broad, or a letter or two: the search memory answers", async () => {
+    // "art" is inside 2,120 distinct words (part0 ... part10595): no cover is rare.
+    await check({ q: "art" });
+    await check({ q: "art", status: "shipped", offset: 100 });
+    await check({ q: "art", from: "2025-01-03", to: "2025-01-04", limit: 5 });
     await check({ q: "t" });
     await check({ q: "t", offset: 2_110, limit: 20 });
     await check({ q: "1" });

@@ -19,7 +19,11 @@ import {
   WorkspaceMemory,
 } from "../../src/store/orders/search_memory.ts";
 import { keys } from "../../src/store/keys.ts";
-import { SearchMemory, searchMemoryOf } from "../../src/store/orders/search_changes.ts";
+import {
+  broadSearch,
+  SearchMemory,
+  searchMemoryOf,
+} from "../../src/store/orders/search_changes.ts";
 import type { SearchFilter } from "../../src/store/orders/search_tally.ts";
 import { deleteOrder, importOrders, rewriteOrder } from "../../src/store/orders/orders.ts";
 import { listOrders } from "../../src/store/orders/list.ts";
@@ -231,4 +235,35 @@ Deno.test("a change stamped before the last sync began but landing after it is a
       .map((e) => String(e.key.at(-1))).find((id) => id !== late.id),
   ]);
   equal(page?.total, 2);
+});
+
+Deno.test("a workspace over the memory's bound: every order of the range checked in KV, the same answers", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  const created = await createUser(kv, { email: "big@example.com" });
+  if (!created.ok) throw new Error("no user");
+  const userId = created.user.id;
+  const orders = Array.from(
+    { length: 120 },
+    (_, i) => orderAt(i, `Part${i} lamp`, ORDER_STATUSES[i % ORDER_STATUSES.length]),
+  );
+  await importOrders(kv, userId, orders);
+  const held = new Map(orders.map((o) => [o.id, changeEntryOf(o) as Held]));
+  const small = new SearchMemory(kv, 100);
+  const large = new SearchMemory(kv);
+  for (
+    const f of [
+      { q: "e" },
+      { q: "1", status: "shipped" as const },
+      { q: "#1", fromMs: BASE + 30 * 60_000, toMs: BASE + 90 * 60_000 },
+    ]
+  ) {
+    const paging = { offset: 2, limit: 4 };
+    const want = expected(held, f, 2, 4);
+    const fromKv = await broadSearch(kv, userId, f, paging, small);
+    eq({ ids: fromKv.ids, total: fromKv.total }, want, JSON.stringify(f));
+    const fromMemory = await broadSearch(kv, userId, f, paging, large);
+    eq({ ids: fromMemory.ids, total: fromMemory.total }, want, JSON.stringify(f));
+  }
+  equal(small.size, 0);
+  equal(large.size, 120);
 });

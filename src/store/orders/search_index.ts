@@ -17,7 +17,8 @@
  * postings; otherwise its postings are streamed, filtered and checked against the text, each
  * order counted once (search_read.ts, search_tally.ts). A cover whose ranges hold too many terms
  * is broad: when every cover is (or the cover's postings outnumber the orders of the filters'
- * range), the answer comes from the process's search memory of the workspace (search_changes.ts).
+ * range), or the query is a letter or two, the answer comes from the process's search memory of
+ * the workspace (search_changes.ts).
  * Orders with the overflow term are read and checked on every search. Every answer is exact;
  * work is the rarest cover's postings, or the memory's sets when they are fewer.
  */
@@ -49,6 +50,8 @@ export type { SearchFilter, SearchPosting } from "./search_read.ts";
 export const MAX_PREFIX_TERMS = 500;
 /** Words a vocabulary range may give before it is too broad to drive. */
 export const MAX_VOCABULARY_WORDS = 100;
+/** UTF-16 units a query may hold at most (without its `#`) to go to the search memory at once. */
+const MEMORY_QUERY_UNITS = 2;
 /** Terms of a one-word query's prefix whose counts are read before their postings. */
 const FEW_TERMS = 16;
 /** The highest code point: every string that starts with a prefix sorts before prefix + it. */
@@ -68,6 +71,11 @@ export async function searchOrders(
 ): Promise<Result> {
   const ctx = { kv, userId };
   const variants = queryVariants(filter.q);
+  // A letter or two (what every match holds, `#` aside) is inside too many words of a large
+  // account for a cover to be rare, and the memory answers it without reading any.
+  if (variants[variants.length - 1].length <= MEMORY_QUERY_UNITS) {
+    return await broadSearch(kv, userId, filter, paging);
+  }
   const [overflow, ...covers] = await Promise.all([
     exact(ctx, [OVERFLOW_TERM]),
     ...variants.map((q) => bestCover(ctx, q)),
