@@ -25,7 +25,12 @@ import {
   searchMemoryOf,
 } from "../../src/store/orders/search_changes.ts";
 import type { SearchFilter } from "../../src/store/orders/search_tally.ts";
-import { deleteOrder, importOrders, rewriteOrder } from "../../src/store/orders/orders.ts";
+import {
+  deleteOrder,
+  getOrder,
+  importOrders,
+  rewriteOrder,
+} from "../../src/store/orders/orders.ts";
 import { listOrders } from "../../src/store/orders/list.ts";
 import { createUser } from "../../src/store/account/users.ts";
 
@@ -171,12 +176,16 @@ Deno.test("two handles on one store: a broad search on one sees each change made
     eq(await search("t"), brute("t"));
     eq(await search("1"), brute("1"));
 
-    const renamed = { ...orders[399], itemSummary: "Sofa" };
+    const renamed = { ...orders[399], itemSummary: "Sofa table" };
     equal(await rewriteOrder(b, userId, renamed.id, () => renamed), "changed");
     held.set(renamed.id, renamed);
     equal(await deleteOrder(b, userId, orders[398].id), true);
     held.delete(orders[398].id);
     for (const q of ["t", "1", "so", "39"]) eq(await search(q), brute(q), q);
+    // The page's orders (one range read of the time-ordered index) are the stored ones.
+    const { items } = await listOrders(a, userId, { q: "t" }, { offset: 0, limit: 20 });
+    eq(items, await Promise.all(items.map((o) => getOrder(b, userId, o.id))));
+    eq(items.slice(0, 2).map((o) => o.itemSummary), ["Kettle", "Sofa table"]);
     equal(searchMemoryOf(a).size, 401);
   } finally {
     a.close();

@@ -159,5 +159,24 @@ export async function broadSearch(
   memories = searchMemoryOf(kv),
 ): Promise<Result> {
   const memory = await memories.memoryOf(userId);
-  return memory ? memory.answer(filter, paging) : await scanned(kv, userId, filter, paging);
+  if (!memory) return await scanned(kv, userId, filter, paging);
+  const result = memory.answer(filter, paging);
+  // A broad query's page lies close together in the time-ordered index: one range read brings
+  // its orders (not one lookup each). One that moved since is read by id (list.ts).
+  const wanted = result.ids.length;
+  const span = memory.spanOf(result.ids, 2 * wanted + 16);
+  if (span) {
+    const { oldest, newest } = span;
+    const selector = {
+      start: keys.orderByReceived(userId, oldest.ms, oldest.id),
+      end: keys.orderByReceived(userId, newest.ms, `${newest.id}\0`),
+    };
+    const limit = 4 * wanted + 32;
+    const read = new Map<string, Order>();
+    for await (const e of kv.list<Order>(selector, { limit, batchSize: limit })) {
+      read.set(e.value.id, e.value);
+    }
+    result.orders = result.ids.map((id) => read.get(id));
+  }
+  return result;
 }

@@ -33,6 +33,12 @@ export function changeEntryOf(order: Order | null): ChangeEntry {
 
 const DEAD = 255;
 
+/** An order's place in the time-ordered index. */
+export interface Span {
+  ms: number;
+  id: string;
+}
+
 export class WorkspaceMemory {
   #ids: string[] = [];
   #texts: string[] = [];
@@ -136,6 +142,21 @@ export class WorkspaceMemory {
       newest.add({ id: ids[slot], ms: t });
     });
     return resultOf(newest.page(paging), total);
+  }
+
+  /**
+   * Where the page's orders lie in the time-ordered index when they are close together there
+   * (a broad query's page): its oldest and newest order, with at most `most` orders from one to
+   * the other as this copy has them; null when they are further apart (or slots are not in the
+   * list's order).
+   */
+  spanOf(ids: string[], most: number): { oldest: Span; newest: Span } | null {
+    if (!this.#sorted || !ids.length) return null;
+    const newest = this.#slotOf.get(ids[0]);
+    const oldest = this.#slotOf.get(ids[ids.length - 1]);
+    if (newest === undefined || oldest === undefined || newest - oldest >= most) return null;
+    const at = (slot: number) => ({ ms: this.#ms[slot], id: this.#ids[slot] });
+    return { oldest: at(oldest), newest: at(newest) };
   }
 
   /** The first slot whose time is `ms` or later (slots in the list's order). */
