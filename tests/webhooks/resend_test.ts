@@ -11,7 +11,12 @@ import assert from "node:assert/strict";
 import { crashRun } from "./crash_run.ts";
 
 Deno.test("process: after SIGKILLs, only the deliveries on the wire at a kill reach a receiver again", async () => {
-  const run = await crashRun({ orders: 600, kills: 2, replyMs: 400 });
+  // An answer sent in the last 50 ms before a kill may still be unread by the service (its event
+  // loop busy with 16 connections of creates): on the wire, as the service saw it. Without this
+  // margin the same code gave 0 to 62 such repeats in a run (answers sent 0 to 5 ms before the
+  // kill where measured), so the 1% bound below failed about one run in three. That a noted answer
+  // is recorded, not sent again, is tested exactly in reclaim_test.ts.
+  const run = await crashRun({ orders: 600, kills: 2, replyMs: 400, answerMarginMs: 50 });
   console.log(JSON.stringify(run));
   assert.equal(run.missing, 0, "an order answered 201 did not reach every subscription");
   assert.equal(run.unfinished, 0, "attempts left claimed without an outcome");
