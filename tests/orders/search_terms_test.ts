@@ -11,7 +11,6 @@ import {
   queryVariants,
   suffixesOf,
   termsOfText,
-  wordsOf,
 } from "../../src/domain/orders/search_terms.ts";
 
 const T0 = Date.parse("2025-03-01T10:00:00.000Z");
@@ -21,6 +20,7 @@ const termsOf = (fields: Partial<Order> & { itemSummary: string }) =>
   termsOfText(searchText(order(fields)));
 
 Deno.test("words: split on whitespace and control characters, # kept", () => {
+  const wordsOf = (text: string) => termsOfText(text).words;
   eq(wordsOf("  desk\tlamp  #12 ##ab a#b \n x"), ["desk", "lamp", "#12", "##ab", "a#b", "x"]);
   eq(wordsOf("   "), []);
   // No word starts with the pair or overflow mark.

@@ -27,14 +27,11 @@ const PAIR = "\u0001";
 /** The one term of an order the index cannot hold whole: every search reads and checks it. */
 export const OVERFLOW_TERM = "\u0002";
 
-/** What separates words: whitespace and control characters (so no word starts with a mark). */
-const SEPARATOR = /[\s\p{Cc}]+/u;
+/**
+ * What separates words, captured (a split alternates words and separator runs): whitespace and
+ * control characters, so no word starts with a mark.
+ */
 const SEPARATED = /([\s\p{Cc}]+)/u;
-
-/** The words of lowercase text, in order. */
-export function wordsOf(text: string): string[] {
-  return text.split(SEPARATOR).filter((w) => w !== "");
-}
 
 /** A pair term: at most 48 UTF-16 units, a surrogate left alone by the cut as KV stores it. */
 export const pairTerm = (a: string, b: string) =>
