@@ -4,7 +4,8 @@
  * per create, the same queue listener delivering the events), without the framework: no
  * router, middleware or schema validation.
  */
-import { isOrderStatus, normaliseQuery } from "../../src/domain/orders/order.ts";
+import { isOrderStatus } from "../../src/domain/orders/order.ts";
+import { normaliseQuery } from "../../src/domain/orders/search_terms.ts";
 import { envelope, parsePaging } from "../../src/http/paging.ts";
 import { dayRange, safeTimeZone } from "../../src/lib/timezone.ts";
 import { loadConfig } from "../../src/config.ts";

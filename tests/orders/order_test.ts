@@ -1,21 +1,19 @@
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
 import {
   applyPatch,
-  matchesQuery,
   mergeEvents,
   mergeMessage,
   newOrder,
   normaliseOrderNumber,
-  normaliseQuery,
   type Order,
   type OrderStatus,
   patchEvents,
   reviseFromMessage,
-  searchText,
   signalsOf,
   statusAfterSignals,
   statusEvents,
 } from "../../src/domain/orders/order.ts";
+import { matchesQuery, normaliseQuery, searchText } from "../../src/domain/orders/search_terms.ts";
 
 const T0 = Date.parse("2025-03-01T10:00:00.000Z");
 const T1 = T0 + 60_000;

@@ -7,13 +7,12 @@
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
 import { call, signUp, testApp, type TestContext } from "../helpers.ts";
 import {
-  matchesQuery,
   newOrder,
   type Order,
   ORDER_STATUSES,
   type OrderStatus,
-  searchText,
 } from "../../src/domain/orders/order.ts";
+import { matchesQuery, searchText } from "../../src/domain/orders/search_terms.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { importOrders } from "../../src/store/orders/orders.ts";
 

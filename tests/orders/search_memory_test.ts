@@ -5,13 +5,12 @@
  */
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
 import {
-  matchesQuery,
   newOrder,
   type Order,
   ORDER_STATUSES,
   type OrderStatus,
-  searchText,
 } from "../../src/domain/orders/order.ts";
+import { matchesQuery, searchText } from "../../src/domain/orders/search_terms.ts";
 import { newId } from "../../src/lib/ids.ts";
 import {
   type ChangeEntry,

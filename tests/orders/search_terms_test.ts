@@ -1,5 +1,5 @@
 import { deepStrictEqual as eq, equal } from "node:assert/strict";
-import { newOrder, type Order, searchText } from "../../src/domain/orders/order.ts";
+import { newOrder, type Order } from "../../src/domain/orders/order.ts";
 import {
   MAX_SUFFIXES,
   MAX_TERM_LENGTH,
@@ -9,6 +9,7 @@ import {
   pairTerm,
   queryShape,
   queryVariants,
+  searchText,
   suffixesOf,
   termsOfText,
 } from "../../src/domain/orders/search_terms.ts";

@@ -11,14 +11,14 @@ import {
   ORDERS_PER_ACCOUNT,
   writeLegacyStore,
 } from "../../scripts/legacy_fixture.ts";
-import { type Order, searchText } from "../../src/domain/orders/order.ts";
+import { type Order } from "../../src/domain/orders/order.ts";
 import { createLogger } from "../../src/lib/log.ts";
 import { rewriteOrder } from "../../src/store/orders/orders.ts";
 import { verifyStore } from "../../src/store/verify.ts";
 import { keys } from "../../src/store/keys.ts";
 import { deletePrefix, readCounter } from "../../src/store/kv.ts";
 import { listOrders } from "../../src/store/orders/list.ts";
-import { suffixesOf, termsOfText } from "../../src/domain/orders/search_terms.ts";
+import { searchText, suffixesOf, termsOfText } from "../../src/domain/orders/search_terms.ts";
 import { searchIndex } from "../../src/store/migrations/search_index.ts";
 import { withKvConnectLimits } from "./kv_connect_limits.ts";
 import { LAYOUT_VERSION, MIGRATIONS } from "../../src/store/migrations/index.ts";

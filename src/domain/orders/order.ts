@@ -5,7 +5,7 @@
  */
 import type { EventType } from "../events/types.ts";
 import { isWebUrl } from "./web_url.ts";
-import { detectCarrier, trackingKey } from "../tracking/number.ts";
+import { detectCarrier } from "../tracking/number.ts";
 
 export const ORDER_STATUSES = ["ordered", "shipped", "delivered", "canceled", "issue"] as const;
 export type OrderStatus = typeof ORDER_STATUSES[number];
@@ -354,43 +354,6 @@ export function mergeEvents(before: Order, after: Order): EventType[] {
 /** Event types of a PATCH, in firing order. */
 export function patchEvents(before: Order, after: Order): EventType[] {
   return ["order.updated", ...statusEvents(before.status, after.status)];
-}
-
-/**
- * Lowercase text `q` searches: order number (normalised), item summary, store, tracking
- * number, and the size when there is one.
- */
-export function searchText(order: Order): string {
-  return [
-    order.orderNumber ? normaliseOrderNumber(order.orderNumber) : "",
-    order.itemSummary,
-    order.store ?? "",
-    trackingSearchText(order.trackingNumber),
-    ...(order.size ? [order.size] : []),
-  ].join("\n").toLowerCase();
-}
-
-/** A tracking number as written and, when it has separators, compact: either form finds it. */
-function trackingSearchText(number: string | undefined): string {
-  if (!number) return "";
-  const compact = trackingKey(number);
-  return compact && compact !== number.toUpperCase() ? `${number} ${compact}` : number;
-}
-
-/** Normalised form of a search query; empty means no search. */
-export function normaliseQuery(q: string | undefined): string {
-  return (q ?? "").trim().toLowerCase();
-}
-
-/**
- * Case-insensitive substring match on the search text. A query starting with `#` also matches
- * the order number without its `#`, as order numbers match everywhere else.
- */
-export function matchesQuery(text: string, query: string): boolean {
-  if (text.includes(query)) return true;
-  if (!query.startsWith("#")) return false;
-  const number = query.slice(1).trim();
-  return number !== "" && text.slice(0, text.indexOf("\n")).includes(number);
 }
 
 /**

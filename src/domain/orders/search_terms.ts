@@ -1,6 +1,7 @@
 /**
- * The search terms of an order (what the `q` index stores) and the shape of a query (what a
- * search looks up). Pure: the store turns terms into keys.
+ * What `q` searches and how: an order's search text and the match rule (`searchText`,
+ * `matchesQuery`), its search terms (what the `q` index stores), the shape of a query (what a
+ * search looks up) and the grams of the search memory. Pure: the store turns terms into keys.
  *
  * `q` matches an order when the query is a substring of its search text (`matchesQuery`). The
  * index finds the candidates, the text decides:
@@ -12,6 +13,45 @@
  * - an order that cannot be indexed whole (a word over 48 characters or not well-formed, more
  *   than 32 terms or 384 suffixes) has the overflow term alone, and every search checks it.
  */
+import { normaliseOrderNumber, type Order } from "./order.ts";
+import { trackingKey } from "../tracking/number.ts";
+
+/**
+ * Lowercase text `q` searches: order number (normalised), item summary, store, tracking
+ * number, and the size when there is one.
+ */
+export function searchText(order: Order): string {
+  return [
+    order.orderNumber ? normaliseOrderNumber(order.orderNumber) : "",
+    order.itemSummary,
+    order.store ?? "",
+    trackingSearchText(order.trackingNumber),
+    ...(order.size ? [order.size] : []),
+  ].join("\n").toLowerCase();
+}
+
+/** A tracking number as written and, when it has separators, compact: either form finds it. */
+function trackingSearchText(number: string | undefined): string {
+  if (!number) return "";
+  const compact = trackingKey(number);
+  return compact && compact !== number.toUpperCase() ? `${number} ${compact}` : number;
+}
+
+/** Normalised form of a search query; empty means no search. */
+export function normaliseQuery(q: string | undefined): string {
+  return (q ?? "").trim().toLowerCase();
+}
+
+/**
+ * Case-insensitive substring match on the search text. A query starting with `#` also matches
+ * the order number without its `#`, as order numbers match everywhere else.
+ */
+export function matchesQuery(text: string, query: string): boolean {
+  if (text.includes(query)) return true;
+  if (!query.startsWith("#")) return false;
+  const number = query.slice(1).trim();
+  return number !== "" && text.slice(0, text.indexOf("\n")).includes(number);
+}
 
 /** Characters of a word at most: an order with a longer one is indexed by the overflow term. */
 export const MAX_TERM_LENGTH = 48;

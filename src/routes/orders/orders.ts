@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { isOrderStatus, normaliseQuery, type OrderPatch } from "../../domain/orders/order.ts";
+import { isOrderStatus, type OrderPatch } from "../../domain/orders/order.ts";
+import { normaliseQuery } from "../../domain/orders/search_terms.ts";
 import { planLimitMessage } from "../../domain/billing/plan.ts";
 import { currentUser } from "../../http/auth.ts";
 import type { AppEnv } from "../../http/env.ts";

@@ -4,13 +4,8 @@
  * footprints before and after, so indexes and counters can never disagree with the order.
  */
 import { bucketsOf } from "../../domain/orders/buckets.ts";
-import {
-  normaliseOrderNumber,
-  type Order,
-  ORDER_STATUSES,
-  searchText,
-} from "../../domain/orders/order.ts";
-import { suffixesOf, termsOfText } from "../../domain/orders/search_terms.ts";
+import { normaliseOrderNumber, type Order, ORDER_STATUSES } from "../../domain/orders/order.ts";
+import { searchText, suffixesOf, termsOfText } from "../../domain/orders/search_terms.ts";
 import { trackingKey } from "../../domain/tracking/number.ts";
 import { keys } from "../keys.ts";
 import { addToCounter, commit, counterValue, getManyChunked } from "../kv.ts";

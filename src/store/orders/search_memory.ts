@@ -8,14 +8,14 @@
  * a `#` one) also checks the text of each slot in its sets. No KV read: search_changes.ts keeps
  * the copy fresh from the change entries every order commit writes.
  */
+import { type Order, ORDER_STATUSES, type OrderStatus } from "../../domain/orders/order.ts";
 import {
+  gramsOf,
   matchesQuery,
-  type Order,
-  ORDER_STATUSES,
-  type OrderStatus,
+  queryGrams,
+  queryVariants,
   searchText,
-} from "../../domain/orders/order.ts";
-import { gramsOf, queryGrams, queryVariants } from "../../domain/orders/search_terms.ts";
+} from "../../domain/orders/search_terms.ts";
 import { common, SlotSet } from "../../lib/slot_set.ts";
 import type { Paging } from "../kv.ts";
 import { Newest, type Result, resultOf, type SearchFilter } from "./search_tally.ts";

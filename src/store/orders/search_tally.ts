@@ -3,14 +3,8 @@
  * cover, each order counted once wherever several of its terms are read, or every order of the
  * filters' range checked on its text. Only the page and a count are kept, never the matches.
  */
-import {
-  matchesQuery,
-  type Order,
-  ORDER_STATUSES,
-  type OrderStatus,
-  searchText,
-} from "../../domain/orders/order.ts";
-import { termsOfText } from "../../domain/orders/search_terms.ts";
+import { type Order, ORDER_STATUSES, type OrderStatus } from "../../domain/orders/order.ts";
+import { matchesQuery, searchText, termsOfText } from "../../domain/orders/search_terms.ts";
 import { keys } from "../keys.ts";
 import { indexSelector, type Paging } from "../kv.ts";
 
