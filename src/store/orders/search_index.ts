@@ -18,9 +18,9 @@
  * order counted once (search_read.ts, search_tally.ts). A cover whose ranges hold too many terms
  * is broad: when every cover is (or the cover's postings outnumber the orders of the filters'
  * range), or the query is a letter or two, the answer comes from the process's search memory of
- * the workspace (search_changes.ts).
- * Orders with the overflow term are read and checked on every search. Every answer is exact;
- * work is the rarest cover's postings, or the memory's sets when they are fewer.
+ * the workspace (search_changes.ts). Orders with the overflow term are read and checked on every
+ * search. Every answer is exact; work is the rarest cover's postings, or the memory's sets when
+ * they are fewer.
  */
 import {
   MAX_QUERY_WORDS,
